@@ -1,0 +1,32 @@
+// Bundles the extension client, the language server, its search worker and the CLI into dist/.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const entries = [
+  { in: 'client/src/extension.ts', out: 'client' },
+  { in: 'server/src/server.ts', out: 'server' },
+  { in: 'server/src/worker.ts', out: 'worker' },
+  { in: 'server/src/cli/main.ts', out: 'cli' },
+].filter((e) => existsSync(e.in));
+
+const ctx = await esbuild.context({
+  entryPoints: entries,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outdir: 'dist',
+  external: ['vscode'],
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+});
+if (watch) {
+  await ctx.watch();
+} else {
+  await ctx.rebuild();
+  await ctx.dispose();
+}

@@ -1,0 +1,19 @@
+// Runs every test file under test/ (unit, protocol, grammar, browser, e2e) with Node's test runner.
+// Usage: node scripts/run-tests.mjs [filter-substring]
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+const filter = process.argv[2] ?? '';
+const files = walk('test').filter((f) => /\.test\.(ts|mjs)$/.test(f) && f.includes(filter)).sort();
+if (files.length === 0) { console.error('no test files found'); process.exit(1); }
+const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
