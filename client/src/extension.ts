@@ -1,0 +1,116 @@
+/**
+ * The dab VS Code extension: starts the dab language server (dist/server.js) over IPC for `dab`
+ * documents and adds the board view (dab.showBoard) and its SVG export (dab.exportBoardSvg).
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const serverModule = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ language: 'dab' }],
+    synchronize: { configurationSection: 'dab' },
+    initializationOptions: { settings: vscode.workspace.getConfiguration('dab') },
+    outputChannelName: 'dab language server',
+  };
+  client = new LanguageClient('dab', 'dab language server', serverOptions, clientOptions);
+  const getClient = () => client;
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('dab.showBoard', (uriArg?: unknown, posArg?: unknown) => {
+      const target = targetOf(uriArg, posArg);
+      if (!target) {
+        BoardPanel.show(context.extensionUri, getClient, undefined);
+        return;
+      }
+      BoardPanel.show(context.extensionUri, getClient, target);
+    }),
+    vscode.commands.registerCommand('dab.exportBoardSvg', () => exportBoardSvg()),
+    vscode.window.registerWebviewPanelSerializer(BOARD_VIEW_TYPE, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
+        BoardPanel.revive(panel, context.extensionUri, getClient, (state ?? undefined) as never);
+      },
+    }),
+  );
+
+  // The panel follows the cursor of .dab editors (debounced) and redraws after edits.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pendingEditor: vscode.TextEditor | undefined;
+  context.subscriptions.push(
+    vscode.window.onDidChangeTextEditorSelection((e) => {
+      if (!BoardPanel.current || e.textEditor.document.languageId !== 'dab') return;
+      pendingEditor = e.textEditor;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => { timer = undefined; if (pendingEditor) BoardPanel.current?.followSelection(pendingEditor); }, 150);
+    }),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (!BoardPanel.current || e.document.languageId !== 'dab') return;
+      if (timer) return; // a selection update is already on its way
+      timer = setTimeout(() => { timer = undefined; BoardPanel.current?.documentChanged(e.document); }, 300);
+    }),
+    { dispose: () => { if (timer) clearTimeout(timer); } },
+  );
+
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) await c.stop();
+}
+
+/** Where to show the board: from a code lens ([uri, {line, character}]) or the active editor. */
+function targetOf(uriArg: unknown, posArg: unknown): { uri: vscode.Uri; position: vscode.Position } | undefined {
+  let uri: vscode.Uri | undefined;
+  if (uriArg instanceof vscode.Uri) uri = uriArg;
+  else if (typeof uriArg === 'string') { try { uri = vscode.Uri.parse(uriArg, true); } catch { uri = undefined; } }
+  const p = posArg as { line?: unknown; character?: unknown } | undefined;
+  if (uri && p && typeof p.line === 'number' && typeof p.character === 'number') {
+    return { uri, position: new vscode.Position(p.line, p.character) };
+  }
+  const editor = vscode.window.activeTextEditor
+    ?? vscode.window.visibleTextEditors.find((e) => e.document.languageId === 'dab');
+  if (uri) {
+    const ed = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri!.toString());
+    return { uri, position: ed ? ed.selection.active : new vscode.Position(0, 0) };
+  }
+  if (editor && editor.document.languageId === 'dab') return { uri: editor.document.uri, position: editor.selection.active };
+  return undefined;
+}
+
+async function exportBoardSvg(): Promise<void> {
+  const panel = BoardPanel.current;
+  if (!panel || !panel.currentView) {
+    void vscode.window.showInformationMessage('dab: open the board (dab: Show Board) on an entry first.');
+    return;
+  }
+  const svg = await panel.requestSvg();
+  if (!svg) {
+    void vscode.window.showErrorMessage('dab: the board view did not return an SVG.');
+    return;
+  }
+  await vscode.env.clipboard.writeText(svg);
+  const view = panel.currentView;
+  const base = (view.entryTitle || view.entryKind || 'board').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'board';
+  const name = view.plyCount > 0 ? `${base}-move-${view.ply}.svg` : `${base}.svg`;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+    filters: { 'SVG image': ['svg'] },
+    saveLabel: 'Export board',
+  });
+  if (!target) {
+    void vscode.window.showInformationMessage('dab: board SVG copied to the clipboard.');
+    return;
+  }
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(svg));
+  void vscode.window.showInformationMessage(`dab: board saved to ${target.fsPath} and copied to the clipboard.`);
+}
