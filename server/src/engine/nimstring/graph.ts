@@ -1,0 +1,245 @@
+/**
+ * Strings-and-coins view of a Dots-and-Boxes position, for Nimstring.
+ *
+ * Dictionary (Winning Ways ch. 16, Berlekamp ch. 3): every unclaimed box is a COIN, every undrawn line
+ * is a STRING. A line between two boxes ties their coins together; a line on the board's edge ties
+ * its coin to the GROUND. Drawing a line = cutting a string; a coin whose last string is cut is
+ * captured, and the capturer must move again.
+ *
+ * Why regions are independent games although they all touch the ground: the ground is never
+ * captured and has no "degree" that any rule looks at. Cutting a string changes the degree of the
+ * coins at its ends only, and a coin's capture depends only on its own degree. So a cut in one
+ * connected component of coins (components taken WITHOUT the ground node) can never change what is
+ * capturable, loony or legal in another component: the position is the disjunctive sum of its
+ * components. (Checked in test/unit/nimstring.test.ts: xor of region values equals the whole-board
+ * brute force on thousands of random positions.)
+ *
+ * A region is kept with its board coordinates so that the 8 symmetries of the square grid can be
+ * used for a canonical key; the ground strings of a coin are only counted (`g`), because which
+ * edge of the board they lie on does not matter to the game.
+ */
+
+import type { BoardState } from '../board/state';
+import { UNCLAIMED } from '../board/state';
+
+/** Link bits of a cell: the string to the neighbouring coin in that direction is undrawn. */
+export const RIGHT = 1, UP = 2, LEFT = 4, DOWN = 8;
+const DIRS = [RIGHT, UP, LEFT, DOWN] as const;
+const DX: Record<number, number> = { [RIGHT]: 1, [UP]: 0, [LEFT]: -1, [DOWN]: 0 };
+const DY: Record<number, number> = { [RIGHT]: 0, [UP]: 1, [LEFT]: 0, [DOWN]: -1 };
+const OPP: Record<number, number> = { [RIGHT]: LEFT, [LEFT]: RIGHT, [UP]: DOWN, [DOWN]: UP };
+
+/** One coin: board cell (x, y), number of strings to the ground (0..4), links to neighbouring coins. */
+export interface Cell { x: number; y: number; g: number; links: number }
+
+/** Marker returned when a component is loony (the player to move wins whatever else is on the board). */
+export const LOONY = 'loony' as const;
+export type Loony = typeof LOONY;
+
+const POPCOUNT = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+export function degree(c: Cell): number { return c.g + POPCOUNT[c.links & 15]; }
+export function stringCount(cells: readonly Cell[]): number {
+  let s = 0;
+  for (const c of cells) s += c.g + POPCOUNT[c.links & 3];
+  return s;
+}
+
+const posOf = (x: number, y: number) => (y + 1) * 64 + (x + 1);
+
+/** Coins of a board position: one cell per unclaimed box, with its board index in `boxes`. */
+export function cellsOfState(state: BoardState): { cells: Cell[]; boxes: number[] } {
+  const g = state.geometry, W = g.width, H = g.height;
+  const cells: Cell[] = [];
+  const boxes: number[] = [];
+  for (let b = 0; b < g.boxCount; b++) {
+    if (state.owner[b] !== UNCLAIMED) continue;
+    const x = g.boxX(b), y = g.boxY(b);
+    const bottom = g.boxLines[4 * b], top = g.boxLines[4 * b + 1], left = g.boxLines[4 * b + 2], right = g.boxLines[4 * b + 3];
+    let ground = 0, links = 0;
+    if (!state.drawn[bottom]) { if (y === 0) ground++; else links |= DOWN; }
+    if (!state.drawn[top]) { if (y === H - 1) ground++; else links |= UP; }
+    if (!state.drawn[left]) { if (x === 0) ground++; else links |= LEFT; }
+    if (!state.drawn[right]) { if (x === W - 1) ground++; else links |= RIGHT; }
+    cells.push({ x, y, g: ground, links });
+    boxes.push(b);
+  }
+  return { cells, boxes };
+}
+
+/** Index lookup of a cell array by coordinates. */
+export function indexOf(cells: readonly Cell[]): Map<number, number> {
+  const m = new Map<number, number>();
+  for (let i = 0; i < cells.length; i++) m.set(posOf(cells[i].x, cells[i].y), i);
+  return m;
+}
+
+export function neighbour(cells: readonly Cell[], idx: Map<number, number>, i: number, dir: number): number {
+  const c = cells[i];
+  const j = idx.get(posOf(c.x + DX[dir], c.y + DY[dir]));
+  if (j === undefined) throw new Error(`nimstring: dangling link at (${c.x},${c.y}) dir ${dir}`);
+  return j;
+}
+
+/** Connected components (via coin-coin strings only, never through the ground); indices into `cells`. */
+export function componentIndices(cells: readonly Cell[], alive?: readonly boolean[]): number[][] {
+  const idx = indexOf(cells);
+  const seen = new Uint8Array(cells.length);
+  const out: number[][] = [];
+  for (let s = 0; s < cells.length; s++) {
+    if (seen[s] || (alive && !alive[s])) continue;
+    const comp: number[] = [];
+    const stack = [s];
+    seen[s] = 1;
+    while (stack.length) {
+      const i = stack.pop()!;
+      comp.push(i);
+      for (const d of DIRS) {
+        if (!(cells[i].links & d)) continue;
+        const j = neighbour(cells, idx, i, d);
+        if (!seen[j]) { seen[j] = 1; stack.push(j); }
+      }
+    }
+    out.push(comp);
+  }
+  return out;
+}
+
+/**
+ * Make every capture that cannot change the Nimstring value, and detect loony components.
+ * Takes ownership of `cells` (mutates them). Returns the remaining connected components, or LOONY.
+ *
+ * A capturable coin c (one string left) is taken greedily when its string goes to
+ *  (a) the ground, (b) a coin of degree >= 3, (c) a coin of degree 1 (an isolated domino: both go), or
+ *  (d') a coin n of degree 2 whose other string goes to a capturable coin (an isolated 3-path).
+ * In each case the player to move cannot use the coin to hand the move over (every way of getting
+ * rid of it is a capture), and whoever leaves it just gives the opponent a free capture; so
+ * G + coin == G after the capture. The remaining case is loony:
+ *  (d) c hangs on a coin n of degree 2 whose other string goes to the ground or to a coin of degree
+ *      >= 2. The player to move may take c and n and move on, or cut n's other string (not a capture)
+ *      and leave the domino c-n to the opponent: she chooses who moves next in the rest, so she wins
+ *      in any sum. This is the position after a loony move (an opened long chain, a 2-chain opened
+ *      at its end, an opened loop).
+ * Every rule is cross-checked against the whole-board brute force (brute.ts) in the tests.
+ */
+export function simplify(cells: Cell[]): Cell[][] | Loony {
+  const idx = indexOf(cells);
+  const alive = new Array<boolean>(cells.length).fill(true);
+  const stack: number[] = [];
+  for (let i = cells.length - 1; i >= 0; i--) stack.push(i);
+  const unlink = (i: number, d: number, j: number) => { cells[i].links &= ~d; cells[j].links &= ~OPP[d]; };
+  while (stack.length) {
+    const i = stack.pop()!;
+    if (!alive[i]) continue;
+    const c = cells[i];
+    const d = degree(c);
+    if (d === 0) { alive[i] = false; continue; }
+    if (d !== 1) continue;
+    if (c.g === 1) { c.g = 0; alive[i] = false; continue; }
+    const dir = c.links & 15;
+    const j = neighbour(cells, idx, i, dir);
+    const n = cells[j];
+    const dn = degree(n);
+    if (dn >= 3) { unlink(i, dir, j); alive[i] = false; continue; }
+    if (dn === 1) { unlink(i, dir, j); alive[i] = false; alive[j] = false; continue; }
+    // dn === 2: where does n's other string go?
+    if (n.g === 1) return LOONY;
+    const other = (n.links & ~OPP[dir]) & 15;
+    const k = neighbour(cells, idx, j, other);
+    if (degree(cells[k]) === 1) { unlink(i, dir, j); alive[i] = false; stack.push(j); continue; }
+    return LOONY;
+  }
+  const comps = componentIndices(cells, alive);
+  return comps.map((comp) => comp.map((i) => cells[i]));
+}
+
+export function cloneCells(cells: readonly Cell[]): Cell[] {
+  return cells.map((c) => ({ x: c.x, y: c.y, g: c.g, links: c.links }));
+}
+
+/** A move inside a region: cut one ground string of cell i, or the link from cell i in direction dir. */
+export interface RegionMove { i: number; dir: number } // dir 0 = ground
+
+/** The distinct moves of a region (ground strings of one coin are interchangeable: one move each). */
+export function regionMoves(cells: readonly Cell[]): RegionMove[] {
+  const out: RegionMove[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i];
+    if (c.g > 0) out.push({ i, dir: 0 });
+    if (c.links & RIGHT) out.push({ i, dir: RIGHT });
+    if (c.links & UP) out.push({ i, dir: UP });
+  }
+  return out;
+}
+
+/** Apply a move to a copy of the region and simplify the result. */
+export function applyMove(cells: readonly Cell[], m: RegionMove): Cell[][] | Loony {
+  const next = cloneCells(cells);
+  if (m.dir === 0) next[m.i].g--;
+  else {
+    const idx = indexOf(next);
+    const j = neighbour(next, idx, m.i, m.dir);
+    next[m.i].links &= ~m.dir;
+    next[j].links &= ~OPP[m.dir];
+  }
+  return simplify(next);
+}
+
+// ---- canonical key over the 8 symmetries of the grid ----
+
+/** The 8 maps (x, y) -> (a*x + b*y, c*x + d*y). */
+const SYMS: [number, number, number, number][] = [
+  [1, 0, 0, 1], [-1, 0, 0, 1], [1, 0, 0, -1], [-1, 0, 0, -1],
+  [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, -1, 0], [0, -1, -1, 0],
+];
+/** LINK_MAP[s][links] = the link bits after symmetry s. */
+const LINK_MAP: Uint8Array[] = SYMS.map(([a, b, c, d]) => {
+  const t = new Uint8Array(16);
+  for (let m = 0; m < 16; m++) {
+    let r = 0;
+    for (const dir of DIRS) {
+      if (!(m & dir)) continue;
+      const nx = a * DX[dir] + b * DY[dir], ny = c * DX[dir] + d * DY[dir];
+      for (const e of DIRS) if (DX[e] === nx && DY[e] === ny) r |= e;
+    }
+    t[m] = r;
+  }
+  return t;
+});
+
+/**
+ * Canonical key of a region: the smallest encoding over the 8 symmetries of the square grid
+ * (rotations and reflections; translations are removed by normalising the bounding box). Two
+ * regions with the same key are the same strings-and-coins graph, hence the same game.
+ * (Seed 003's open question: symmetric regions are the same game because the game only depends on
+ * the graph; isomorphic graphs that are not grid-symmetric still get different keys, which only
+ * costs memo hits, never correctness.)
+ */
+export function canonicalKey(cells: readonly Cell[]): string {
+  const n = cells.length;
+  let best: number[] | null = null;
+  const codes = new Array<number>(n);
+  const tx = new Array<number>(n), ty = new Array<number>(n);
+  for (let s = 0; s < 8; s++) {
+    const [a, b, c, d] = SYMS[s];
+    const lm = LINK_MAP[s];
+    let minX = Infinity, minY = Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = a * cells[i].x + b * cells[i].y, y = c * cells[i].x + d * cells[i].y;
+      tx[i] = x; ty[i] = y;
+      if (x < minX) minX = x;
+      if (y < minY) minY = y;
+    }
+    for (let i = 0; i < n; i++) {
+      // position (< 192 on boards up to 12x12), ground count (0..4), right/up links (2 bits): < 6144
+      codes[i] = ((ty[i] - minY) * 16 + (tx[i] - minX)) * 32 + cells[i].g * 4 + (lm[cells[i].links] & 3);
+    }
+    codes.sort((p, q) => p - q);
+    if (best === null) best = codes.slice();
+    else {
+      let cmp = 0;
+      for (let i = 0; i < n && cmp === 0; i++) cmp = codes[i] - best[i];
+      if (cmp < 0) best = codes.slice();
+    }
+  }
+  return String.fromCharCode(...best!);
+}

@@ -1,0 +1,99 @@
+/**
+ * Nim-values of Nimstring regions by memoized search (seed 003, Brinker, improved):
+ *  - value(R) = mex of the values of R's NON-loony options (a loony option loses in any sum, so it
+ *    never counts; a region whose every option is loony has value 0, as seed 003 says);
+ *  - an option that splits R is the xor of its parts (Sprague-Grundy);
+ *  - captures that cannot change the value are made greedily and loony results recognised (graph.ts);
+ *  - values are memoized by a canonical key over the 8 grid symmetries, so rotated/reflected and
+ *    translated copies of a region are computed once, and the cache is shared between calls;
+ *  - a node budget: when exceeded the search throws BudgetExceeded and the caller reports `unknown`.
+ */
+
+import { Cell, LOONY, Loony, applyMove, canonicalKey, regionMoves } from './graph';
+
+export class BudgetExceeded extends Error {
+  constructor() { super('nimstring: node budget exceeded'); }
+}
+
+/** Memo of region values by canonical key; shared between calls unless a fresh one is passed. */
+export class NimCache {
+  readonly map = new Map<string, number>();
+  constructor(readonly maxEntries = 4_000_000) {}
+  get(key: string): number | undefined { return this.map.get(key); }
+  set(key: string, v: number): void {
+    if (this.map.size >= this.maxEntries) this.map.clear();
+    this.map.set(key, v);
+  }
+  get size(): number { return this.map.size; }
+}
+
+export const sharedCache = new NimCache();
+
+export interface SearchContext {
+  cache: NimCache;
+  /** Regions whose value was computed (memo misses). */
+  nodes: number;
+  /** Memo hits. */
+  hits: number;
+  budget: number;
+}
+
+export function newContext(budget = 2_000_000, cache: NimCache = sharedCache): SearchContext {
+  return { cache, nodes: 0, hits: 0, budget };
+}
+
+/** Value of a simplified, connected, non-loony region. */
+export function regionValue(cells: Cell[], ctx: SearchContext): number {
+  if (cells.length === 0) return 0;
+  const key = canonicalKey(cells);
+  const known = ctx.cache.get(key);
+  if (known !== undefined) { ctx.hits++; return known; }
+  if (++ctx.nodes > ctx.budget) throw new BudgetExceeded();
+  const moves = regionMoves(cells);
+  const seen = new Uint8Array(moves.length + 2);
+  for (const m of moves) {
+    const v = optionValue(cells, m, ctx);
+    if (v !== LOONY && v < seen.length) seen[v] = 1;
+  }
+  let mex = 0;
+  while (seen[mex]) mex++;
+  ctx.cache.set(key, mex);
+  return mex;
+}
+
+/** Value of the position after a move in a region (xor of its parts), or LOONY. */
+export function optionValue(cells: readonly Cell[], m: { i: number; dir: number }, ctx: SearchContext): number | Loony {
+  const parts = applyMove(cells, m);
+  if (parts === LOONY) return LOONY;
+  let x = 0;
+  for (const p of parts) x ^= regionValue(p, ctx);
+  return x;
+}
+
+/** Value of any (possibly disconnected, unsimplified) set of coins, or LOONY. */
+export function positionValue(parts: Cell[][] | Loony, ctx: SearchContext): number | Loony {
+  if (parts === LOONY) return LOONY;
+  let x = 0;
+  for (const p of parts) x ^= regionValue(p, ctx);
+  return x;
+}
+
+/**
+ * Seed 003's naive recursion, for the benchmark baseline: the whole position is one game, no memo,
+ * no symmetry, no splitting into regions (captures and loony positions handled as above so that
+ * both compute the same numbers).
+ */
+export function naiveValue(cells: Cell[], counter: { nodes: number; budget: number }): number {
+  if (++counter.nodes > counter.budget) throw new BudgetExceeded();
+  const moves = regionMoves(cells);
+  const seen = new Uint8Array(moves.length + 2);
+  for (const m of moves) {
+    const parts = applyMove(cells, m);
+    if (parts === LOONY) continue;
+    const v = naiveValue(parts.flat(), counter);
+    if (v < seen.length) seen[v] = 1;
+  }
+  let mex = 0;
+  while (seen[mex]) mex++;
+  return mex;
+}
