@@ -1,0 +1,614 @@
+/**
+ * Exact Dots-and-Boxes solver: negamax alpha-beta on the margin of the remaining boxes, with
+ *  - a bounded transposition table (exact keys: the canonical drawn-line bit set, so no hash
+ *    collision can ever produce a wrong value) storing lower and upper bounds and a best move;
+ *  - symmetry: positions are stored under the least of their 4 (rectangle) or 8 (square) images,
+ *    all maintained incrementally;
+ *  - move ordering: TT move, then lines that give nothing away (centre-out), then sacrifices;
+ *  - two move-restriction rules, each of which keeps at least one optimal move (see PROOFS below
+ *    and test/unit/solver*.test.ts, which cross-check every rule against bruteForce);
+ *  - an optional exact leaf evaluator for positions where every unclaimed box has 2 sides drawn.
+ *
+ * Internal state is allocation-free on the hot path: Uint32Array bit sets, per-box side counts,
+ * preallocated per-ply move buffers.
+ *
+ * PROOFS of the restriction rules (P = position, mover A to move; "k-box" = box with k sides drawn).
+ *
+ * Rule 1 (free capture). X is a 3-box with missing side l and the box Y across l is absent,
+ *   a 0-box, a 1-box or a 3-box. Then drawing l (taking X, and Y too when Y is a 3-box) is optimal:
+ *   v(P) = c + v(P+l), c = boxes completed by l.
+ *   Proof by induction on undrawn lines; let m != l be any move. m completes in P exactly the boxes
+ *   it completes in P+l (X and a 3-box Y have only l missing; a 0/1-box Y has at most 2 sides in
+ *   P+l, at most 3 after m). (i) m completes nothing: the opponent may answer l in P+m, so
+ *   val(m) = -v(P+m) <= -(c + v(P+l+m)) <= -c + v(P+l) < c + v(P+l). (ii) m completes k boxes
+ *   and is not a side of Y: P+m satisfies the rule again, so by induction
+ *   val(m) = k + v(P+m) = k + c + v(P+l+m) <= c + v(P+l). (iii) m completes a box Z and is a side
+ *   of Y (so Y was a 0/1-box and Z a 3-box missing m): P+m and P+l are the same game with
+ *   (l, X) and (m, Z) exchanged, so val(m) = 1 + v(P+m) = 1 + v(P+l) = c + v(P+l).
+ *
+ * Rule 2 (opened chain). Every 3-box has a 2-box across its missing side (else rule 1 applies).
+ *   Take a 3-box X, missing l, and follow the chain of 2-boxes from it: X, Y (2-box, other
+ *   missing side n), ... until the first box that is not a 2-box (or the edge).
+ *   (a) The chain ends at the edge or a 0/1-box and has 2 boxes X, Y, and X is the only 3-box on
+ *       the board: only l (take X) and n (the double-dealing move) need searching. (With other
+ *       3-boxes about, the decline must come after the other captures: no restriction.)
+ *   (b) The chain ends at the edge or a 0/1-box and has >= 3 boxes, or ends at a 3-box with >= 5
+ *       boxes in all (opened at both ends): only l needs searching.
+ *   (c) Otherwise (a chain of 3 or 4 boxes opened at both ends) this X gives no restriction.
+ *   This is Berlekamp's "take all but the last two of a chain (last four of a chain opened at both
+ *   ends), then take them or decline them". It is not proved here in full generality; it is
+ *   cross-checked against bruteForce on thousands of positions (see the tests), and can be turned
+ *   off with the `chainRule: false` option.
+ */
+import { BoardGeometry } from '../board/geometry';
+import { BoardState, CLAIMED_UNKNOWN, UNCLAIMED } from '../board/state';
+import { lineSymmetries } from './symmetry';
+
+export type LeafEvaluator = (state: BoardState) => number | undefined;
+
+export interface SolveProgress {
+  nodes: number;
+  ms: number;
+  /** Proven bounds on the value so far. */
+  lower: number;
+  upper: number;
+  /** Root moves finished / total. */
+  movesDone: number;
+  movesTotal: number;
+}
+
+export interface SolveOptions {
+  /** Give up (status 'unknown') after about this many nodes. */
+  nodeBudget?: number;
+  /** Give up after about this many milliseconds. */
+  timeBudgetMs?: number;
+  /** Also compute the exact value of every legal move (slower: full window for every move). */
+  moveValues?: boolean;
+  /** Polled every 4096 nodes; returning true cancels the search (status 'unknown'). */
+  shouldStop?: () => boolean;
+  /** Called after each root move and every ~65536 nodes. */
+  onProgress?: (info: SolveProgress) => void;
+  /** Exact evaluator for positions where every unclaimed box has exactly 2 sides drawn; null = none. Default: the Solver's. */
+  leafEvaluator?: LeafEvaluator | null;
+}
+
+export interface SolveResult {
+  status: 'exact' | 'unknown';
+  /** Value for the player to move (net boxes of the remaining boxes), null when unknown. */
+  value: number | null;
+  /** Proven bounds on the value (equal to value when exact). */
+  lower: number;
+  upper: number;
+  /** All optimal moves (line indices, ascending); [] when unknown. */
+  best: number[];
+  /**
+   * With options.moveValues: moveValues[line] = exact value of drawing `line` now, for the player
+   * to move (boxes it completes included); null for drawn lines and for moves left unknown.
+   */
+  moveValues?: (number | null)[];
+  /** With options.moveValues: proven [lower, upper] per legal line (null for drawn lines). */
+  moveBounds?: ([number, number] | null)[];
+  nodes: number;
+  ms: number;
+}
+
+export interface SolverConfig {
+  /** log2 of the transposition-table entries (default: 20 for boards up to ~7x7, less above, ~24 MB max). */
+  tableBits?: number;
+  /** Store positions under their least symmetric image (default true). */
+  symmetry?: boolean;
+  /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
+  chainRule?: boolean;
+  /** Default leaf evaluator for solve() calls that do not pass one. */
+  leafEvaluator?: LeafEvaluator | null;
+}
+
+class Abort extends Error {}
+const ABORT = new Abort('search aborted');
+
+const INF = 10000;
+
+/** A deterministic xorshift32 stream for Zobrist keys. */
+function zobristKeys(n: number, seed: number): Int32Array {
+  const out = new Int32Array(n);
+  let s = seed >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13; s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5; s >>>= 0;
+    out[i] = s | 0;
+  }
+  return out;
+}
+
+/** Per-geometry search machinery and its transposition table. */
+class Engine {
+  readonly g: BoardGeometry;
+  readonly L: number;
+  readonly B: number;
+  readonly nw: number;
+  readonly S: number;
+  readonly perm: Int16Array; // S * L
+  readonly invPerm: Int16Array;
+  readonly zob: Int32Array;
+  readonly order: Int16Array;
+  readonly boxLines: Int16Array;
+  readonly lineBoxes: Int16Array;
+
+  // position
+  readonly bits: Uint32Array; // S * nw, bits[s*nw..] = image of the drawn set under symmetry s
+  readonly hash: Int32Array; // S
+  readonly sides: Uint8Array;
+  remaining = 0;
+  lowCount = 0; // boxes with < 2 sides
+  threeCount = 0; // boxes with exactly 3 sides
+
+  // move buffers
+  readonly moves: Int16Array;
+
+  // transposition table
+  readonly tBits: number;
+  readonly tSize: number;
+  readonly tKeys: Uint32Array;
+  readonly tLo: Int16Array;
+  readonly tHi: Int16Array;
+  readonly tBest: Int16Array;
+  readonly tDepth: Uint16Array; // 0 = empty, else undrawn lines + 1
+  tUsed = 0;
+
+  // search control
+  nodes = 0;
+  nodeLimit = Infinity;
+  deadline = Infinity;
+  shouldStop: (() => boolean) | undefined;
+  onTick: (() => void) | undefined;
+  leaf: LeafEvaluator | null = null;
+  chainRule = true;
+  scratch: BoardState;
+  canonSym = 0;
+
+  constructor(g: BoardGeometry, cfg: SolverConfig) {
+    this.g = g;
+    this.L = g.lineCount;
+    this.B = g.boxCount;
+    this.nw = (this.L + 31) >>> 5;
+    const syms = cfg.symmetry === false ? [lineSymmetries(g)[0]] : lineSymmetries(g);
+    this.S = syms.length;
+    this.perm = new Int16Array(this.S * this.L);
+    this.invPerm = new Int16Array(this.S * this.L);
+    syms.forEach((p, s) => {
+      for (let l = 0; l < this.L; l++) {
+        this.perm[s * this.L + l] = p[l];
+        this.invPerm[s * this.L + p[l]] = l;
+      }
+    });
+    this.zob = zobristKeys(this.L, 0x9e3779b9 ^ (g.width * 131 + g.height));
+    this.boxLines = g.boxLines;
+    this.lineBoxes = g.lineBoxes;
+    // centre-out static order: distance of the line's midpoint from the board centre
+    const cx = g.width / 2, cy = g.height / 2;
+    const dist = (l: number) => {
+      const [a, b] = g.lineDots(l);
+      const mx = (a.x + b.x) / 2 - cx, my = (a.y + b.y) / 2 - cy;
+      return mx * mx + my * my;
+    };
+    this.order = Int16Array.from(g.allLines().sort((a, b) => dist(a) - dist(b) || a - b));
+    this.bits = new Uint32Array(this.S * this.nw);
+    this.hash = new Int32Array(this.S);
+    this.sides = new Uint8Array(this.B);
+    this.moves = new Int16Array((this.L + 2) * this.L);
+    const entryBytes = 4 * this.nw + 8;
+    const defBits = Math.max(12, Math.min(20, Math.floor(Math.log2((24 * 1024 * 1024) / entryBytes))));
+    this.tBits = Math.max(4, Math.min(26, cfg.tableBits ?? defBits));
+    this.tSize = 1 << this.tBits;
+    this.tKeys = new Uint32Array(this.tSize * this.nw);
+    this.tLo = new Int16Array(this.tSize);
+    this.tHi = new Int16Array(this.tSize);
+    this.tBest = new Int16Array(this.tSize);
+    this.tDepth = new Uint16Array(this.tSize);
+    this.chainRule = cfg.chainRule !== false;
+    this.scratch = new BoardState(g);
+  }
+
+  clearTable(): void {
+    this.tDepth.fill(0);
+    this.tUsed = 0;
+  }
+
+  load(state: BoardState): void {
+    this.bits.fill(0);
+    this.hash.fill(0);
+    this.sides.fill(0);
+    for (let l = 0; l < this.L; l++) if (state.drawn[l]) this.setLine(l);
+    this.remaining = 0; this.lowCount = 0; this.threeCount = 0;
+    const bl = this.boxLines;
+    for (let b = 0; b < this.B; b++) {
+      const s = state.drawn[bl[4 * b]] + state.drawn[bl[4 * b + 1]] + state.drawn[bl[4 * b + 2]] + state.drawn[bl[4 * b + 3]];
+      this.sides[b] = s;
+      if (s < 4) this.remaining++;
+      if (s < 2) this.lowCount++;
+      if (s === 3) this.threeCount++;
+    }
+  }
+
+  isDrawn(l: number): boolean { return (this.bits[l >>> 5] & (1 << (l & 31))) !== 0; }
+
+  private setLine(l: number): void {
+    const L = this.L, nw = this.nw;
+    for (let s = 0; s < this.S; s++) {
+      const p = this.perm[s * L + l];
+      this.bits[s * nw + (p >>> 5)] |= 1 << (p & 31);
+      this.hash[s] ^= this.zob[p];
+    }
+  }
+
+  private clearLine(l: number): void {
+    const L = this.L, nw = this.nw;
+    for (let s = 0; s < this.S; s++) {
+      const p = this.perm[s * L + l];
+      this.bits[s * nw + (p >>> 5)] &= ~(1 << (p & 31));
+      this.hash[s] ^= this.zob[p];
+    }
+  }
+
+  /** Draw line l; returns the number of boxes completed. */
+  make(l: number): number {
+    this.setLine(l);
+    let c = 0;
+    const lb = this.lineBoxes;
+    for (let k = 0; k < 2; k++) {
+      const b = lb[2 * l + k];
+      if (b < 0) continue;
+      const n = ++this.sides[b];
+      if (n === 2) this.lowCount--;
+      else if (n === 3) this.threeCount++;
+      else if (n === 4) { this.threeCount--; c++; }
+    }
+    this.remaining -= c;
+    return c;
+  }
+
+  unmake(l: number, c: number): void {
+    this.clearLine(l);
+    const lb = this.lineBoxes;
+    for (let k = 0; k < 2; k++) {
+      const b = lb[2 * l + k];
+      if (b < 0) continue;
+      const n = this.sides[b]--;
+      if (n === 2) this.lowCount++;
+      else if (n === 3) this.threeCount--;
+      else if (n === 4) this.threeCount++;
+    }
+    this.remaining += c;
+  }
+
+  /** Index of the least symmetric image (sets canonSym) and its hash. */
+  private canon(): number {
+    const nw = this.nw, bits = this.bits;
+    let best = 0;
+    for (let s = 1; s < this.S; s++) {
+      for (let w = nw - 1; w >= 0; w--) {
+        const a = bits[s * nw + w], b = bits[best * nw + w];
+        if (a !== b) { if (a < b) best = s; break; }
+      }
+    }
+    this.canonSym = best;
+    return this.hash[best];
+  }
+
+  /** Slot holding the current (canonical) position, or -1. Bucket of 2 slots. */
+  private probe(h: number): number {
+    const nw = this.nw, base = this.canonSym * nw;
+    let i = h & (this.tSize - 2);
+    for (let k = 0; k < 2; k++, i++) {
+      if (this.tDepth[i] === 0) continue;
+      let same = true;
+      for (let w = 0; w < nw; w++) if (this.tKeys[i * nw + w] !== this.bits[base + w]) { same = false; break; }
+      if (same) return i;
+    }
+    return -1;
+  }
+
+  private store(h: number, slot: number, lo: number, hi: number, best: number, depth: number): void {
+    const nw = this.nw;
+    let i = slot;
+    if (i < 0) {
+      const j = h & (this.tSize - 2);
+      const d0 = this.tDepth[j], d1 = this.tDepth[j + 1];
+      i = d0 === 0 ? j : d1 === 0 ? j + 1 : d0 <= d1 ? j : j + 1;
+      if (this.tDepth[i] === 0) this.tUsed++;
+      const base = this.canonSym * nw;
+      for (let w = 0; w < nw; w++) this.tKeys[i * nw + w] = this.bits[base + w];
+    }
+    this.tLo[i] = lo;
+    this.tHi[i] = hi;
+    this.tBest[i] = best >= 0 ? this.perm[this.canonSym * this.L + best] : -1;
+    this.tDepth[i] = depth + 1;
+  }
+
+  /** Exact bounds known for the current position from the table, or null. */
+  tableBounds(): [number, number, number] | null {
+    const h = this.canon();
+    const slot = this.probe(h);
+    if (slot < 0) return null;
+    const tb = this.tBest[slot];
+    return [this.tLo[slot], this.tHi[slot], tb >= 0 ? this.invPerm[this.canonSym * this.L + tb] : -1];
+  }
+
+  private missingSide(b: number, except: number): number {
+    const bl = this.boxLines;
+    for (let k = 0; k < 4; k++) {
+      const l = bl[4 * b + k];
+      if (l !== except && !this.isDrawn(l)) return l;
+    }
+    return -1;
+  }
+
+  private across(l: number, b: number): number {
+    const lb = this.lineBoxes;
+    return lb[2 * l] === b ? lb[2 * l + 1] : lb[2 * l];
+  }
+
+  /**
+   * Fill the move buffer for this ply; returns the number of moves.
+   * Applies rules 1 and 2 when `restrict` (never at the root).
+   */
+  genMoves(ply: number, ttMove: number): number {
+    const L = this.L, buf = this.moves, base = ply * L, sides = this.sides;
+    if (this.threeCount > 0) {
+      // Rule 1
+      for (let b = 0; b < this.B; b++) {
+        if (sides[b] !== 3) continue;
+        const l = this.missingSide(b, -1);
+        const y = this.across(l, b);
+        if (y < 0 || sides[y] !== 2) { buf[base] = l; return 1; }
+      }
+      if (this.chainRule) {
+        // Rule 2
+        for (let b = 0; b < this.B; b++) {
+          if (sides[b] !== 3) continue;
+          const l = this.missingSide(b, -1);
+          const y = this.across(l, b); // a 2-box (rule 1 did not apply)
+          const n = this.missingSide(y, l);
+          let k = 2, cur = y, via = n;
+          let next = this.across(via, cur);
+          while (next >= 0 && sides[next] === 2) {
+            k++;
+            const out = this.missingSide(next, via);
+            cur = next; via = out;
+            next = this.across(via, cur);
+          }
+          if (next < 0 || sides[next] < 2) {
+            if (k === 2) {
+              if (this.threeCount === 1) { buf[base] = l; buf[base + 1] = n; return 2; }
+              continue;
+            }
+            buf[base] = l; return 1;
+          }
+          // ends at a 3-box: chain opened at both ends, k + 1 boxes
+          if (k + 1 >= 5) { buf[base] = l; return 1; }
+        }
+      }
+    }
+    let cnt = 0;
+    if (ttMove >= 0 && !this.isDrawn(ttMove)) buf[base + cnt++] = ttMove;
+    const order = this.order, lb = this.lineBoxes;
+    // captures first, then lines giving nothing away, then sacrifices
+    for (let pass = 0; pass < 3; pass++) {
+      for (let i = 0; i < L; i++) {
+        const l = order[i];
+        if (l === ttMove || this.isDrawn(l)) continue;
+        const b0 = lb[2 * l], b1 = lb[2 * l + 1];
+        const s0 = b0 >= 0 ? sides[b0] : 0, s1 = b1 >= 0 ? sides[b1] : 0;
+        const cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
+        if (cls === pass) buf[base + cnt++] = l;
+      }
+    }
+    return cnt;
+  }
+
+  private tick(): void {
+    if (this.nodes >= this.nodeLimit) throw ABORT;
+    if (this.deadline !== Infinity && Date.now() > this.deadline) throw ABORT;
+    if (this.shouldStop && this.shouldStop()) throw ABORT;
+    if (this.onTick && (this.nodes & 0xffff) === 0) this.onTick();
+  }
+
+  private leafValue(): number | undefined {
+    const st = this.scratch, g = this.g;
+    for (let l = 0; l < this.L; l++) st.drawn[l] = this.isDrawn(l) ? 1 : 0;
+    st.drawnCount = 0;
+    for (let l = 0; l < this.L; l++) st.drawnCount += st.drawn[l];
+    for (let b = 0; b < g.boxCount; b++) st.owner[b] = this.sides[b] === 4 ? CLAIMED_UNKNOWN : UNCLAIMED;
+    st.score[0] = 0; st.score[1] = 0; st.toMove = 0;
+    return this.leaf!(st);
+  }
+
+  /** Negamax, fail-soft. Value for the player to move of the remaining boxes. */
+  search(alpha: number, beta: number, ply: number): number {
+    if ((++this.nodes & 4095) === 0) this.tick();
+    const R = this.remaining;
+    if (R === 0) return 0;
+    if (R <= alpha) return R;
+    if (-R >= beta) return -R;
+    const h = this.canon();
+    const slot = this.probe(h);
+    let lo = -R, hi = R, ttMove = -1;
+    if (slot >= 0) {
+      const tl = this.tLo[slot], th = this.tHi[slot];
+      if (tl > lo) lo = tl;
+      if (th < hi) hi = th;
+      if (lo >= beta) return lo;
+      if (hi <= alpha) return hi;
+      if (lo === hi) return lo;
+      const tb = this.tBest[slot];
+      if (tb >= 0) ttMove = this.invPerm[this.canonSym * this.L + tb];
+    }
+    const undrawn = this.L - this.popDrawn();
+    if (this.leaf !== null && this.lowCount === 0 && this.threeCount === 0) {
+      const v = this.leafValue();
+      if (v !== undefined) {
+        this.canon();
+        this.store(h, slot, v, v, -1, undrawn);
+        return v;
+      }
+    }
+    if (alpha < lo) alpha = lo;
+    if (beta > hi) beta = hi;
+    const a0 = alpha;
+    const n = this.genMoves(ply, ttMove);
+    const base = ply * this.L;
+    let best = -INF, bestMove = -1;
+    for (let i = 0; i < n; i++) {
+      const m = this.moves[base + i];
+      const c = this.make(m);
+      const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
+      this.unmake(m, c);
+      if (v > best) {
+        best = v; bestMove = m;
+        if (v > alpha) { alpha = v; if (alpha >= beta) break; }
+      }
+    }
+    // the position is unchanged again: recompute the canonical image for the store
+    this.canon();
+    if (best <= a0) { if (best < hi) hi = best; }
+    else if (best >= beta) { if (best > lo) lo = best; }
+    else { lo = best; hi = best; }
+    this.store(h, this.probe(h), lo, hi, bestMove, undrawn);
+    return best;
+  }
+
+  private popDrawn(): number {
+    let c = 0;
+    for (let w = 0; w < this.nw; w++) {
+      let x = this.bits[w];
+      x = x - ((x >>> 1) & 0x55555555);
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      c += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+    }
+    return c;
+  }
+}
+
+/**
+ * A solver with a persistent, bounded transposition table: successive positions of one game
+ * share results. Not re-entrant (one solve at a time per instance).
+ */
+export class Solver {
+  private readonly cfg: SolverConfig;
+  private engine: Engine | null = null;
+
+  constructor(cfg: SolverConfig = {}) {
+    this.cfg = { ...cfg };
+  }
+
+  /** Forget every stored result. */
+  clear(): void { this.engine?.clearTable(); }
+
+  /** Entries in use / capacity of the transposition table. */
+  tableUsage(): { used: number; capacity: number } {
+    return { used: this.engine?.tUsed ?? 0, capacity: this.engine?.tSize ?? 0 };
+  }
+
+  private engineFor(g: BoardGeometry): Engine {
+    if (!this.engine || this.engine.g.width !== g.width || this.engine.g.height !== g.height) {
+      this.engine = null; // release the old table first
+      this.engine = new Engine(g, this.cfg);
+    }
+    return this.engine;
+  }
+
+  solve(state: BoardState, options: SolveOptions = {}): SolveResult {
+    const t0 = Date.now();
+    const e = this.engineFor(state.geometry);
+    e.load(state);
+    e.nodes = 0;
+    e.nodeLimit = options.nodeBudget ?? Infinity;
+    e.deadline = options.timeBudgetMs !== undefined ? t0 + options.timeBudgetMs : Infinity;
+    e.shouldStop = options.shouldStop;
+    e.leaf = options.leafEvaluator !== undefined ? options.leafEvaluator : this.cfg.leafEvaluator ?? null;
+    const L = e.L;
+    const R = e.remaining;
+    const wantValues = options.moveValues === true;
+
+    const rootMoves: number[] = [];
+    for (let i = 0; i < L; i++) { const l = e.order[i]; if (!state.drawn[l]) rootMoves.push(l); }
+    const tb = e.tableBounds();
+    if (tb && tb[2] >= 0) {
+      const k = rootMoves.indexOf(tb[2]);
+      if (k > 0) { rootMoves.splice(k, 1); rootMoves.unshift(tb[2]); }
+    }
+    // per-move proven bounds
+    const mLo = new Map<number, number>(), mHi = new Map<number, number>();
+    const capt = new Map<number, number>();
+    for (const m of rootMoves) {
+      const c = e.make(m);
+      e.unmake(m, c);
+      capt.set(m, c);
+      mLo.set(m, c - (R - c));
+      mHi.set(m, R);
+    }
+    let done = 0;
+    const bounds = (): [number, number] => {
+      let lo = R === 0 ? 0 : -INF, hi = R === 0 ? 0 : -INF;
+      for (const m of rootMoves) { lo = Math.max(lo, mLo.get(m)!); hi = Math.max(hi, mHi.get(m)!); }
+      if (tb) { lo = Math.max(lo, tb[0]); hi = Math.min(hi, tb[1]); }
+      return [lo, hi];
+    };
+    const progress = () => {
+      if (!options.onProgress) return;
+      const [lower, upper] = bounds();
+      options.onProgress({ nodes: e.nodes, ms: Date.now() - t0, lower, upper, movesDone: done, movesTotal: rootMoves.length });
+    };
+    e.onTick = options.onProgress ? progress : undefined;
+
+    let bestVal = -INF;
+    let aborted = false;
+    try {
+      for (const m of rootMoves) {
+        const c = e.make(m);
+        const alpha = wantValues ? -R - 1 : (bestVal === -INF ? -R - 1 : bestVal - 1);
+        const beta = R + 1;
+        const v = c > 0 ? c + e.search(alpha - c, beta - c, 1) : 0 - e.search(0 - beta, 0 - alpha, 1);
+        e.unmake(m, c);
+        if (v > alpha) { mLo.set(m, v); mHi.set(m, v); if (v > bestVal) bestVal = v; }
+        else mHi.set(m, Math.min(mHi.get(m)!, v));
+        done++;
+        progress();
+      }
+    } catch (err) {
+      if (!(err instanceof Abort)) throw err;
+      aborted = true;
+      e.load(state); // the abort left lines drawn
+    }
+    e.onTick = undefined;
+    const [lower, upper] = bounds();
+    const ms = Date.now() - t0;
+    const result: SolveResult = {
+      status: 'unknown', value: null, lower, upper, best: [], nodes: e.nodes, ms,
+    };
+    if (!aborted) {
+      result.status = 'exact';
+      result.value = R === 0 ? 0 : bestVal;
+      result.lower = result.upper = result.value;
+      result.best = rootMoves.filter((m) => mLo.get(m) === bestVal && mHi.get(m) === bestVal).sort((a, b) => a - b);
+    }
+    if (wantValues) {
+      const mv: (number | null)[] = new Array(L).fill(null);
+      const mb: ([number, number] | null)[] = new Array(L).fill(null);
+      for (const m of rootMoves) {
+        const lo = mLo.get(m)!, hi = mHi.get(m)!;
+        mb[m] = [lo, hi];
+        if (lo === hi) mv[m] = lo;
+      }
+      result.moveValues = mv;
+      result.moveBounds = mb;
+    }
+    return result;
+  }
+}
+
+/** One-shot solve with a fresh table (use a Solver instance to share results between calls). */
+export function solve(state: BoardState, options: SolveOptions = {}, config: SolverConfig = {}): SolveResult {
+  return new Solver({ tableBits: 18, ...config }).solve(state, options);
+}
