@@ -1,0 +1,370 @@
+/**
+ * The meaning of a parsed entry: the board replayed move by move with legality checks and inferred
+ * turns, or the abstract endgame with its line of play. Pure; diagnostics carry exact ranges.
+ */
+import { BoardGeometry, geometryOf, parseDot, parseLine } from '../board/geometry';
+import { BoardState, CLAIMED_UNKNOWN, UNCLAIMED, type Player } from '../board/state';
+import type { Component, Diagnostic, Entry, EntryKind, Glyph, MoveToken, PlayStep, Range, Severity } from './ast';
+import { initialOf } from './parse';
+
+/** Moves after the end of the game each get a diagnostic up to this many, then one summary. */
+const MAX_AFTER_END_REPORTS = 20;
+
+export interface MoveModel {
+  /** Index into entry.moves.moves. */
+  index: number;
+  token: MoveToken;
+  /** 1-based ply number when the move was legal and played; null when skipped. */
+  ply: number | null;
+  /** Line index in the board geometry; null when the text names no line of this board. */
+  line: number | null;
+  /** Canonical name (`a1-b1`), null when the text names no line of this board. */
+  name: string | null;
+  range: Range;
+  glyph: Glyph | null;
+  comment: string | null;
+  /** Who drew it (inferred from the board); null when skipped. */
+  player: Player | null;
+  /** Boxes it completed (box indices). */
+  completed: number[];
+  legal: boolean;
+  /** Why it was skipped: 'bad-move', 'off-board', 'not-adjacent', 'drawn-twice', 'game-over', 'no-board'. */
+  problem: string | null;
+}
+
+export interface SetupLine { line: number; name: string; range: Range; from: 'lines' | 'diagram' }
+
+export interface PlayStepModel {
+  index: number;
+  step: PlayStep;
+  range: Range;
+  component: Component | null;
+  /** The decision used: as written, or implied (1- and 2-chains and the last component: all). */
+  decision: 'keep' | 'all' | null;
+  decisionImplied: boolean;
+  /** Who opened the component and who then decided (the controller). */
+  opener: Player | null;
+  controller: Player | null;
+  /** Boxes each player got from this component. */
+  gained: [number, number] | null;
+  /** Score after the step; null once the line of play cannot be followed. */
+  scoreAfter: [number, number] | null;
+  legal: boolean;
+}
+
+export interface EndgameModel {
+  /** Valid components, repeats expanded, in written order. */
+  components: Component[];
+  totalBoxes: number;
+  /** The player to move at the start: the one who must open a component. */
+  opener: Player;
+  score: [number, number];
+  steps: PlayStepModel[];
+  /** Components not opened by the line of play, in written order. */
+  remaining: Component[];
+}
+
+export interface EntryModel {
+  entry: Entry;
+  kind: EntryKind;
+  title: string | null;
+  /** Diagnostics of the model (not the parser's). */
+  diagnostics: Diagnostic[];
+  players: [string, string];
+  /** Player to move at the entry's start. */
+  toMove: Player;
+  /** Score at the entry's start (boxes of the first, second player). */
+  score: [number, number];
+  /** Board entries: geometry, or null when the size is unknown. */
+  geometry: BoardGeometry | null;
+  /** Board entries: the start position (null without a geometry). */
+  initial: BoardState | null;
+  /** Lines drawn at the start (diagram first, then `lines`). */
+  setup: SetupLine[];
+  /** Completed boxes at the start whose owner counts in neither score. */
+  unassigned: number;
+  /** Every written move, legal or not, in order. */
+  moves: MoveModel[];
+  /** The legal moves: plies[k - 1] is ply k. */
+  plies: MoveModel[];
+  /** states[k] = the position after k plies; states[0] = initial. Empty without a geometry. */
+  states: BoardState[];
+  /** Endgame entries. */
+  endgame: EndgameModel | null;
+  /** The author's claimed value at the start, if given. */
+  claimedValue: { value: number; range: Range } | null;
+}
+
+function diag(out: Diagnostic[], severity: Severity, range: Range, code: string, message: string): void {
+  out.push({ severity, range, code, message });
+}
+
+function span(a: Range, b: Range): Range { return { line: a.line, character: a.character, endLine: b.endLine, endCharacter: b.endCharacter }; }
+
+function boxes(n: number): string { return `${n} box${n === 1 ? '' : 'es'}`; }
+
+/** Classify why a written line is not a line of this board. */
+function lineProblem(g: BoardGeometry, text: string): 'off-board' | 'not-adjacent' | 'bad-move' {
+  if (/^[hv][a-z][a-z]$/i.test(text)) return 'off-board';
+  const m = /^([a-zA-Z][0-9]{1,2})-?([a-zA-Z][0-9]{1,2})$/.exec(text);
+  if (!m) return 'bad-move';
+  const a = parseDot(m[1]), b = parseDot(m[2]);
+  if (!a || !b) return 'bad-move';
+  if (!g.hasDot(a) || !g.hasDot(b)) return 'off-board';
+  return 'not-adjacent';
+}
+
+/** Match a diagram cell's text against the players: a unique initial or a full name. */
+function ownerOf(text: string, players: [string, string]): 0 | 1 | 'ambiguous' | null {
+  const low = text.toLowerCase();
+  const n0 = players[0].toLowerCase(), n1 = players[1].toLowerCase();
+  if (low === n0 && low !== n1) return 0;
+  if (low === n1 && low !== n0) return 1;
+  if ([...text].length !== 1) return null;
+  const i0 = initialOf(players[0]), i1 = initialOf(players[1]);
+  if (text === i0 && text !== i1) return 0;
+  if (text === i1 && text !== i0) return 1;
+  const l0 = i0.toLowerCase(), l1 = i1.toLowerCase();
+  if (low === l0 && low === l1) return 'ambiguous';
+  if (low === l0) return 0;
+  if (low === l1) return 1;
+  return null;
+}
+
+/** Build the model of one parsed entry. Never throws. */
+export function buildEntry(entry: Entry): EntryModel {
+  const diagnostics: Diagnostic[] = [];
+  const players: [string, string] = entry.players?.names ?? ['A', 'B'];
+  const toMove: Player = entry.tomove?.player ?? 0;
+  const m: EntryModel = {
+    entry, kind: entry.kind, title: entry.title, diagnostics, players, toMove,
+    score: entry.score?.score ? [entry.score.score[0], entry.score.score[1]] : [0, 0],
+    geometry: null, initial: null, setup: [], unassigned: 0, moves: [], plies: [], states: [], endgame: null,
+    claimedValue: entry.value && entry.value.value !== null && entry.value.valueRange ? { value: entry.value.value, range: entry.value.valueRange } : null,
+  };
+  if (entry.kind === 'endgame') buildEndgame(entry, m);
+  else buildBoard(entry, m);
+  return m;
+}
+
+function buildBoard(entry: Entry, m: EntryModel): void {
+  const out = m.diagnostics;
+  const size = entry.size;
+  const dg = entry.diagram;
+  let w: number | null = null, h: number | null = null;
+  if (dg && dg.width !== null && dg.height !== null) {
+    w = dg.width; h = dg.height;
+    if (size && size.width !== null && size.height !== null && (size.width !== w || size.height !== h)) {
+      diag(out, 'error', size.valueRange ?? size.range, 'size-mismatch', `size ${size.width}x${size.height} disagrees with the diagram, which is ${w}x${h} boxes; the diagram is used`);
+    }
+  } else if (size && size.width !== null && size.height !== null) {
+    w = size.width; h = size.height;
+  } else if (!size && !dg) {
+    diag(out, 'error', entry.headerRange, 'missing-size', `a ${entry.kind} needs a board: give its size (e.g. size 5x5, in boxes) or a diagram`);
+  }
+  const moveTokens = entry.moves?.moves ?? [];
+  if (w === null || h === null) {
+    // No board: keep the moves for display, unchecked.
+    moveTokens.forEach((t, index) => m.moves.push({ index, token: t, ply: null, line: null, name: null, range: t.range, glyph: t.glyph, comment: t.comment, player: null, completed: [], legal: false, problem: 'no-board' }));
+    return;
+  }
+  const g = geometryOf(w, h);
+  m.geometry = g;
+  const s = new BoardState(g, m.toMove, [0, 0]);
+  /** Who drew each line: 0 = setup, k = ply k. */
+  const drawnAt = new Int16Array(g.lineCount).fill(-1);
+  if (dg && dg.width !== null) {
+    for (const dl of dg.lines) {
+      const line = dl.horizontal ? g.hLine(dl.x, dl.y) : g.vLine(dl.x, dl.y);
+      s.drawSilently(line, CLAIMED_UNKNOWN);
+      drawnAt[line] = 0;
+      m.setup.push({ line, name: g.lineName(line), range: dl.range, from: 'diagram' });
+    }
+  }
+  for (const t of entry.lines?.lines ?? []) {
+    const p = parseLine(g, t.text);
+    if (!p.ok) {
+      const code = lineProblem(g, t.text);
+      diag(out, 'error', t.range, code, p.message);
+      continue;
+    }
+    if (s.isDrawn(p.line)) {
+      diag(out, 'warning', t.range, 'drawn-twice', `${g.lineName(p.line)} is already drawn${dg ? ' (in the diagram or earlier in lines)' : ' (earlier in lines)'}`);
+      continue;
+    }
+    s.drawSilently(p.line, CLAIMED_UNKNOWN);
+    drawnAt[p.line] = 0;
+    m.setup.push({ line: p.line, name: g.lineName(p.line), range: t.range, from: 'lines' });
+  }
+  // Owners from the diagram.
+  const owned: [number, number] = [0, 0];
+  if (dg && dg.width !== null) {
+    for (const c of dg.cells) {
+      if (c.x >= w || c.y >= h || c.x < 0 || c.y < 0) continue;
+      const b = g.box(c.x, c.y);
+      const who = ownerOf(c.text, m.players);
+      if (s.owner[b] === UNCLAIMED) {
+        if (who === 0 || who === 1) diag(out, 'hint', c.range, 'label', `box ${g.boxName(b)} is not complete, so '${c.text}' is read as a label, not as ${m.players[who]}'s box`);
+        continue;
+      }
+      if (who === 'ambiguous') {
+        diag(out, 'warning', c.range, 'owner-ambiguous', `'${c.text}' is the initial of both players; box ${g.boxName(b)} has no known owner (write a full name, or give the players different initials)`);
+        continue;
+      }
+      if (who !== null) { s.owner[b] = who; owned[who]++; }
+    }
+  }
+  let completed = 0;
+  for (let b = 0; b < g.boxCount; b++) if (s.owner[b] !== UNCLAIMED) completed++;
+  const sf = entry.score;
+  if (sf && sf.score) {
+    const sc = sf.score;
+    const r = sf.valueRanges.length === 2 ? span(sf.valueRanges[0], sf.valueRanges[1]) : sf.range;
+    if (sc[0] + sc[1] > completed) {
+      diag(out, 'warning', r, 'score-mismatch', `score ${sc[0]}-${sc[1]} counts ${boxes(sc[0] + sc[1])}, but only ${boxes(completed)} ${completed === 1 ? 'is' : 'are'} complete at the start`);
+    } else if (sc[0] < owned[0] || sc[1] < owned[1]) {
+      diag(out, 'warning', r, 'score-mismatch', `score ${sc[0]}-${sc[1]} disagrees with the diagram, whose initials give ${m.players[0]} ${owned[0]} and ${m.players[1]} ${owned[1]}; the score is used`);
+    }
+    m.score = [sc[0], sc[1]];
+  } else {
+    m.score = [owned[0], owned[1]];
+  }
+  m.unassigned = Math.max(0, completed - m.score[0] - m.score[1]);
+  s.score = [m.score[0], m.score[1]];
+  s.toMove = m.toMove;
+  m.initial = s.clone();
+  m.states.push(m.initial);
+  // Replay.
+  const turns = entry.moves?.turns ?? [];
+  const turnReported = new Set<number>();
+  let afterEnd = 0;
+  let afterEndFirst: Range | null = null, afterEndLast: Range | null = null;
+  moveTokens.forEach((t, index) => {
+    const mm: MoveModel = { index, token: t, ply: null, line: null, name: null, range: t.range, glyph: t.glyph, comment: t.comment, player: null, completed: [], legal: false, problem: null };
+    m.moves.push(mm);
+    const p = parseLine(g, t.text);
+    if (!p.ok) {
+      mm.problem = lineProblem(g, t.text);
+      diag(out, 'error', t.range, mm.problem, p.message);
+      return;
+    }
+    mm.line = p.line;
+    mm.name = g.lineName(p.line);
+    if (s.isOver()) {
+      mm.problem = 'game-over';
+      afterEnd++;
+      if (afterEnd <= MAX_AFTER_END_REPORTS) diag(out, 'error', t.range, 'game-over', `the game is over (every line is drawn): ${mm.name} comes after the end`);
+      else { afterEndFirst = afterEndFirst ?? t.range; afterEndLast = t.range; }
+      return;
+    }
+    if (s.isDrawn(p.line)) {
+      mm.problem = 'drawn-twice';
+      const at = drawnAt[p.line];
+      diag(out, 'error', t.range, 'drawn-twice', `${mm.name} is already drawn (${at <= 0 ? 'at the start' : `by move ${at}`}); this move is skipped`);
+      return;
+    }
+    const player = s.toMove;
+    const r = s.play(p.line);
+    if (!r.ok) { mm.problem = r.reason; return; }
+    mm.player = player;
+    mm.completed = r.completed;
+    mm.legal = true;
+    mm.ply = m.plies.length + 1;
+    drawnAt[p.line] = mm.ply;
+    m.plies.push(mm);
+    m.states.push(s.clone());
+    // Littlegolem brackets against the inferred turns.
+    if (t.turn !== null && !turnReported.has(t.turn)) {
+      const turn = turns[t.turn];
+      if (turn && player !== turn.player) {
+        turnReported.add(t.turn);
+        const firstLegal = turn.moves.find((k) => k <= index && m.moves[k]?.legal) === index;
+        if (firstLegal) {
+          diag(out, 'warning', turn.range, 'turn-mismatch', `this turn is marked '${turn.letter}' (${m.players[turn.player]}), but by the board it is ${m.players[player]}'s move (a move that completes a box gives another move)`);
+        } else {
+          diag(out, 'warning', t.range, 'turn-mismatch', `${m.players[turn.player]}'s turn ended before this move (the previous move completed no box), but the bracket goes on; the move is counted for ${m.players[player]}`);
+        }
+      }
+    }
+  });
+  if (afterEnd > MAX_AFTER_END_REPORTS && afterEndFirst && afterEndLast) {
+    diag(out, 'error', span(afterEndFirst, afterEndLast), 'game-over', `${afterEnd - MAX_AFTER_END_REPORTS} more moves after the end of the game`);
+  }
+}
+
+function buildEndgame(entry: Entry, m: EntryModel): void {
+  const out = m.diagnostics;
+  const cf = entry.components;
+  const comps: Component[] = [];
+  if (!cf) {
+    diag(out, 'error', entry.headerRange, 'bad-component', 'an endgame needs its components, e.g. components 3 + 4l + 8l');
+  } else {
+    const bad = new Set<number>();
+    cf.tokens.forEach((t, i) => {
+      if (t.kind === 'chain' && t.size < 1) { bad.add(i); diag(out, 'error', t.range, 'bad-component', 'a chain has at least 1 box'); }
+      else if (t.kind === 'loop' && t.size < 4) { bad.add(i); diag(out, 'error', t.range, 'bad-component', 'a loop has at least 4 boxes'); }
+      else if (t.kind === 'loop' && t.size % 2 === 1) diag(out, 'information', t.range, 'odd-loop', `an odd loop (${t.size}l) exists only in strings-and-coins, not on a dots-and-boxes board; it is analysed as given`);
+    });
+    for (const c of cf.components) if (!bad.has(c.token)) comps.push({ kind: c.kind, size: c.size });
+  }
+  const total = comps.reduce((a, c) => a + c.size, 0);
+  const eg: EndgameModel = { components: comps, totalBoxes: total, opener: m.toMove, score: [m.score[0], m.score[1]], steps: [], remaining: comps.slice() };
+  m.endgame = eg;
+  const remaining = comps.slice();
+  let opener: Player = m.toMove;
+  let score: [number, number] | null = [m.score[0], m.score[1]];
+  const steps = entry.play?.steps ?? [];
+  steps.forEach((st, index) => {
+    const sm: PlayStepModel = { index, step: st, range: st.range, component: st.component, decision: st.decision, decisionImplied: false, opener: null, controller: null, gained: null, scoreAfter: null, legal: false };
+    eg.steps.push(sm);
+    if (!score || !st.component) return;
+    const c = st.component;
+    const name = `${c.size}${c.kind === 'loop' ? 'l' : ''}`;
+    if (remaining.length === 0) {
+      diag(out, 'error', st.range, 'bad-play', `every component has been opened already; '${st.text}' is one step too many`);
+      score = null;
+      return;
+    }
+    const at = remaining.findIndex((x) => x.kind === c.kind && x.size === c.size);
+    if (at < 0) {
+      const left = remaining.map((x) => `${x.size}${x.kind === 'loop' ? 'l' : ''}`).join(' ');
+      diag(out, 'error', st.nameRange, 'bad-play', `no ${c.kind === 'loop' ? `${c.size}-loop` : `${c.size}-chain`} is left to open (left: ${left})`);
+      score = null;
+      return;
+    }
+    let decision = st.decision;
+    const last = remaining.length === 1;
+    if (decision === null) {
+      if (last || (c.kind === 'chain' && c.size <= 2)) { decision = 'all'; sm.decisionImplied = true; }
+      else {
+        diag(out, 'error', st.range, 'play-missing-decision', `say what the controller did with the ${name}: ${name}:keep (keeps control) or ${name}:all (takes everything)`);
+        score = null;
+        return;
+      }
+    }
+    if (decision === 'keep' && c.kind === 'chain' && c.size < 2) {
+      diag(out, 'error', st.decisionRange ?? st.range, 'bad-play', 'a 1-chain cannot be kept: there are no two boxes to hand back');
+      score = null;
+      return;
+    }
+    sm.decision = decision;
+    remaining.splice(at, 1);
+    const controller = (1 - opener) as Player;
+    const gained: [number, number] = [0, 0];
+    if (decision === 'all') {
+      gained[controller] += c.size;
+    } else {
+      const back = c.kind === 'loop' ? 4 : 2;
+      gained[controller] += c.size - back;
+      gained[opener] += back;
+    }
+    sm.opener = opener;
+    sm.controller = controller;
+    sm.gained = gained;
+    score = [score[0] + gained[0], score[1] + gained[1]];
+    sm.scoreAfter = [score[0], score[1]];
+    sm.legal = true;
+    if (decision === 'all') opener = controller;
+  });
+  eg.remaining = remaining;
+}
