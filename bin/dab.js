@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/cli.js');
+process.exitCode = require('../dist/cli.js').main(process.argv.slice(2));

@@ -1,0 +1,109 @@
+/**
+ * `dab analyze [--json] FILE…` and `dab check [--max-loss N] FILE…`: the same engine as the
+ * language server, for scripts and commentators. Exit 0 when every file parsed and analysed,
+ * 1 when a file has errors (or, for check, a wrong claim or a move over --max-loss), 2 for bad usage.
+ */
+import { readFileSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyze';
+import { readDab } from '../engine/notation';
+import { createSearchCache, prewarm } from './search';
+import { toJson, type JsonReport } from './json';
+import { formatText } from './text';
+
+const USAGE = `usage:
+  dab analyze [--json] [--budget-ms N] [--no-search] FILE|DIR…
+  dab check [--max-loss N] [--budget-ms N] [--no-search] FILE|DIR…
+
+  analyze   print the value of every position and the review of every move
+  check     print only problems; exit 1 on any error, wrong value claim,
+            or (with --max-loss N) a move that throws away more than N boxes
+  --json         one JSON document (see the README for its shape)
+  --budget-ms N  search time per position (default 5000); beyond it a value is "unknown"
+  --no-search    only the exact closed-form analysis, no board search
+Directories are searched for *.dab files.`;
+
+interface Options { command: 'analyze' | 'check'; json: boolean; budgetMs: number; search: boolean; maxLoss: number | null; files: string[] }
+
+function parseArgs(argv: string[]): Options | string {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') return USAGE;
+  if (command !== 'analyze' && command !== 'check') return `dab: unknown command '${command ?? ''}'\n${USAGE}`;
+  const o: Options = { command, json: false, budgetMs: 5000, search: true, maxLoss: null, files: [] };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    const num = (): number | undefined => {
+      const v = Number(rest[++i]);
+      return Number.isFinite(v) && v >= 0 ? v : undefined;
+    };
+    if (a === '--json') o.json = true;
+    else if (a === '--no-search') o.search = false;
+    else if (a === '--budget-ms') { const v = num(); if (v === undefined) return `dab: --budget-ms needs a number of milliseconds\n${USAGE}`; o.budgetMs = v; }
+    else if (a === '--max-loss') { const v = num(); if (v === undefined) return `dab: --max-loss needs a number of boxes\n${USAGE}`; o.maxLoss = v; }
+    else if (a.startsWith('-') && a !== '-') return `dab: unknown option '${a}'\n${USAGE}`;
+    else o.files.push(a);
+  }
+  if (o.files.length === 0) return `dab: no files given\n${USAGE}`;
+  return o;
+}
+
+function expand(paths: string[]): { files: string[]; missing: string[] } {
+  const files: string[] = [], missing: string[] = [];
+  const walk = (p: string) => {
+    let st;
+    try { st = statSync(p); } catch { missing.push(p); return; }
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p).sort()) {
+        const q = join(p, name);
+        if (statSync(q).isDirectory() || name.endsWith('.dab')) walk(q);
+      }
+    } else files.push(p);
+  };
+  paths.forEach(walk);
+  return { files, missing };
+}
+
+export function main(argv: string[]): number {
+  const parsed = parseArgs(argv);
+  if (typeof parsed === 'string') {
+    const help = parsed === USAGE;
+    (help ? process.stdout : process.stderr).write(parsed + '\n');
+    return help ? 0 : 2;
+  }
+  const o = parsed;
+  const { files, missing } = expand(o.files);
+  for (const m of missing) process.stderr.write(`dab: ${m}: no such file or directory\n`);
+  if (files.length === 0) return 2;
+  const cache = o.search ? createSearchCache({ timeBudgetMs: o.budgetMs }) : undefined;
+  const reports: { file: string; report: DocumentReport }[] = [];
+  let failed = missing.length > 0;
+  for (const file of files) {
+    let text: string;
+    try { text = readFileSync(file, 'utf8'); } catch (e) {
+      process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
+      failed = true;
+      continue;
+    }
+    const doc = readDab(text);
+    if (cache) prewarm(cache, doc);
+    const report = analyzeDocument(doc, { search: cache?.lookup, minLoss: 1 });
+    reports.push({ file, report });
+    if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
+    if (o.command === 'check' && o.maxLoss !== null) {
+      for (const e of report.entries) for (const m of e.moves) if (m.loss !== null && m.loss > o.maxLoss) failed = true;
+    }
+  }
+  if (o.json) {
+    const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file));
+    const out = docs.length === 1 ? docs[0] : {
+      diagnostics: docs.flatMap((d) => d.diagnostics.map((x) => ({ ...x, file: d.file }))),
+      entries: docs.flatMap((d) => d.entries.map((x) => ({ ...x, file: d.file }))),
+      files: docs,
+    };
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    for (const r of reports) process.stdout.write(formatText(r.report, r.file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}));
+  }
+  return failed ? 1 : 0;
+}
+

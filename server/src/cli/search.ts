@@ -1,0 +1,37 @@
+/** In-process search for the CLI: one solver and one cache for every position of every file. */
+import type { BoardState } from '../engine/board/state';
+import type { Evaluation } from '../engine/analysis/evaluation';
+import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluate';
+import type { DabDocument } from '../engine/notation';
+
+export interface SearchCache {
+  lookup: (state: BoardState) => Evaluation;
+}
+
+export function createSearchCache(budget: { timeBudgetMs: number; nodeBudget?: number }): SearchCache {
+  const solver = createSolver();
+  const cache = new Map<string, Evaluation>();
+  return {
+    lookup(state) {
+      const key = state.key();
+      let e = cache.get(key);
+      if (!e) {
+        e = searchEvaluate(solver, state, budget);
+        cache.set(key, e);
+      }
+      return e;
+    },
+  };
+}
+
+/**
+ * Solve the positions of each record from the last to the first: later positions are quick and
+ * fill the solver's table for the earlier ones (they are positions of one game tree).
+ */
+export function prewarm(cache: SearchCache, doc: DabDocument): void {
+  for (const m of doc.models) {
+    for (let i = m.states.length - 1; i >= 0; i--) {
+      if (!quickEvaluate(m.states[i])) cache.lookup(m.states[i]);
+    }
+  }
+}

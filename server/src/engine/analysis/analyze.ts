@@ -1,0 +1,340 @@
+/**
+ * The analysis of a whole document: every position of every entry valued (or marked unknown /
+ * pending), every move reviewed (boxes thrown away, best moves, result changes) and the
+ * diagnostics that follow from it. A pure function of the text and an evaluator, so the server
+ * can re-run it cheaply whenever a search result arrives, and the CLI prints the same thing.
+ */
+import type { BoardState } from '../board/state';
+import { evaluatePlay, type EndgameAnalysis, analyzeEndgame, type PlayStep as EndgamePlayStep } from '../endgame';
+import { readDab, type DabDocument, type Diagnostic, type EntryModel, type Range, type Severity } from '../notation';
+import type { Evaluation } from './evaluation';
+import { quickEvaluate, type LoonyAnalysis } from './evaluate';
+import { boxes, predictedFinal, resultInWords } from './words';
+
+/** Supplies evaluations of positions that need search; undefined = not known yet (pending). */
+export type SearchLookup = (state: BoardState) => Evaluation | undefined;
+
+export interface AnalysisOptions {
+  search?: SearchLookup;
+  /** Smallest loss (boxes) that gets a diagnostic. */
+  minLoss?: number;
+  /** Severity of a mistake that changes the result, and of one that does not. */
+  resultChangeSeverity?: Severity;
+  lossSeverity?: Severity;
+}
+
+export interface PositionReport {
+  ply: number;
+  toMove: 0 | 1;
+  score: [number, number];
+  /** Boxes not yet claimed. */
+  remaining: number;
+  /** For the player to move, over the remaining boxes; null when unknown or pending. */
+  value: number | null;
+  exact: boolean;
+  pending: boolean;
+  lower: number | null;
+  upper: number | null;
+  /** Controlled value for the player to move (-c(G) for the opener), when defined. */
+  controlledValue: number | null;
+  /** Every optimal move in canonical form. */
+  best: string[];
+  method: 'endgame' | 'loony-endgame' | 'search' | 'over' | 'unknown';
+  note?: string;
+  /** Abstract endgames and loony board positions: the endgame analysis (paper conventions). */
+  endgame?: EndgameAnalysis;
+  /** Loony board positions: components and per-line values. */
+  loony?: LoonyAnalysis;
+  /** Board entries: the position itself. */
+  state?: BoardState;
+  /** Value of each legal move for the player to move (board: by line name; endgame: by component or decision). */
+  moveValues?: Map<string, number | null>;
+  /** Endgame positions after an opening: the controller's two options. */
+  decision?: { keep: number | null; all: number; best: 'keep' | 'all' | 'either' };
+}
+
+export interface MoveReport {
+  ply: number;
+  move: string;
+  player: 0 | 1;
+  completes: number;
+  /** Boxes thrown away against best play; null when unknown. */
+  loss: number | null;
+  best: string[];
+  range: Range;
+  glyph: string | null;
+  comment: string | null;
+  /** Predicted final margin for the mover (whole game) before and after the move; null when unknown. */
+  marginBefore: number | null;
+  marginAfter: number | null;
+  changesResult: boolean;
+}
+
+export interface EntryReport {
+  index: number;
+  model: EntryModel;
+  kind: 'game' | 'position' | 'endgame';
+  title: string | null;
+  line: number;
+  players: [string, string];
+  positions: PositionReport[];
+  moves: MoveReport[];
+  /** Positions waiting for search. */
+  pending: number;
+  /** Boxes thrown away by each player and mistakes that changed the result (where known). */
+  summary: { lost: [number, number]; resultChanging: number; unknownMoves: number };
+}
+
+export interface DocumentReport {
+  doc: DabDocument;
+  entries: EntryReport[];
+  /** Parser, model and analysis diagnostics, sorted by position. */
+  diagnostics: Diagnostic[];
+}
+
+export function analyzeText(text: string, options: AnalysisOptions = {}): DocumentReport {
+  return analyzeDocument(readDab(text), options);
+}
+
+export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {}): DocumentReport {
+  const diagnostics = doc.diagnostics.slice();
+  const entries = doc.models.map((model, index) => {
+    const report = model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
+    diagnostics.push(...reviewDiagnostics(report, options));
+    return report;
+  });
+  diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
+  return { doc, entries, diagnostics };
+}
+
+function emptyReport(model: EntryModel, index: number): EntryReport {
+  return {
+    index, model, kind: model.kind, title: model.title, line: model.entry.headerRange.line, players: model.players,
+    positions: [], moves: [], pending: 0, summary: { lost: [0, 0], resultChanging: 0, unknownMoves: 0 },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Board entries (game, position)
+
+function evaluatePosition(state: BoardState, search: SearchLookup | undefined): { evaluation: Evaluation; loony?: LoonyAnalysis } {
+  const quick = quickEvaluate(state);
+  if (quick) return quick;
+  const found = search?.(state);
+  if (found) return { evaluation: found };
+  return {
+    evaluation: search
+      ? { status: 'pending', method: 'search', value: null, lower: -state.openBoxCount(), upper: state.openBoxCount(), best: [], note: 'search in progress' }
+      : { status: 'unknown', method: 'search', value: null, lower: -state.openBoxCount(), upper: state.openBoxCount(), best: [], note: 'needs search: not a simple loony endgame' },
+  };
+}
+
+function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOptions): EntryReport {
+  const report = emptyReport(model, index);
+  const g = model.geometry;
+  if (!g || model.states.length === 0) return report;
+  const evals = model.states.map((s) => evaluatePosition(s, options.search));
+  model.states.forEach((state, ply) => {
+    const { evaluation: e, loony } = evals[ply];
+    const remaining = state.openBoxCount();
+    const moveValues = e.moveValues ? new Map([...e.moveValues].map(([l, v]) => [g.lineName(l), v] as [string, number | null])) : undefined;
+    let controlledValue: number | null = null;
+    if (loony && loony.phase === 'loony' && loony.endgame.controlledValue !== null) controlledValue = -loony.endgame.controlledValue + 0;
+    report.positions.push({
+      ply, toMove: state.toMove, score: [state.score[0], state.score[1]], remaining,
+      value: e.value, exact: e.status === 'exact', pending: e.status === 'pending',
+      lower: e.status === 'exact' ? e.value : e.lower, upper: e.status === 'exact' ? e.value : e.upper,
+      controlledValue,
+      best: e.best.map((l) => g.lineName(l)).sort(),
+      method: e.status === 'exact' ? (e.method === 'search' ? 'search' : e.method) : 'unknown',
+      note: e.note ?? (loony ? undefined : undefined),
+      endgame: loony?.endgame, loony, state, moveValues,
+    });
+    if (e.status === 'pending') report.pending++;
+  });
+  model.plies.forEach((mv, k) => {
+    const before = report.positions[k], after = report.positions[k + 1];
+    const player = mv.player!;
+    const completes = mv.completed.length;
+    let loss: number | null = null;
+    if (before.value !== null && after.value !== null) {
+      const achieved = completes + (after.toMove === player ? after.value : -after.value);
+      loss = before.value - achieved;
+    }
+    pushMove(report, {
+      ply: k + 1, move: mv.name!, player, completes, loss, best: before.best, range: mv.range,
+      glyph: mv.glyph, comment: mv.comment,
+    }, before);
+  });
+  return report;
+}
+
+/** Predicted final margin (whole game) for `player` from a position, or null when its value is unknown. */
+function finalMargin(p: PositionReport, player: 0 | 1): number | null {
+  if (p.value === null) return null;
+  const rest = p.toMove === player ? p.value : -p.value;
+  return p.score[player] - p.score[1 - player] + rest;
+}
+
+function pushMove(report: EntryReport, m: Omit<MoveReport, 'marginBefore' | 'marginAfter' | 'changesResult'>, before: PositionReport): void {
+  const marginBefore = finalMargin(before, m.player);
+  const marginAfter = marginBefore === null || m.loss === null ? null : marginBefore - m.loss;
+  const changesResult = marginBefore !== null && marginAfter !== null && Math.sign(marginBefore) !== Math.sign(marginAfter);
+  report.moves.push({ ...m, marginBefore, marginAfter, changesResult });
+  if (m.loss === null) report.summary.unknownMoves++;
+  else {
+    report.summary.lost[m.player] += m.loss;
+    if (changesResult) report.summary.resultChanging++;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Abstract endgame entries
+
+function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
+  const report = emptyReport(model, index);
+  const eg = model.endgame;
+  if (!eg) return report;
+  const total = eg.totalBoxes;
+  const root = analyzeEndgame(eg.components);
+  const rootValue = root.value === undefined ? null : -root.value + 0;
+  report.positions.push({
+    ply: 0, toMove: eg.opener, score: [eg.score[0], eg.score[1]], remaining: total,
+    value: rootValue, exact: root.exact, pending: false, lower: rootValue, upper: rootValue,
+    controlledValue: root.controlledValue === null ? null : -root.controlledValue + 0,
+    best: root.value === undefined ? [] : root.best.slice(), method: root.exact ? 'endgame' : 'unknown', note: root.reason,
+    endgame: root,
+    moveValues: new Map(root.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0])),
+  });
+  const legal = eg.steps.filter((s) => s.legal && s.component);
+  if (legal.length === 0) return report;
+  const steps: EndgamePlayStep[] = legal.map((s) => ({
+    text: s.step.text, component: s.component!, suffix: s.step.decision ?? undefined, start: 0, end: 0,
+  }));
+  const play = evaluatePlay(eg.components, steps);
+  let score: [number, number] = [eg.score[0], eg.score[1]];
+  let remaining = total;
+  play.steps.forEach((r, i) => {
+    if (r.error) return;
+    const sm = legal[i];
+    const opener = sm.opener!, controller = sm.controller!;
+    // After the opening: the controller to move, choosing keep or all.
+    const restComponents = remainingAfter(eg.components, legal.slice(0, i + 1).map((s) => s.component!));
+    const restAnalysis = restComponents.length > 0 ? analyzeEndgame(restComponents) : undefined;
+    const vRest = restAnalysis ? restAnalysis.value : 0;
+    const all = vRest === undefined ? null : r.size - vRest;
+    const keep = vRest === undefined || !r.choice ? null : r.size - 2 * (r.kind === 'loop' ? 4 : 2) + vRest;
+    const afterOpening: PositionReport = {
+      ply: report.positions.length, toMove: controller, score: [score[0], score[1]], remaining,
+      value: r.openingValue ?? null, exact: r.openingValue !== undefined, pending: false,
+      lower: r.openingValue ?? null, upper: r.openingValue ?? null, controlledValue: null,
+      best: r.bestDecision === undefined ? [] : r.bestDecision === 'either' ? ['all', 'keep'] : [r.bestDecision],
+      method: r.openingValue !== undefined ? 'endgame' : 'unknown',
+      moveValues: new Map<string, number | null>([['all', all], ...(r.choice ? [['keep', keep] as [string, number | null]] : [])]),
+    };
+    if (all !== null && r.bestDecision) afterOpening.decision = { keep, all, best: r.bestDecision };
+    const before = report.positions[report.positions.length - 1];
+    pushMove(report, {
+      ply: afterOpening.ply, move: r.component, player: opener, completes: 0, loss: r.openerLoss ?? null,
+      best: before.best, range: sm.step.nameRange, glyph: null, comment: sm.step.comment,
+    }, before);
+    report.positions.push(afterOpening);
+    score = sm.scoreAfter ? [sm.scoreAfter[0], sm.scoreAfter[1]] : score;
+    remaining -= r.size;
+    const nextOpener = r.nextOpener === undefined ? controller : ((r.nextOpener === 0 ? eg.opener : 1 - eg.opener) as 0 | 1);
+    const restValue = restAnalysis ? (restAnalysis.value === undefined ? null : -restAnalysis.value + 0) : 0;
+    const afterDecision: PositionReport = {
+      ply: report.positions.length, toMove: nextOpener, score: [score[0], score[1]], remaining,
+      value: restValue, exact: restValue !== null, pending: false, lower: restValue, upper: restValue,
+      controlledValue: restAnalysis && restAnalysis.controlledValue !== null ? -restAnalysis.controlledValue + 0 : null,
+      best: restAnalysis?.value !== undefined ? restAnalysis.best.slice() : [],
+      method: restValue === null ? 'unknown' : remaining === 0 ? 'over' : 'endgame',
+      endgame: restAnalysis,
+      moveValues: restAnalysis ? new Map(restAnalysis.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0])) : undefined,
+    };
+    pushMove(report, {
+      ply: afterDecision.ply, move: r.decision, player: controller,
+      completes: r.decision === 'keep' ? r.size - (r.kind === 'loop' ? 4 : 2) : r.size,
+      loss: r.controllerLoss ?? null, best: afterOpening.best, range: sm.step.decisionRange ?? sm.step.range,
+      glyph: null, comment: null,
+    }, afterOpening);
+    report.positions.push(afterDecision);
+  });
+  return report;
+}
+
+function remainingAfter(all: { kind: 'chain' | 'loop'; size: number }[], opened: { kind: 'chain' | 'loop'; size: number }[]) {
+  const left = all.slice();
+  for (const c of opened) {
+    const i = left.findIndex((x) => x.kind === c.kind && x.size === c.size);
+    if (i >= 0) left.splice(i, 1);
+  }
+  return left;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics that come from values: wrong claims, moves that throw boxes away, glyphs.
+
+function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const minLoss = options.minLoss ?? 1;
+  const claim = report.model.claimedValue;
+  const start = report.positions[0];
+  if (claim && start) {
+    if (start.value !== null && start.exact && claim.value !== start.value) {
+      out.push({
+        severity: 'error', range: claim.range, code: 'wrong-value',
+        message: `value ${claim.value} is wrong: the value is ${start.value} for ${report.players[start.toMove]} to move (${valuePhrase(start, report.players)})`,
+      });
+    } else if (start.value === null && !start.pending) {
+      out.push({ severity: 'information', range: claim.range, code: 'value-unverified', message: `value ${claim.value} could not be checked: ${start.note ?? 'the value is unknown'}` });
+    }
+  }
+  for (const m of report.moves) {
+    if (m.loss !== null && m.loss >= minLoss) {
+      const name = report.players[m.player];
+      const consequence = m.changesResult && m.marginBefore !== null && m.marginAfter !== null
+        ? ` and turns ${name}'s ${outcome(m.marginBefore)} into ${outcome(m.marginAfter)}`
+        : '';
+      const best = m.best.length ? ` Best: ${listOr(m.best)}.` : '';
+      const what = report.kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
+        ? (m.move === 'keep' ? 'Keeping control' : 'Taking all')
+        : m.move;
+      out.push({
+        severity: m.changesResult ? options.resultChangeSeverity ?? 'warning' : options.lossSeverity ?? 'information',
+        range: m.range, code: m.changesResult ? 'result-changing-mistake' : 'mistake',
+        message: `${what} gives away ${boxes(m.loss)}${consequence}.${best}`,
+      });
+    }
+    if (m.glyph && m.loss !== null) {
+      if ((m.glyph === '!' || m.glyph === '!!') && m.loss > 0) {
+        out.push({ severity: 'hint', range: m.range, code: 'glyph', message: `marked ${m.glyph} but it gives away ${boxes(m.loss)}` });
+      } else if ((m.glyph === '?' || m.glyph === '??') && m.loss === 0) {
+        out.push({ severity: 'hint', range: m.range, code: 'glyph', message: `marked ${m.glyph} but it is an optimal move` });
+      }
+    }
+  }
+  return out;
+}
+
+function outcome(margin: number): string {
+  if (margin > 0) return `${boxes(margin).replace(' boxes', '-box').replace(' box', '-box')} win`;
+  if (margin < 0) return `${boxes(-margin).replace(' boxes', '-box').replace(' box', '-box')} loss`;
+  return 'a tie';
+}
+
+function listOr(items: string[]): string {
+  const shown = items.slice(0, 6);
+  const more = items.length > shown.length ? ` (and ${items.length - shown.length} more)` : '';
+  if (shown.length === 1) return shown[0] + more;
+  return `${shown.slice(0, -1).join(', ')} or ${shown[shown.length - 1]}${more}`;
+}
+
+/** "Bob wins the rest by 2; predicted final score 6-3 (Bob wins 6-3)". */
+export function valuePhrase(p: PositionReport, players: [string, string]): string {
+  if (p.value === null) return 'value unknown';
+  const mover = players[p.toMove], other = players[1 - p.toMove];
+  const rest = p.value > 0 ? `${mover} wins the rest by ${p.value}` : p.value < 0 ? `${other} wins the rest by ${-p.value}` : 'the rest is shared evenly';
+  const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
+  return `${rest}; predicted final score ${final[0]}-${final[1]}, ${resultInWords(final, players)}`;
+}

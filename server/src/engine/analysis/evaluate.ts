@@ -1,0 +1,53 @@
+/**
+ * Evaluating one board position: the quick exact cases (game over, simple loony endgames by the
+ * closed form) and the budgeted search. Shared by the CLI (in process) and the server's worker.
+ */
+import type { BoardState } from '../board/state';
+import { analyzeBoardEndgame, loonyEndgameValue, type BoardEndgameAnalysis } from '../endgame';
+import { Solver, type SolveOptions } from '../solver';
+import type { Evaluation } from './evaluation';
+
+export type LoonyAnalysis = Extract<BoardEndgameAnalysis, { ok: true }>;
+
+/** Exact evaluation without search, or undefined when the position needs search. */
+export function quickEvaluate(state: BoardState): { evaluation: Evaluation; loony?: LoonyAnalysis } | undefined {
+  if (state.isOver()) {
+    return { evaluation: { status: 'exact', method: 'over', value: 0, lower: 0, upper: 0, best: [] } };
+  }
+  const a = analyzeBoardEndgame(state);
+  if (!a.ok) return undefined;
+  const moveValues = new Map<number, number | null>();
+  for (const l of a.lines) moveValues.set(l.line, l.value);
+  return {
+    evaluation: { status: 'exact', method: 'loony-endgame', value: a.value, lower: a.value, upper: a.value, best: a.best.slice().sort((x, y) => x - y), moveValues },
+    loony: a,
+  };
+}
+
+export interface SearchBudget {
+  nodeBudget?: number;
+  timeBudgetMs?: number;
+  shouldStop?: () => boolean;
+  onProgress?: SolveOptions['onProgress'];
+}
+
+/** A solver whose leaves use the closed form as soon as a position is a simple loony endgame. */
+export function createSolver(): Solver {
+  return new Solver({ leafEvaluator: (s) => loonyEndgameValue(s) });
+}
+
+/** Budgeted exact search; beyond the budget the answer is 'unknown' with the bounds proven so far. */
+export function searchEvaluate(solver: Solver, state: BoardState, budget: SearchBudget): Evaluation {
+  const r = solver.solve(state, { ...budget, moveValues: true });
+  const moveValues = new Map<number, number | null>();
+  if (r.moveValues) {
+    for (let l = 0; l < r.moveValues.length; l++) if (!state.drawn[l]) moveValues.set(l, r.moveValues[l]);
+  }
+  if (r.status === 'exact') {
+    return { status: 'exact', method: 'search', value: r.value, lower: r.value!, upper: r.value!, best: r.best.slice(), moveValues, nodes: r.nodes };
+  }
+  return {
+    status: 'unknown', method: 'search', value: null, lower: r.lower, upper: r.upper, best: [], moveValues, nodes: r.nodes,
+    note: `not solved within the search budget (${r.nodes.toLocaleString('en-US')} positions searched)`,
+  };
+}
