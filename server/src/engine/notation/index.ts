@@ -4,7 +4,7 @@
  */
 import type { Diagnostic, Entry, Range } from './ast';
 import { buildEntry, type EntryModel } from './model';
-import { parseDab } from './parse';
+import { MAX_DIAGNOSTICS, parseDab } from './parse';
 
 export * from './ast';
 export { parseDab, resolvePlayer, initialOf, splitMoveWord, dotRowLike, FIELD_NAMES, MAX_DIAGNOSTICS, MAX_COMPONENTS } from './parse';
@@ -23,7 +23,12 @@ export function readDab(text: string): DabDocument {
   const parsed = parseDab(text);
   const models = parsed.entries.map(buildEntry);
   const diagnostics = parsed.diagnostics.slice();
-  for (const m of models) diagnostics.push(...m.diagnostics);
+  for (const m of models) {
+    for (const d of m.diagnostics) {
+      if (diagnostics.length >= 2 * MAX_DIAGNOSTICS) break;
+      diagnostics.push(d);
+    }
+  }
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
   return { entries: parsed.entries, models, diagnostics };
 }

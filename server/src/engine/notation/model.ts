@@ -95,7 +95,15 @@ export interface EntryModel {
   claimedValue: { value: number; range: Range } | null;
 }
 
+/** Per entry, the model reports at most this many problems, then one summary. */
+export const MAX_MODEL_DIAGNOSTICS = 500;
+
 function diag(out: Diagnostic[], severity: Severity, range: Range, code: string, message: string): void {
+  if (out.length > MAX_MODEL_DIAGNOSTICS) return;
+  if (out.length === MAX_MODEL_DIAGNOSTICS) {
+    out.push({ severity: 'information', range, code: 'too-many-diagnostics', message: `more than ${MAX_MODEL_DIAGNOSTICS} problems in this entry; the rest are not shown` });
+    return;
+  }
   out.push({ severity, range, code, message });
 }
 

@@ -27,7 +27,10 @@ export function range(line: number, character: number, endLine: number, endChara
   return { line, character, endLine, endCharacter };
 }
 function span(a: Range, b: Range): Range { return range(a.line, a.character, b.endLine, b.endCharacter); }
-function sub(r: Range, from: number, to: number): Range { return range(r.line, r.character + from, r.line, r.character + to); }
+function sub(r: Range, from: number, to: number): Range {
+  if (from === 0 && to === r.endCharacter - r.character && r.line === r.endLine) return r;
+  return range(r.line, r.character + from, r.line, r.character + to);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Lexer
@@ -46,7 +49,9 @@ interface Sink {
 }
 
 function isSpace(c: string): boolean { return c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff'; }
-const WORD_STOP = new Set([' ', '\t', '\f', '\v', '\u00a0', '\ufeff', ',', '#', '"', '{', '}', '[', ']', ';', '(', ')']);
+const WORD_STOP_CHARS = ' \t\f\v\u00a0\ufeff,#"{}[];()';
+const WORD_STOP = new Uint8Array(65536);
+for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
 
 function firstNonSpace(s: string, from = 0): number {
   for (let i = from; i < s.length; i++) if (!isSpace(s[i])) return i;
@@ -186,7 +191,7 @@ class Parser {
         continue;
       }
       let k = c + 1;
-      while (k < n && !WORD_STOP.has(text[k])) k++;
+      while (k < n && WORD_STOP[text.charCodeAt(k)] === 0) k++;
       sink.tokens.push({ type: 'word', text: text.slice(c, k), range: range(ln, c, ln, k) });
       c = k;
     }
