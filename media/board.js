@@ -125,6 +125,7 @@
     rect.setAttribute('height', '100%');
     rect.setAttribute('fill', bg || '#ffffff');
     copy.insertBefore(rect, copy.firstChild ? copy.firstChild.nextSibling : null);
+    copy.removeAttribute('class');
     copy.setAttribute('xmlns', D.SVG_NS);
     return new XMLSerializer().serializeToString(copy);
   }

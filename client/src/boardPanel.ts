@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { BoardViewRequest, type BoardView, type BoardViewParams } from '../../server/src/protocol';
+import { boardHtml, makeNonce } from './webviewHtml';
 
 export const BOARD_VIEW_TYPE = 'dab.board';
 
@@ -189,42 +190,14 @@ export class BoardPanel {
   private html(): string {
     const webview = this.panel.webview;
     const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', f)).toString();
-    const nonce = makeNonce();
-    const csp = `default-src 'none'; img-src ${webview.cspSource}; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';`;
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${media('board.css')}">
-<title>dab board</title>
-</head>
-<body>
-<main aria-label="Dots-and-Boxes board">
-  <header><h1 id="title"></h1><span class="kind" id="kind"></span></header>
-  <div class="facts"><span id="score"></span><span id="mover"></span><span class="value" id="value"></span></div>
-  <p id="empty"></p>
-  <nav id="nav" aria-label="Step through the record" hidden>
-    <button id="first" type="button" aria-label="First position (Home)" title="First (Home)">⏮</button>
-    <button id="prev" type="button" aria-label="Previous move (Left arrow)" title="Previous (←)">◀</button>
-    <button id="next" type="button" aria-label="Next move (Right arrow)" title="Next (→)">▶</button>
-    <button id="last" type="button" aria-label="Last position (End)" title="Last (End)">⏭</button>
-    <span id="ply" aria-live="polite"></span>
-  </nav>
-  <div id="board"></div>
-  <section id="graph-box" aria-label="Value graph" hidden>
-    <div id="graph"></div>
-  </section>
-  <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>
-</main>
-<script nonce="${nonce}" src="${media('boardView.js')}"></script>
-<script nonce="${nonce}" src="${media('board.js')}"></script>
-</body>
-</html>`;
+    return boardHtml({ cspSource: webview.cspSource, nonce: makeNonce(), css: media('board.css'), boardViewJs: media('boardView.js'), boardJs: media('board.js') });
   }
 
+  private disposed = false;
+
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     if (BoardPanel.current === this) {
       BoardPanel.current = undefined;
       void vscode.commands.executeCommand('setContext', 'dab.boardOpen', false);
@@ -233,11 +206,4 @@ export class BoardPanel {
     this.panel.dispose();
     while (this.disposables.length) this.disposables.pop()?.dispose();
   }
-}
-
-function makeNonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = new Uint8Array(32);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => chars[b % chars.length]).join('');
 }
