@@ -33,7 +33,6 @@ test('every dot character works and can be mixed', () => {
     const t = `position\ndiagram\n${d}--${d}--${d}\n|     |\n${d}--${d}  ${d}\n`;
     const doc = readDab(t);
     assert.deepEqual(doc.diagnostics, [], d);
-    assert.deepEqual(undrawn(t), ['a1-a2', 'b1-b2', 'b1-c1'].filter((x) => x !== 'a1-a2').concat().sort().length ? undrawn(t) : [], d);
     const m = doc.models[0];
     assert.equal(m.geometry!.width, 2);
     assert.equal(m.geometry!.height, 1);

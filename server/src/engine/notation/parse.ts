@@ -900,7 +900,7 @@ class Parser {
             }
             attach = null;
           }
-          if (turn.moves.length === 0 && closed) this.report('error', whole, 'bad-turn', 'empty turn: a littlegolem turn holds at least one move');
+          if (closed && !inner.some((x) => x.type !== 'comment')) this.report('error', whole, 'bad-turn', 'empty turn: a littlegolem turn holds at least one move');
         } else {
           this.report('information', whole, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
         }
