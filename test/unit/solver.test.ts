@@ -119,7 +119,8 @@ test('a leaf evaluator is used when every unclaimed box has two sides, and must 
   const declining: LeafEvaluator = () => { calls++; return undefined; };
   for (let i = 0; i < 200; i++) {
     const st = randomPosition(i % 2 ? 4 : 3, 3, 16, r, 'play');
-    check(st, new Solver(), `leaf #${i}`, i % 2 ? leaf : declining);
+    check(st, new Solver({ simpleEndgames: false }), `leaf #${i}`, i % 2 ? leaf : declining);
+    check(st, new Solver({ simpleEndgames: i % 3 === 0 }), `no leaf #${i}`, null);
   }
   assert.ok(calls > 0, 'leaf evaluator was never consulted');
 });

@@ -43,6 +43,7 @@
 import { BoardGeometry } from '../board/geometry';
 import { BoardState, CLAIMED_UNKNOWN, UNCLAIMED } from '../board/state';
 import { lineSymmetries } from './symmetry';
+import { simpleEndgameValue } from './simple';
 
 export type LeafEvaluator = (state: BoardState) => number | undefined;
 
@@ -99,6 +100,11 @@ export interface SolverConfig {
   symmetry?: boolean;
   /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
   chainRule?: boolean;
+  /**
+   * Evaluate positions made only of isolated chains and loops (every unclaimed box has exactly 2
+   * sides drawn) exactly by the built-in component recursion (default true).
+   */
+  simpleEndgames?: boolean;
   /** Default leaf evaluator for solve() calls that do not pass one. */
   leafEvaluator?: LeafEvaluator | null;
 }
@@ -164,6 +170,10 @@ class Engine {
   onTick: (() => void) | undefined;
   leaf: LeafEvaluator | null = null;
   chainRule = true;
+  simple = true;
+  readonly visited: Uint8Array;
+  readonly chainBuf: number[] = [];
+  readonly loopBuf: number[] = [];
   scratch: BoardState;
   canonSym = 0;
 
@@ -207,6 +217,8 @@ class Engine {
     this.tBest = new Int16Array(this.tSize);
     this.tDepth = new Uint16Array(this.tSize);
     this.chainRule = cfg.chainRule !== false;
+    this.simple = cfg.simpleEndgames !== false;
+    this.visited = new Uint8Array(this.B);
     this.scratch = new BoardState(g);
   }
 
@@ -424,6 +436,48 @@ class Engine {
     return this.leaf!(st);
   }
 
+  /** Walk from box b through undrawn side `via`; returns boxes met before the edge, or -1 if back at `start`. */
+  private walk(start: number, b: number, via: number): number {
+    let n = 0, cur = b, line = via;
+    for (;;) {
+      const next = this.across(line, cur);
+      if (next < 0) return n;
+      if (next === start) return -1;
+      this.visited[next] = 1;
+      n++;
+      line = this.missingSide(next, line);
+      cur = next;
+    }
+  }
+
+  /** Every unclaimed box has exactly 2 sides: split into chains and loops and evaluate. */
+  private simpleValue(): number {
+    const chains = this.chainBuf, loops = this.loopBuf;
+    chains.length = 0; loops.length = 0;
+    this.visited.fill(0);
+    for (let b = 0; b < this.B; b++) {
+      if (this.sides[b] !== 2 || this.visited[b]) continue;
+      this.visited[b] = 1;
+      const s1 = this.missingSide(b, -1), s2 = this.missingSide(b, s1);
+      const a = this.walk(b, b, s1);
+      if (a < 0) { loops.push(this.countLoop(b, s1)); continue; }
+      const c = this.walk(b, b, s2);
+      chains.push(1 + a + c);
+    }
+    return simpleEndgameValue(chains, loops);
+  }
+
+  private countLoop(b: number, s1: number): number {
+    let n = 1, cur = b, line = s1;
+    for (;;) {
+      const next = this.across(line, cur);
+      if (next === b) return n;
+      n++;
+      line = this.missingSide(next, line);
+      cur = next;
+    }
+  }
+
   /** Negamax, fail-soft. Value for the player to move of the remaining boxes. */
   search(alpha: number, beta: number, ply: number): number {
     if ((++this.nodes & 4095) === 0) this.tick();
@@ -445,8 +499,8 @@ class Engine {
       if (tb >= 0) ttMove = this.invPerm[this.canonSym * this.L + tb];
     }
     const undrawn = this.L - this.popDrawn();
-    if (this.leaf !== null && this.lowCount === 0 && this.threeCount === 0) {
-      const v = this.leafValue();
+    if ((this.simple || this.leaf !== null) && this.lowCount === 0 && this.threeCount === 0) {
+      const v = this.simple ? this.simpleValue() : this.leafValue();
       if (v !== undefined) {
         this.canon();
         this.store(h, slot, v, v, -1, undrawn);
