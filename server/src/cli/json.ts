@@ -6,7 +6,7 @@ export interface JsonReport {
   diagnostics: {
     severity: string; line: number; character: number; endLine: number; endCharacter: number; code: string; message: string;
   }[];
-  entries: unknown[];
+  entries: Record<string, unknown>[];
 }
 
 export function toJson(report: DocumentReport, file: string): JsonReport {

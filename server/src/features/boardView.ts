@@ -1,0 +1,64 @@
+/** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
+import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../protocol';
+import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyze';
+import { valuePhrase } from '../engine/analysis/analyze';
+import type { BoardGeometry } from '../engine/board/geometry';
+import { UNCLAIMED } from '../engine/board/state';
+import { entryAt, positionAt } from './convert';
+import { positionAdvice } from './codeLens';
+
+function lineOf(g: BoardGeometry, l: number): BoardViewLine {
+  const [a, b] = g.lineDots(l);
+  return { from: [a.x, a.y], to: [b.x, b.y], name: g.lineName(l) };
+}
+
+export function boardView(report: DocumentReport, params: BoardViewParams): BoardView | null {
+  const entry = entryAt(report, params.position.line);
+  if (!entry) return null;
+  const p = params.ply !== undefined ? entry.positions[Math.max(0, Math.min(params.ply, entry.positions.length - 1))] : positionAt(entry, params.position.line, params.position.character);
+  return p ? viewOf(entry, p) : null;
+}
+
+function viewOf(entry: EntryReport, p: PositionReport): BoardView {
+  const base = {
+    entryTitle: entry.title ?? '', entryKind: entry.kind, entryLine: entry.line, players: entry.players,
+    score: p.score, toMove: p.toMove, value: p.value, ply: p.ply, plyCount: entry.moves.length,
+    valueText: p.value !== null ? `${positionAdvice(entry, p)}. ${valuePhrase(p, entry.players)}` : positionAdvice(entry, p),
+    moveRanges: entry.moves.map((m) => ({ line: m.range.line, character: m.range.character, endLine: m.range.endLine, endCharacter: m.range.endCharacter })),
+    graph: entry.positions.map((q, i) => ({
+      ply: q.ply,
+      valueForFirst: q.value === null ? null : (q.toMove === 0 ? q.value : -q.value) + q.score[0] - q.score[1],
+      mistake: i > 0 && (entry.moves[i - 1]?.loss ?? 0) > 0,
+    })),
+  };
+  const state = p.state;
+  const g = state?.geometry;
+  if (!state || !g) {
+    return { ...base, width: 0, height: 0, drawn: [], boxes: [], components: [], best: [] };
+  }
+  const drawn: BoardViewLine[] = [];
+  for (let l = 0; l < g.lineCount; l++) if (state.drawn[l]) drawn.push(lineOf(g, l));
+  const boxes: BoardView['boxes'] = [];
+  for (let b = 0; b < g.boxCount; b++) {
+    const o = state.owner[b];
+    if (o !== UNCLAIMED) boxes.push({ at: [g.boxX(b), g.boxY(b)], owner: o === 0 || o === 1 ? o : null });
+  }
+  const components = (p.loony?.components ?? []).map((c) => ({
+    kind: c.kind.endsWith('loop') ? 'loop' as const : 'chain' as const,
+    size: c.size,
+    boxes: c.boxes.map((b) => [g.boxX(b), g.boxY(b)] as DotXY),
+  }));
+  const lastPly = p.ply > 0 ? entry.model.plies[p.ply - 1] : undefined;
+  const best = entry.kind === 'endgame' ? [] : (p.loony?.best ?? bestLines(entry, p)).map((l) => lineOf(g, l));
+  return {
+    ...base, width: g.width, height: g.height, drawn,
+    lastMove: lastPly && lastPly.line !== null ? lineOf(g, lastPly.line) : undefined,
+    boxes, components, best,
+  };
+}
+
+function bestLines(entry: EntryReport, p: PositionReport): number[] {
+  const g = p.state!.geometry;
+  const names = new Set(p.best);
+  return g.allLines().filter((l) => names.has(g.lineName(l)));
+}

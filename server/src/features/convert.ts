@@ -1,0 +1,72 @@
+/** Translation between engine data and LSP types, and text helpers shared by the features. */
+import { DiagnosticSeverity, type Range as LspRange } from 'vscode-languageserver';
+import type { Range, Severity } from '../engine/notation';
+import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyze';
+import { entryIndexAt, rangeContains } from '../engine/notation';
+
+export function toLspRange(r: Range): LspRange {
+  return { start: { line: r.line, character: r.character }, end: { line: r.endLine, character: r.endCharacter } };
+}
+
+export function toLspSeverity(s: Severity): DiagnosticSeverity {
+  switch (s) {
+    case 'error': return DiagnosticSeverity.Error;
+    case 'warning': return DiagnosticSeverity.Warning;
+    case 'information': return DiagnosticSeverity.Information;
+    default: return DiagnosticSeverity.Hint;
+  }
+}
+
+/** Text from the file shown in markdown (titles, names, comments): escaped so it stays text. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]|<>&~]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+}
+
+export function entryAt(report: DocumentReport, line: number): EntryReport | undefined {
+  const i = entryIndexAt(report.doc.entries, line);
+  return i >= 0 ? report.entries[i] : undefined;
+}
+
+/** The ply of the move under the cursor (the position after it), or undefined. */
+export function moveAt(entry: EntryReport, line: number, character: number): EntryReport['moves'][number] | undefined {
+  return entry.moves.find((m) => rangeContains(m.range, line, character));
+}
+
+/** The position shown for a cursor: after the last move at or before it (the start before any move). */
+export function positionAt(entry: EntryReport, line: number, character: number): PositionReport | undefined {
+  let ply = 0;
+  for (const m of entry.moves) {
+    const r = m.range;
+    if (r.line < line || (r.line === line && r.character <= character)) ply = m.ply;
+    else break;
+  }
+  return entry.positions[ply] ?? entry.positions[0];
+}
+
+export function componentWords(name: string): string {
+  const loop = name.endsWith('l');
+  const n = parseInt(name, 10);
+  return loop ? `${n}-loop` : `${n}-chain`;
+}
+
+/** "the 4-loop", "a 3-chain" (when there are several of its kind). */
+export function componentPhrase(name: string, count: number): string {
+  return `${count > 1 ? 'a' : 'the'} ${componentWords(name)}`;
+}
+
+export function joinOr(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/** Who wins the rest, with names and roles: "the controller (B) wins by 1". */
+export function roleWinner(v: number, controller: string, opener: string): string {
+  if (v > 0) return `the controller${controller ? ` (${controller})` : ''} wins by ${v}`;
+  if (v < 0) return `the opener${opener ? ` (${opener})` : ''} wins by ${-v}`;
+  return 'the rest is a tie';
+}
+
+export function signed(v: number | null): string {
+  if (v === null) return '?';
+  return v > 0 ? `+${v}` : String(v);
+}

@@ -1,0 +1,181 @@
+/**
+ * The dab language server. Thin: it keeps documents, asks the AnalysisStore (engine) and hands
+ * each request to one small feature module. Start with `--stdio` (any editor) or from the VS Code
+ * client (IPC). Search runs in a worker thread; the editor never waits for it.
+ */
+import {
+  createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
+  type InitializeParams, type InitializeResult, type WorkDoneProgressServerReporter,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { AnalysisStore } from './analysisStore';
+import { SearchService } from './search/searchService';
+import { defaultSettings, readSettings, type DabSettings } from './settings';
+import { BoardViewRequest, type BoardViewParams } from './protocol';
+import { diagnostics } from './features/diagnostics';
+import { hover } from './features/hover';
+import { codeLenses } from './features/codeLens';
+import { inlayHints } from './features/inlayHints';
+import { documentSymbols, foldingRanges } from './features/symbols';
+import { codeActions } from './features/codeActions';
+import { boardView } from './features/boardView';
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+
+let settings: DabSettings = defaultSettings;
+let canPullConfiguration = false;
+let canRefreshLenses = false;
+let canRefreshHints = false;
+let canReportProgress = false;
+
+const DEBOUNCE_MS = 120;
+const REFRESH_MS = 250;
+
+const pendingPublish = new Map<string, NodeJS.Timeout>();
+const dirty = new Set<string>();
+let refreshTimer: NodeJS.Timeout | null = null;
+let progress: WorkDoneProgressServerReporter | null = null;
+let progressStarting = false;
+let solvedSinceStart = 0;
+
+const search = new SearchService(settings.search, {
+  onResult: (key) => {
+    solvedSinceStart++;
+    for (const uri of store.uris()) dirty.add(uri);
+    scheduleRefresh();
+    void key;
+  },
+  onStart: () => { void beginProgress(); },
+  onProgress: (_key, nodes, lower, upper) => {
+    progress?.report(`${solvedSinceStart} positions solved; current: ${nodes.toLocaleString('en-US')} nodes, value in [${lower}, ${upper}]`);
+  },
+  onIdle: () => { progress?.done(); progress = null; solvedSinceStart = 0; },
+});
+const store = new AnalysisStore(search, () => settings);
+
+async function beginProgress(): Promise<void> {
+  if (!canReportProgress || progress || progressStarting) return;
+  progressStarting = true;
+  try {
+    const p = await connection.window.createWorkDoneProgress();
+    p.begin('dab: solving positions', undefined, 'searching…', false);
+    if (search.isBusy()) progress = p; else p.done();
+  } catch { /* the client refused; no progress then */ } finally { progressStarting = false; }
+}
+
+function publish(uri: string): void {
+  const doc = documents.get(uri);
+  if (!doc) return;
+  const report = store.get(doc);
+  void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
+}
+
+function schedulePublish(uri: string): void {
+  const t = pendingPublish.get(uri);
+  if (t) clearTimeout(t);
+  pendingPublish.set(uri, setTimeout(() => { pendingPublish.delete(uri); guarded(() => publish(uri)); }, DEBOUNCE_MS));
+}
+
+function scheduleRefresh(): void {
+  if (refreshTimer) return;
+  refreshTimer = setTimeout(() => {
+    refreshTimer = null;
+    guarded(() => {
+      for (const uri of dirty) {
+        const doc = documents.get(uri);
+        if (!doc) continue;
+        const report = store.refresh(uri);
+        if (report) void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
+        void connection.sendNotification('dab/analysisChanged', { uri });
+      }
+      dirty.clear();
+      if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+      if (canRefreshHints) void connection.sendRequest('workspace/inlayHint/refresh').catch(() => undefined);
+    });
+  }, REFRESH_MS);
+}
+
+/** A feature that throws must not take the server down; it answers nothing and logs why. */
+function guarded<T>(f: () => T, fallback?: T): T {
+  try {
+    return f();
+  } catch (e) {
+    connection.console.error(`dab: ${(e as Error).stack ?? e}`);
+    return fallback as T;
+  }
+}
+
+function withReport<T>(uri: string, f: (report: ReturnType<AnalysisStore['get']>) => T, fallback: T): T {
+  const doc = documents.get(uri);
+  if (!doc) return fallback;
+  return guarded(() => f(store.get(doc)), fallback);
+}
+
+async function pullSettings(): Promise<void> {
+  if (!canPullConfiguration) return;
+  try {
+    const raw = await connection.workspace.getConfiguration({ section: 'dab' });
+    applySettings(raw);
+  } catch { /* keep the current settings */ }
+}
+
+function applySettings(raw: unknown): void {
+  settings = readSettings(raw);
+  search.setBudget(settings.search);
+  for (const doc of documents.all()) {
+    store.refresh(doc.uri);
+    publish(doc.uri);
+  }
+  if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  if (canRefreshHints) void connection.sendRequest('workspace/inlayHint/refresh').catch(() => undefined);
+}
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  const caps = params.capabilities;
+  canPullConfiguration = !!caps.workspace?.configuration;
+  canRefreshLenses = !!caps.workspace?.codeLens?.refreshSupport;
+  canRefreshHints = !!caps.workspace?.inlayHint?.refreshSupport;
+  canReportProgress = !!caps.window?.workDoneProgress;
+  const init = params.initializationOptions as { settings?: unknown } | undefined;
+  if (init?.settings) settings = readSettings(init.settings);
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
+      inlayHintProvider: true,
+      documentSymbolProvider: true,
+      foldingRangeProvider: true,
+      codeActionProvider: { codeActionKinds: ['quickfix'] },
+    },
+    serverInfo: { name: 'dab-language-server', version: '0.1.0' },
+  };
+});
+
+connection.onInitialized(() => { void pullSettings(); });
+connection.onDidChangeConfiguration((change) => {
+  const s = (change.settings as { dab?: unknown } | undefined)?.dab;
+  if (s !== undefined) applySettings(s);
+  else void pullSettings();
+});
+
+documents.onDidOpen((e) => guarded(() => publish(e.document.uri)));
+documents.onDidChangeContent((e) => schedulePublish(e.document.uri));
+documents.onDidClose((e) => {
+  store.close(e.document.uri);
+  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+});
+
+connection.onHover((p) => withReport(p.textDocument.uri, (r) => hover(r, p.position), null));
+connection.onCodeLens((p) => withReport(p.textDocument.uri, (r) => codeLenses(r, p.textDocument.uri), []));
+connection.languages.inlayHint.on((p) => withReport(p.textDocument.uri, (r) => inlayHints(r, p.range, settings), []));
+connection.onDocumentSymbol((p) => withReport(p.textDocument.uri, (r) => documentSymbols(r), []));
+connection.onFoldingRanges((p) => withReport(p.textDocument.uri, (r) => foldingRanges(r), []));
+connection.onCodeAction((p) => withReport(p.textDocument.uri, (r) => codeActions(r, p), []));
+connection.onRequest(BoardViewRequest, (p: BoardViewParams) => withReport(p.uri, (r) => boardView(r, p), null));
+
+connection.onShutdown(() => search.dispose());
+
+documents.listen(connection);
+connection.listen();

@@ -1,0 +1,40 @@
+/** The `dab.*` settings the server reads, with their defaults. */
+import type { Severity } from './engine/notation';
+
+export interface DabSettings {
+  inlayHints: { enabled: boolean; afterEachMove: boolean };
+  search: { timeBudgetMs: number; nodeBudget: number };
+  diagnostics: { minLoss: number; resultChangeSeverity: Severity; lossSeverity: Severity };
+}
+
+export const defaultSettings: DabSettings = {
+  inlayHints: { enabled: true, afterEachMove: false },
+  search: { timeBudgetMs: 10_000, nodeBudget: 0 },
+  diagnostics: { minLoss: 1, resultChangeSeverity: 'warning', lossSeverity: 'information' },
+};
+
+const severities: Severity[] = ['error', 'warning', 'information', 'hint'];
+
+/** Merge what the client sent over the defaults, ignoring values of the wrong type. */
+export function readSettings(raw: unknown): DabSettings {
+  const r = (raw ?? {}) as Record<string, any>;
+  const num = (v: unknown, d: number, min = 0) => (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : d);
+  const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);
+  const sev = (v: unknown, d: Severity) => (severities.includes(v as Severity) ? (v as Severity) : d);
+  const d = defaultSettings;
+  return {
+    inlayHints: {
+      enabled: bool(r.inlayHints?.enabled, d.inlayHints.enabled),
+      afterEachMove: bool(r.inlayHints?.afterEachMove, d.inlayHints.afterEachMove),
+    },
+    search: {
+      timeBudgetMs: num(r.search?.timeBudgetMs, d.search.timeBudgetMs),
+      nodeBudget: num(r.search?.nodeBudget, d.search.nodeBudget),
+    },
+    diagnostics: {
+      minLoss: num(r.diagnostics?.minLoss, d.diagnostics.minLoss, 1),
+      resultChangeSeverity: sev(r.diagnostics?.resultChangeSeverity, d.diagnostics.resultChangeSeverity),
+      lossSeverity: sev(r.diagnostics?.lossSeverity, d.diagnostics.lossSeverity),
+    },
+  };
+}

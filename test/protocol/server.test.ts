@@ -1,0 +1,93 @@
+/**
+ * Protocol tests: the real language server (dist/server.js) over a real stdio connection, asked
+ * what an editor asks — diagnostics, hover, code lenses, inlay hints, symbols, folding, board view.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { LspTestClient } from './lspClient';
+
+let client: LspTestClient;
+before(async () => {
+  client = new LspTestClient();
+  const init = await client.initialize();
+  assert.ok(init.capabilities.hoverProvider, 'server announces hover');
+  assert.ok(init.capabilities.codeLensProvider, 'server announces code lenses');
+});
+after(async () => { await client.shutdown(); });
+
+const allcock = readFileSync('examples/allcock.dab', 'utf8');
+
+test('hover on an endgame entry gives the value in words, c(G), tb(G) and size', async () => {
+  const uri = client.open('allcock.dab', allcock);
+  await client.waitForDiagnostics(uri);
+  const line = allcock.split('\n').findIndex((l) => l.includes('components 3 + 4l + 8l'));
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: 4 } });
+  const text: string = h.contents.value;
+  assert.match(text, /B wins the rest by 1/);
+  assert.match(text, /c\(G\) = 1/);
+  assert.match(text, /tb\(G\) = 6/);
+  assert.match(text, /size\(G\) = 15/);
+  assert.match(text, /predicted final score 7-8/);
+});
+
+test('code lens above the endgame says what to open and who wins', async () => {
+  const uri = client.open('allcock-lens.dab', allcock);
+  const lenses: any[] = await client.request('textDocument/codeLens', { textDocument: { uri } });
+  const titles = lenses.map((l) => l.command.title);
+  assert.ok(titles.includes('Open the 4-loop — the controller (B) wins by 1'), titles.join('\n'));
+  assert.ok(titles.some((t) => /^Open a 3-chain — the controller \(B\) wins by 1$/.test(t)), titles.join('\n'));
+  for (const l of lenses) assert.equal(l.command.command, 'dab.showBoard');
+});
+
+test('a wrong value claim and an illegal move get diagnostics with exact ranges', async () => {
+  const text = [
+    'endgame "wrong claim"',
+    '  components 3 + 3',
+    '  value -3',
+    '',
+    'game "illegal"',
+    '  size 2x2',
+    '  moves a1-b1 a1-b1 a1-c1',
+  ].join('\n');
+  const uri = client.open('bad.dab', text);
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length >= 3);
+  const wrong = d.diagnostics.find((x) => x.code === 'wrong-value');
+  assert.ok(wrong, JSON.stringify(d.diagnostics));
+  assert.deepEqual(wrong.range, { start: { line: 2, character: 8 }, end: { line: 2, character: 10 } });
+  assert.match(wrong.message, /-2/);
+  const twice = d.diagnostics.find((x) => x.code === 'drawn-twice');
+  assert.ok(twice);
+  assert.deepEqual(twice.range, { start: { line: 6, character: 14 }, end: { line: 6, character: 19 } });
+  const adj = d.diagnostics.find((x) => x.code === 'not-adjacent');
+  assert.ok(adj);
+  assert.equal(adj.range.start.character, 20);
+});
+
+test('document symbols: one per entry; folding ranges per entry', async () => {
+  const uri = client.open('symbols.dab', allcock);
+  const symbols: any[] = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+  assert.equal(symbols.length, 4);
+  assert.match(symbols[0].name, /Allcock, section 1/);
+  const folds: any[] = await client.request('textDocument/foldingRange', { textDocument: { uri } });
+  assert.ok(folds.length >= 4);
+});
+
+test('inlay hints show value and controlled value at the end of each entry', async () => {
+  const uri = client.open('hints.dab', allcock);
+  const hints: any[] = await client.request('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } });
+  const labels = hints.map((h) => h.label);
+  assert.ok(labels.includes('value -1 · controlled -1'), labels.join(' | '));
+  assert.ok(labels.includes('value -1 · controlled +3'), labels.join(' | '));
+});
+
+test('garbage and a huge board give diagnostics, and the server keeps answering', async () => {
+  const text = 'position "huge"\n  size 500x500\n\n\u0000\u0007 garbage {{{ [[[ "\ngame\n  moves 1. 2. ;b[zzz]\n';
+  const uri = client.open('garbage.dab', text);
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
+  assert.ok(d.diagnostics.some((x) => x.code === 'bad-size'), JSON.stringify(d.diagnostics.map((x) => x.code)));
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 2 } });
+  assert.ok(h === null || typeof h.contents.value === 'string');
+  const symbols: any[] = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+  assert.ok(symbols.length >= 1);
+});
