@@ -31,7 +31,7 @@ function positionLine(p: PositionReport, e: EntryReport): string {
   const who = e.players[p.toMove];
   if (p.method === 'over' && p.remaining === 0) return `game over, ${p.score[0]}-${p.score[1]}`;
   let s = p.value !== null ? `${who} to move: ${valuePhrase(p, e.players)} (value ${p.value >= 0 ? '+' : ''}${p.value})` : `${who} to move: value unknown${p.lower !== null && p.upper !== null ? ` (between ${p.lower} and ${p.upper})` : ''}${p.note ? ` — ${p.note}` : ''}`;
-  if (p.endgame && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
+  if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
     s += `; ${p.endgame.components}: size ${p.endgame.size}, c(G) = ${p.endgame.controlledValue}, tb(G) = ${p.endgame.terminalBonus}`;
   }
   if (p.best.length) s += `; best: ${p.best.length > 12 ? p.best.slice(0, 12).join(' ') + ` … (${p.best.length})` : p.best.join(' ')}`;

@@ -68,7 +68,7 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
     out.push(`${who} to move: value unknown${p.lower !== null && p.upper !== null && Number.isFinite(p.lower) ? ` — between ${signed(p.lower)} and ${signed(p.upper)}` : ''}${p.note ? ` (${escapeMarkdown(p.note)})` : ''}.`);
   }
   const eg = p.endgame;
-  if (eg && eg.value !== undefined) {
+  if (eg && eg.size > 0 && eg.value !== undefined) {
     const facts = [`size(G) = ${eg.size}`];
     if (eg.controlledValue !== null) facts.push(`c(G) = ${eg.controlledValue}`, `tb(G) = ${eg.terminalBonus}`);
     facts.push(`v(G) = ${eg.value}`);

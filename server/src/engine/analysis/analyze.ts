@@ -318,8 +318,8 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
 }
 
 function outcome(margin: number): string {
-  if (margin > 0) return `${boxes(margin).replace(' boxes', '-box').replace(' box', '-box')} win`;
-  if (margin < 0) return `${boxes(-margin).replace(' boxes', '-box').replace(' box', '-box')} loss`;
+  if (margin > 0) return `a ${margin}-box win`;
+  if (margin < 0) return `a ${-margin}-box loss`;
   return 'a tie';
 }
 
