@@ -70,7 +70,7 @@ function bruteForce(state: BoardState): Brute {
 }
 
 // ---- random boards whose undrawn lines form isolated chains and loops
-function genLoony(r: () => number, w: number, h: number, maxUndrawn: number): BoardState {
+function genLoony(r: () => number, w: number, h: number, maxUndrawn: number, minChain = 1): BoardState {
   const g = geometryOf(w, h);
   const undrawn = new Uint8Array(g.lineCount);
   const used = new Uint8Array(g.boxCount); // box belongs to a component
@@ -98,14 +98,14 @@ function genLoony(r: () => number, w: number, h: number, maxUndrawn: number): Bo
       for (const l of sidesOf(cur)) {
         if (walkLines.includes(l)) continue;
         const o = other(l, cur);
-        if (o === -1) { if (!cycle) opts.push({ line: l, to: -1 }); continue; }
+        if (o === -1) { if (!cycle && walk.length >= minChain) opts.push({ line: l, to: -1 }); continue; }
         if (cycle && o === start && walk.length >= 4) { opts.push({ line: l, to: -2 }); continue; }
         if (!used[o] && !inWalk.has(o)) opts.push({ line: l, to: o });
       }
       if (!opts.length) break;
       const closing = opts.filter((x) => x.to < 0);
       let pick: { line: number; to: number };
-      if (closing.length && r() < (cycle ? 0.8 : 0.4)) pick = closing[Math.floor(r() * closing.length)];
+      if (closing.length && r() < (cycle ? 0.8 : walk.length < 3 ? 0.15 : 0.4)) pick = closing[Math.floor(r() * closing.length)];
       else pick = opts[Math.floor(r() * opts.length)];
       walkLines.push(pick.line);
       if (pick.to < 0) { ok = true; break; }
@@ -182,6 +182,28 @@ test('board extraction agrees with a plain minimax: opened pieces and later posi
   console.log(`  ${n} positions after random moves: ${[...phases].map(([k, v]) => `${k}:${v}`).join(' ')}`);
   assert.ok(n >= 600);
   assert.ok((phases.get('opened') ?? 0) >= 300);
+});
+
+test('board extraction agrees with a plain minimax: long chains and loops only (closed form)', () => {
+  const r = rng(31337);
+  let n = 0, multi = 0;
+  const shapes = new Map<string, number>();
+  for (let i = 0; i < 1500 && n < 250; i++) {
+    const [w, h] = ([[3, 3], [4, 3], [5, 3], [4, 4], [6, 2], [5, 4]] as [number, number][])[i % 6];
+    const s = genLoony(r, w, h, 18, 3);
+    const c = extractComponents(s);
+    if (!c.ok || c.components.length === 0) continue;
+    check(s, describe(s));
+    // and the position right after each distinct opening move
+    const und = s.undrawnLines();
+    s.play(und[Math.floor(r() * und.length)]);
+    if (!s.isOver()) check(s, describe(s));
+    if (c.components.length >= 2) multi++;
+    for (const x of c.components) shapes.set(x.name, (shapes.get(x.name) ?? 0) + 1);
+    n++;
+  }
+  console.log(`  ${n} simple loony boards (${multi} with 2+ components): ${[...shapes].sort().map(([k, v]) => `${k}:${v}`).join(' ')}`);
+  assert.ok(n >= 200 && multi >= 50);
 });
 
 test('positions right after an opening: controller options and concrete lines', () => {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ComponentCounts, addComponent, analyzeEndgame, emptyCounts, emptyStats, addToStats, formatCounts,
-  solveRecursion, valueExplicit, valueProcedural, valueAfterOpening, totalBoxes,
+  solveRecursion, controlledValue, valueExplicit, valueProcedural, valueAfterOpening, totalBoxes,
 } from '../../server/src/engine/endgame';
 
 function rng(seed: number): () => number {
@@ -46,6 +46,27 @@ function generate(r: () => number): ComponentCounts {
   return g;
 }
 
+/** Allcock Theorem 1.1: an optimal opener move. */
+function theorem11(g: ComponentCounts): string {
+  const st = emptyStats();
+  for (const [s, k] of g.chains) addToStats(st, 'chain', s, k);
+  for (const [s, k] of g.loops) addToStats(st, 'loop', s, k);
+  const c = controlledValue(st);
+  const loops = [...g.loops.keys()].sort((a, b) => a - b);
+  const chains = [...g.chains.keys()].sort((a, b) => a - b);
+  const shortestLoop = loops.length ? `${loops[0]}l` : '';
+  // (1) c >= 2 and G = 3 + (one or more loops)
+  if (c >= 2 && st.chains === 1 && st.theta === 1 && st.loops > 0) return shortestLoop;
+  // (2) c in {0, +-1} and G = 4l + (anything except 3 + 3 + 3)
+  if (Math.abs(c) <= 1 && st.f > 0 && !(st.chains === 3 && st.theta === 3 && st.loops === 1)) return '4l';
+  // (3) c <= -2 and G = 4l + 3 + H, 4 | size(H), H without 3-chains
+  if (c <= -2 && st.f > 0 && st.theta === 1 && (st.size - 7) % 4 === 0) return '4l';
+  // standard move
+  if (st.theta > 0) return '3';
+  if (loops.length) return shortestLoop;
+  return `${chains[0]}`;
+}
+
 test('closed form (4.1, 4.2, openings, decisions) == recursion on 10,000 endgames and all their sub-multisets', () => {
   const r = rng(20240601);
   let cases = 0, subs = 0, maxComps = 0, maxStates = 0;
@@ -66,6 +87,19 @@ test('closed form (4.1, 4.2, openings, decisions) == recursion on 10,000 endgame
     assert.deepEqual(cf.best, rec.best, `${label}: optimal openings`);
     assert.deepEqual(cf.openings, rec.openings, `${label}: openings, values after, decisions`);
     for (const b of cf.best) assert.equal(cf.openings.find((o) => o.component === b)!.valueAfter, cf.value, `${label}: best ${b} achieves the value`);
+    // Theorem 1.1 (opener strategy) names an optimal move
+    const t11 = theorem11(g);
+    assert.ok(cf.best.includes(t11), `${label}: Theorem 1.1 move ${t11} not among ${cf.best}`);
+    // Theorem 1.3 (controller): keep iff loop and c(G-C) > 4, or chain and v(G-C) > 2 -- must be optimal
+    for (const o of cf.openings) {
+      const rest = emptyStats();
+      for (const [s2, k] of g.chains) addToStats(rest, 'chain', s2, k);
+      for (const [s2, k] of g.loops) addToStats(rest, 'loop', s2, k);
+      addToStats(rest, o.kind, o.size, -1);
+      const keep = o.kind === 'loop' ? controlledValue(rest) > 4 : o.valueRest! > 2;
+      if (keep) assert.ok(o.decision === 'keep', `${label}: 1.3 keep after ${o.component}`);
+      else assert.ok(o.decision === 'all' || o.decision === 'either', `${label}: 1.3 all after ${o.component}`);
+    }
     seenValues.set(cf.value!, (seenValues.get(cf.value!) ?? 0) + 1);
     maxComps = Math.max(maxComps, cf.componentCount);
     assert.ok(totalBoxes(g) <= 100);

@@ -106,28 +106,30 @@ export function analyzeEndgame(components: Iterable<Component> | ComponentCounts
   const g = countsOf(components);
   const method = options.method ?? 'auto';
   const simple = isSimpleLoony(g);
-  const size = totalBoxes(g);
-  const base = {
-    components: formatCounts(g),
-    size,
-    componentCount: componentCount(g),
-    notes: notesFor(g),
-  };
   if (method === 'closed-form' && !simple) throw new RangeError('the closed form needs long chains (>= 3) and even loops (>= 4) only');
   if (simple && method !== 'recursion') {
     const cf = analyzeClosedForm(g);
     return {
-      ...base,
+      components: formatCounts(g),
+      size: cf.size,
+      componentCount: componentCount(g),
       controlledValue: cf.controlledValue,
       terminalBonus: cf.terminalBonus,
       value: cf.value,
       valueForOpener: -cf.value + 0,
       method: 'closed-form',
       exact: true,
-      openings: cf.openings.map((o) => ({ component: o.component, kind: o.kind, size: o.size, count: o.count, valueRest: o.valueRest, valueAfter: o.valueAfter, optimal: o.optimal, decision: o.decision })),
+      openings: cf.openings,
       best: cf.best,
+      notes: [],
     };
   }
+  const base = {
+    components: formatCounts(g),
+    size: totalBoxes(g),
+    componentCount: componentCount(g),
+    notes: notesFor(g),
+  };
   let cValue: number | null = null, tb: number | null = null;
   if (simple) { const st = statsOf(g); cValue = controlledValue(st); tb = terminalBonus(st); }
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;

@@ -389,7 +389,8 @@ export function analyzeBoardEndgame(state: BoardState, options: LoonyOptions = {
   let best = -Infinity;
   for (const x of lines) if (x.value > best) best = x.value;
   if (lines.length && best !== value) {
-    throw new Error(`internal: position value ${value} differs from the best line value ${best}`);
+    // Cannot happen (checked by the tests against brute force); never show a wrong value.
+    return { ok: false, needsSearch: true, reason: `internal inconsistency: position value ${value} but best line value ${best}` };
   }
   const bestLines: number[] = [];
   for (const x of lines) {
