@@ -183,3 +183,10 @@ test('a 10,000-move record: moves after the end are errors, summarised; states s
   assert.equal(over.length, 21);
   assert.match(over[20].message, /80 more moves/);
 });
+
+test("the contract's littlegolem fragment verbatim", () => {
+  const doc = readDab('game\n  size 5x5\n  moves ;b[hdb];r[vce];b[haevbe]\n');
+  const m = doc.models[0];
+  assert.deepEqual(m.plies.map((x) => [x.name, x.player]), [['b4-c4', 0], ['e3-e4', 1], ['e1-f1', 0], ['e2-e3', 1]]);
+  assert.deepEqual(doc.diagnostics.map((d) => [d.severity, d.code, d.range]), [['warning', 'turn-mismatch', R(2, 28, 2, 31)]]);
+});

@@ -51,6 +51,9 @@ test('headers: optional title, unquoted title warns, extra text errors; keywords
     ['error', 'bad-header', R(3, 12, 3, 13)],
   ]);
   assert.deepEqual(p.entries[1].titleRange, R(1, 5, 1, 8));
+  assert.deepEqual(p.entries[1].headerRange, R(1, 0, 1, 8));
+  assert.deepEqual(p.entries[0].headerRange, R(0, 0, 0, 4));
+  assert.deepEqual(parseDab('  game "T"   # note\n').entries[0].headerRange, R(0, 2, 0, 10));
   assert.equal(p.entries[4].components!.components[0].size, 3);
 });
 

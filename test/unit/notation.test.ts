@@ -64,3 +64,19 @@ test('spec diagram example: 2x2 with three lines undrawn, owner A', () => {
   assert.equal(m.initial!.owner[g.box(0, 1)], 0);
   assert.deepEqual(m.score, [1, 0]);
 });
+
+test('the examples in docs/notation.md parse as documented', async () => {
+  const { readFileSync } = await import('node:fs');
+  const md = readFileSync(new URL('../../docs/notation.md', import.meta.url), 'utf8');
+  const section = md.slice(md.indexOf('## 11. Examples'));
+  const code = section.slice(section.indexOf('```\n') + 4, section.lastIndexOf('```'));
+  const doc = readDab(code);
+  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.range.line]), [['drawn-twice', 5]]);
+  assert.deepEqual(doc.entries.map((e) => e.kind), ['game', 'game', 'position', 'endgame']);
+  assert.deepEqual(doc.entries[0].tags.map((t) => t.name), ['Event', 'Date']);
+  assert.deepEqual(doc.models[1].states[doc.models[1].states.length - 1].score, [0, 2]);
+  assert.deepEqual(doc.models[2].score, [1, 1]);
+  assert.equal(doc.models[2].toMove, 1);
+  assert.equal(doc.models[3].endgame!.components.length, 114);
+  void parseDab; void buildEntry;
+});

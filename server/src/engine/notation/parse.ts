@@ -337,6 +337,15 @@ class Parser {
     const entry = newEntry(kind, false, range(i, f, i, trimmedEnd(t)), kwRange);
     this.cur = { kind, title: null, implicit: false, headerRange: entry.headerRange, keywordRange: kwRange, titleRange: null, lastLine: i, lastEnd: trimmedEnd(t), entry, seen: new Map() };
     this.lexNoCarry(t, i, f + word.length, sink);
+    if (sink.tokens.length) {
+      const end = sink.tokens[sink.tokens.length - 1].range;
+      entry.headerRange = range(i, f, i, end.endLine === i ? end.endCharacter : t.length);
+      this.cur.headerRange = entry.headerRange;
+    } else {
+      entry.headerRange = kwRange;
+      this.cur.headerRange = kwRange;
+    }
+    entry.range = entry.headerRange;
     const toks = sink.tokens.filter((x) => x.type !== 'comment');
     for (const x of sink.tokens) if (x.type === 'comment') this.report('error', x.range, 'bad-header', 'a comment in braces cannot stand on a header line; use # for a comment');
     if (toks.length > 0) {
