@@ -166,7 +166,7 @@ test('entryIndexAt finds the entry owning a line', () => {
   assert.equal(entryIndexAt(p.entries, 100), 1);
 });
 
-test('hostile input: a 50,000-line file parses quickly', () => {
+test('hostile input: a 50,000-line file parses quickly', async () => {
   const lines: string[] = [];
   for (let i = 0; lines.length < 50000; i++) {
     lines.push(`game "g${i}" # game ${i}`, '  size 5x5', '  players "Alice" "Bob"', '  [Event "club"]', '  moves 1. a1-b1 b1-c1! {ok}');
@@ -178,7 +178,9 @@ test('hostile input: a 50,000-line file parses quickly', () => {
   const t1 = performance.now();
   const doc = readDab(text);
   const t2 = performance.now();
-  console.log(`50,000-line file (${(text.length / 1e6).toFixed(2)} MB): parse ${(t1 - t0).toFixed(0)} ms, parse + models ${(t2 - t1).toFixed(0)} ms, ${p.entries.length} entries, ${doc.diagnostics.length} diagnostics`);
+  parseDab(text);
+  const t3 = performance.now();
+  console.log(`50,000-line file (${(text.length / 1e6).toFixed(2)} MB): parse ${(t1 - t0).toFixed(0)} ms cold, ${(t3 - t2).toFixed(0)} ms warm; parse + models ${(t2 - t1).toFixed(0)} ms; ${p.entries.length} entries, ${doc.diagnostics.length} diagnostics (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
   assert.equal(p.entries.length, 5000);
   // Generous bound: this machine is shared; the figure above is the one to watch.
   assert.ok(t1 - t0 < 3000);

@@ -232,6 +232,7 @@ class Parser {
       if (word && HEADER_SET.has(lower)) {
         this.finishField();
         this.finishEntry();
+        this.afterDiagram = false;
         this.startEntry(i, f, word, lower as EntryKind);
         i++;
         continue;
