@@ -1,0 +1,108 @@
+/**
+ * The review of records against an independent oracle: random game records on small boards are
+ * written as .dab text, analysed like the CLI does, and every position's value and optimal-move set
+ * and every move's loss are compared with plain exhaustive minimax (solver/brute.ts).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { geometryOf } from '../../server/src/engine/board/geometry';
+import { BoardState } from '../../server/src/engine/board/state';
+import { bruteForce } from '../../server/src/engine/solver';
+import { analyzeText } from '../../server/src/engine/analysis/analyze';
+import { createSearchCache } from '../../server/src/cli/search';
+
+function rng(seed: number) {
+  return () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+}
+
+function randomRecord(rand: () => number, w: number, h: number, maxUndrawn: number) {
+  const g = geometryOf(w, h);
+  const order = g.allLines().sort(() => rand() - 0.5);
+  const setupCount = Math.max(0, g.lineCount - maxUndrawn - Math.floor(rand() * 3));
+  const setup = order.slice(0, setupCount);
+  const rest = order.slice(setupCount);
+  const moves = rest.slice(0, Math.floor(rand() * (rest.length + 1)));
+  const text = [
+    `game "random"`,
+    `  size ${w}x${h}`,
+    setup.length ? `  lines ${setup.map((l) => g.lineName(l)).join(' ')}` : '',
+    `  moves ${moves.map((l) => g.lineName(l)).join(' ')}`,
+  ].join('\n');
+  return { g, setup, moves, text };
+}
+
+test('record reviews agree with exhaustive minimax on random 2x2, 2x3 and 3x3 records', () => {
+  const rand = rng(20261121);
+  const search = createSearchCache({ timeBudgetMs: 60_000 });
+  let positions = 0, moves = 0, mistakes = 0;
+  for (let n = 0; n < 220; n++) {
+    const [w, h] = [[2, 2], [2, 3], [3, 2], [3, 3]][n % 4];
+    const rec = randomRecord(rand, w, h, w * h >= 9 ? 18 : 16);
+    const report = analyzeText(rec.text, { search: search.lookup });
+    assert.equal(report.diagnostics.filter((d) => d.severity === 'error').length, 0, rec.text);
+    const e = report.entries[0];
+    const s = new BoardState(rec.g);
+    for (const l of rec.setup) s.drawSilently(l);
+    for (let ply = 0; ply <= rec.moves.length; ply++) {
+      const p = e.positions[ply];
+      const oracle = bruteForce(s);
+      assert.equal(p.value, oracle.value, `value at ply ${ply} of\n${rec.text}`);
+      assert.deepEqual(p.best, oracle.best.map((l) => rec.g.lineName(l)).sort(), `best at ply ${ply} of\n${rec.text}`);
+      positions++;
+      if (ply < rec.moves.length) {
+        const line = rec.moves[ply];
+        const expectedLoss = oracle.value - oracle.moveValues[line]!;
+        const m = e.moves[ply];
+        assert.equal(m.move, rec.g.lineName(line));
+        assert.equal(m.loss, expectedLoss, `loss of move ${ply + 1} of\n${rec.text}`);
+        if (expectedLoss > 0) mistakes++;
+        moves++;
+        s.play(line);
+      }
+    }
+    // Every move flagged as a mistake really loses boxes, and no optimal move is flagged.
+    const flagged = report.diagnostics.filter((d) => d.code === 'mistake' || d.code === 'result-changing-mistake');
+    assert.equal(flagged.length, e.moves.filter((m) => (m.loss ?? 0) > 0).length);
+  }
+  console.log(`checked ${positions} positions and ${moves} moves (${mistakes} mistakes) against brute force`);
+  assert.ok(mistakes > 50, 'the generated records contain mistakes to find');
+});
+
+test('endgame entries: values, decisions and losses along a line of play', () => {
+  const r = analyzeText(['endgame', '  components 3 3 3 3', '  play 3:keep 3:all 3 3'].join('\n'));
+  const e = r.entries[0];
+  // v(3^4) = 2: the controller should take all after the first opening.
+  assert.equal(e.positions[0].value, -2);
+  assert.deepEqual(e.positions[1].best, ['all']);
+  assert.equal(e.moves[1].move, 'keep');
+  assert.equal(e.moves[1].loss, 2, 'keeping control of the first of four 3-chains throws 2 boxes away (v(3^3)=1 < 2)');
+  assert.ok(r.diagnostics.some((d) => d.code.includes('mistake') && /Keeping control gives away 2 boxes/.test(d.message)), JSON.stringify(r.diagnostics));
+});
+
+test('dab CLI: exit codes and the JSON shape of the spec', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-cli-'));
+  const good = join(dir, 'good.dab');
+  writeFileSync(good, 'endgame "x"\n  components 3 + 4l + 8l\n  value -1\n');
+  const bad = join(dir, 'bad.dab');
+  writeFileSync(bad, 'endgame\n  components 3 3\n  value 5\n');
+  const run = (...args: string[]) => spawnSync(process.execPath, ['bin/dab.js', ...args], { encoding: 'utf8' });
+  const a = run('analyze', '--json', good);
+  assert.equal(a.status, 0, a.stderr);
+  const json = JSON.parse(a.stdout);
+  assert.deepEqual(Object.keys(json).filter((k) => k === 'diagnostics' || k === 'entries').sort(), ['diagnostics', 'entries']);
+  const p0 = json.entries[0].positions[0];
+  assert.equal(p0.value, -1);
+  assert.equal(p0.exact, true);
+  assert.deepEqual(p0.best, ['4l']);
+  assert.equal(json.entries[0].kind, 'endgame');
+  assert.equal(run('check', bad).status, 1);
+  assert.equal(run('check', good).status, 0);
+  assert.equal(run('frobnicate').status, 2);
+  assert.equal(run('analyze').status, 2);
+  const t = run('analyze', good);
+  assert.match(t.stdout, /B wins the rest by 1/);
+});
