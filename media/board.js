@@ -63,7 +63,8 @@
     moverEl.textContent = `${playerName(view, view.toMove === 1 ? 1 : 0)} to move`;
     valueEl.textContent = view.valueText || (view.value === null ? 'value unknown' : '');
     clear(boardEl);
-    boardEl.appendChild(D.renderBoard(view, document));
+    // The facts are above the board in the panel; the exported SVG carries them in a caption.
+    boardEl.appendChild(D.renderBoard(view, document, { caption: false }));
     clear(graphEl);
     const hasRecord = Number(view.plyCount) > 0;
     graphBox.hidden = !hasRecord || !Array.isArray(view.graph) || view.graph.length === 0;
@@ -104,8 +105,23 @@
 
   /** A standalone copy of the board SVG with the theme's colours written into it. */
   function exportSvg() {
-    const svg = boardEl.querySelector('svg');
-    if (!svg) return null;
+    if (!state.view) return null;
+    // Draw a copy with its caption off-screen so the theme's CSS applies, then inline the colours.
+    const scratch = document.createElement('div');
+    scratch.id = 'export-scratch';
+    scratch.setAttribute('aria-hidden', 'true');
+    document.body.appendChild(scratch);
+    const svg = D.renderBoard(state.view, document);
+    scratch.appendChild(svg);
+    try {
+      return inlineStyles(svg);
+    } finally {
+      scratch.remove();
+    }
+  }
+
+  /** @param {SVGSVGElement} svg */
+  function inlineStyles(svg) {
     const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
     const src = svg.querySelectorAll('*');
     const dst = copy.querySelectorAll('*');

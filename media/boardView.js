@@ -7,7 +7,7 @@
  * Runs in the VS Code webview (media/board.js), in any browser page, and under Node with a DOM.
  * Exposed as `globalThis.DabBoard` and, where `module` exists, as CommonJS exports.
  *
- *   renderBoard(view, document)                -> SVGSVGElement  (board + caption)
+ *   renderBoard(view, document, { caption })   -> SVGSVGElement  (board, and a caption unless caption: false)
  *   renderGraph(view, document, onSelect?)     -> SVGSVGElement  (value graph over the record)
  *   describeView(view)                         -> string         (one-line summary for aria)
  *   colName(x), dotName([x, y])                -> string         ("a", "a1")
@@ -89,9 +89,11 @@
    * optimal move as a dashed line, and a caption with score, who is to move and the value in words.
    * @param {any} view a BoardView
    * @param {Document} doc
+   * @param {{ caption?: boolean }} [options] caption (default true): title, score, mover and value under the board
    * @returns {SVGSVGElement}
    */
-  function renderBoard(view, doc) {
+  function renderBoard(view, doc, options) {
+    const withCaption = !options || options.caption !== false;
     const W = Math.max(0, Math.floor(Number(view.width) || 0));
     const H = Math.max(0, Math.floor(Number(view.height) || 0));
     const onBoard = W > 0 && H > 0;
@@ -120,7 +122,7 @@
 
     // Caption: title, score, who is to move, value in words.
     const cap = el(doc, 'g', { class: 'caption' });
-    const lines = captionLines(view);
+    const lines = withCaption ? captionLines(view) : [];
     let y = boardH + 4;
     for (const [cls, text] of lines) {
       y += CAPTION_LINE;
@@ -128,7 +130,7 @@
     }
     svg.appendChild(cap);
     const width = Math.max(boardW, 260);
-    const height = y + 8;
+    const height = withCaption ? y + 8 : boardH;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     svg.setAttribute('width', String(width));
     svg.setAttribute('height', String(height));

@@ -21,7 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     outputChannelName: 'dab language server',
   };
   client = new LanguageClient('dab', 'dab language server', serverOptions, clientOptions);
-  const getClient = () => client;
+  const getClient = () => (client && client.isRunning() ? client : undefined);
 
   context.subscriptions.push(
     vscode.commands.registerCommand('dab.showBoard', (uriArg?: unknown, posArg?: unknown) => {
@@ -58,7 +58,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => { if (timer) clearTimeout(timer); } },
   );
 
-  await client.start();
+  try {
+    await client.start();
+  } catch (e) {
+    // Keep the commands working (the board says the server is down) and tell the user why.
+    void vscode.window.showErrorMessage(`dab: the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 export async function deactivate(): Promise<void> {

@@ -35,10 +35,10 @@ export function boardHtml(p: BoardHtmlParts): string {
   <div class="facts"><span id="score"></span><span id="mover"></span><span class="value" id="value"></span></div>
   <p id="empty"></p>
   <nav id="nav" aria-label="Step through the record" hidden>
-    <button id="first" type="button" aria-label="First position (Home)" title="First (Home)">⏮</button>
+    <button id="first" type="button" aria-label="First position (Home)" title="First (Home)">|◀</button>
     <button id="prev" type="button" aria-label="Previous move (Left arrow)" title="Previous (←)">◀</button>
     <button id="next" type="button" aria-label="Next move (Right arrow)" title="Next (→)">▶</button>
-    <button id="last" type="button" aria-label="Last position (End)" title="Last (End)">⏭</button>
+    <button id="last" type="button" aria-label="Last position (End)" title="Last (End)">▶|</button>
     <span id="ply" aria-live="polite"></span>
   </nav>
   <div id="board" tabindex="0" aria-label="Board (arrow keys step through the record)"></div>

@@ -275,6 +275,7 @@ test('browser: the webview page draws a posted view, steps with buttons and arro
     imgs: document.querySelectorAll('img').length,
     state: (window as any).__state,
     dotFill: getComputedStyle(document.querySelector('#board .dot')!).fill,
+    captions: document.querySelectorAll('#board .caption text').length,
   }));
   assert.equal(shown.title, '<img src=x onerror=alert(1)>');
   assert.equal(shown.score, 'Alice 1 – 1 Bob');
@@ -284,6 +285,7 @@ test('browser: the webview page draws a posted view, steps with buttons and arro
   assert.equal(shown.navHidden, false);
   assert.equal(shown.graphPoints, 5);
   assert.equal(shown.imgs, 0);
+  assert.equal(shown.captions, 0, 'the panel shows the facts above the board, not in a caption');
   assert.equal(shown.state.uri, 'file:///x.dab');
   assert.deepEqual(shown.state.position, { line: 5, character: 2 });
   assert.equal(shown.state.ply, 11);

@@ -1,0 +1,185 @@
+// End-to-end: the packaged extension in a real VS Code workbench (code-server 4.100.3, set up by
+// scripts/e2e-setup.sh in .e2e/), driven by Debian's Chromium. Asserts what a user sees: language
+// mode and colouring, code lenses, hover, problems, and the board view following the cursor.
+// Screenshots go to screenshots/e2e-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ROOT, boardFrame, codeLensTexts, cursorPosition, gotoLine, hoverText, launchBrowser, missingSetup,
+  openFile, readExample, runCommand, screenshot, startCodeServer, waitFor, type Session,
+} from './codeServer';
+
+const skip = process.env.DAB_SKIP_E2E === '1';
+if (skip) console.log('# test/e2e: SKIPPED because DAB_SKIP_E2E=1 — the extension was NOT tested in a real VS Code');
+
+/** A small legal 2x2 game: six moves, none completes a box. */
+const GAME = [
+  '# e2e: a short game record',
+  'game "e2e 2x2"',
+  '  size 2x2',
+  '  players "Alice" "Bob"',
+  '  moves a1-b1 b1-c1 a3-b3 b3-c3 a1-a2 c1-c2',
+  '',
+].join('\n');
+const GAME_MOVES_LINE = 5; // 1-based line of `moves`
+const moveColumn = (k: number) => {
+  const line = GAME.split('\n')[GAME_MOVES_LINE - 1];
+  const tokens = [...line.matchAll(/[a-c]\d-[a-c]\d/g)];
+  return tokens[k - 1].index! + 1 + 2; // 1-based column inside the k-th move
+};
+
+/** The same line drawn twice: an illegal move. */
+const ILLEGAL = [
+  'game "illegal"',
+  '  size 2x2',
+  '  moves a1-b1 b1-c1 a1-b1',
+  '',
+].join('\n');
+
+/** The editor's cursor (status bar), read with the editor focused (Ctrl+1 keeps the cursor). */
+async function editorCursor(p: Page) {
+  await p.keyboard.press('Control+1');
+  return waitFor('the cursor position in the status bar', () => cursorPosition(p), 10_000);
+}
+
+test('e2e: the dab extension in a real VS Code (code-server + Chromium)', { skip: skip ? 'DAB_SKIP_E2E=1' : false, timeout: 900_000 }, async (t) => {
+  const why = missingSetup();
+  if (why) throw new Error(why);
+
+  const files: Record<string, string> = { 'e2e-game.dab': GAME, 'e2e-illegal.dab': ILLEGAL };
+  for (const f of readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.dab'))) files[f] = readExample(f);
+  const allcock = files['allcock.dab'];
+
+  let session: Session | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const shots: string[] = [];
+  try {
+    session = await startCodeServer(files);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const p = page;
+    await p.goto(session.url);
+    await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    // Let the workbench settle (extension host start, explorer).
+    await p.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 }).catch(() => undefined);
+
+    await t.test('a .dab file opens in the dab language with syntax colouring', async () => {
+      assert.ok(allcock, 'examples/allcock.dab exists');
+      await openFile(p, 'allcock.dab');
+      const mode = await waitFor('the language mode in the status bar', async () => {
+        const s = (await p.locator('#status\\.editor\\.mode').first().textContent())?.trim();
+        return s && s !== 'Plain Text' ? s : undefined;
+      }, 30_000);
+      assert.match(mode, /Dots and Boxes|dab/);
+      // The header line is coloured in several token classes (keyword, title string, …).
+      const header = p.locator('.view-line', { hasText: 'endgame "Allcock' }).first();
+      await header.waitFor({ timeout: 10_000 });
+      // Tokenisation runs in the background: wait until the header has several colours.
+      const classes = await waitFor('a coloured header line', async () => {
+        const c = await header.locator('span span').evaluateAll((spans) => [...new Set(spans.map((x) => x.className))]);
+        return c.length >= 2 ? c : undefined;
+      }, 20_000).catch(async () => header.locator('span span').evaluateAll((spans) => [...new Set(spans.map((x) => x.className))]));
+      assert.ok(classes.length >= 2, `header tokens have ${classes.length} colour classes: ${classes.join(' ')}`);
+      shots.push(await screenshot(p, '1-opened'));
+    });
+
+    await t.test('code lenses show the value of each endgame', async () => {
+      const lenses = await waitFor('code lenses', async () => {
+        const l = await codeLensTexts(p);
+        return l.length ? l : undefined;
+      }, 60_000);
+      console.log(`# code lenses: ${JSON.stringify(lenses)}`);
+      assert.ok(lenses.some((l) => /wins|draw/i.test(l)), `a lens gives a value in words: ${JSON.stringify(lenses)}`);
+      assert.ok(lenses.some((l) => /4-loop/.test(l) && /controller\b.*\bwins by 1\b/.test(l)), `the 3 + 4l + 8l lens says to open the 4-loop and the controller wins by 1: ${JSON.stringify(lenses)}`);
+      shots.push(await screenshot(p, '2-codelens'));
+    });
+
+    await t.test('hover on an endgame header gives its value in words', async () => {
+      const lines = allcock.split('\n');
+      const idx = lines.findIndex((l) => /^endgame\s+"Allcock, section 1/.test(l));
+      assert.ok(idx >= 0, 'allcock.dab has the "Allcock, section 1" entry');
+      await gotoLine(p, idx + 1, 3);
+      const text = await hoverText(p, 30_000);
+      console.log(`# hover: ${JSON.stringify(text.slice(0, 300))}`);
+      assert.match(text, /wins/, `hover text: ${text}`);
+      shots.push(await screenshot(p, '3-hover'));
+      await p.keyboard.press('Escape');
+    });
+
+    await t.test('an illegal move is reported in the Problems panel', async () => {
+      await openFile(p, 'e2e-illegal.dab');
+      await runCommand(p, 'View: Focus Problems');
+      const rows = await waitFor('problem rows', async () => {
+        const r = await p.locator('.markers-panel .monaco-list-row').allInnerTexts();
+        return r.length ? r : undefined;
+      }, 60_000);
+      console.log(`# problems: ${JSON.stringify(rows)}`);
+      assert.ok(rows.some((r) => /e2e-illegal\.dab/.test(r)), 'the file is listed');
+      assert.ok(rows.some((r) => /a1-b1|already|illegal|drawn/i.test(r)), `the illegal move is explained: ${JSON.stringify(rows)}`);
+      const count = await p.locator('#status\\.problems').first().innerText().catch(() => '');
+      console.log(`# problems count in the status bar: ${JSON.stringify(count)}`);
+      assert.match(count, /[1-9]/, 'the status bar counts at least one problem');
+      shots.push(await screenshot(p, '4-problems'));
+    });
+
+    await t.test('the board view draws the position under the cursor and follows it', async () => {
+      await openFile(p, 'e2e-game.dab');
+      await gotoLine(p, GAME_MOVES_LINE, moveColumn(3));
+      await runCommand(p, 'dab: Show Board');
+      const frame = await waitFor('the board webview', () => boardFrame(p), 30_000);
+      await waitFor('a drawn board', async () => (await frame.locator('#board svg .dot').count()) > 0, 30_000);
+      assert.equal(await frame.locator('#board svg .dot').count(), 9, '3x3 dots on a 2x2 board');
+      const drawnAt3 = await frame.locator('#board svg .line.drawn').count();
+      const plyText = await frame.locator('#ply').innerText();
+      console.log(`# board at move 3: ${drawnAt3} lines, "${plyText}", value "${await frame.locator('#value').innerText()}"`);
+      assert.equal(drawnAt3, 3, 'three lines after the third move');
+      assert.match(plyText, /move 3 of 6/);
+      assert.equal(await frame.locator('#board svg .line.drawn.last').getAttribute('data-line'), 'a3-b3');
+      assert.match(await frame.locator('#value').innerText(), /wins|draw|unknown|even/i);
+      shots.push(await screenshot(p, '5-board'));
+
+      // Moving the editor cursor to the fifth move redraws the board.
+      await gotoLine(p, GAME_MOVES_LINE, moveColumn(5));
+      await waitFor('the board at move 5', async () => (await frame.locator('#board svg .line.drawn').count()) === 5, 15_000);
+      assert.match(await frame.locator('#ply').innerText(), /move 5 of 6/);
+
+      // Stepping in the board moves the editor's cursor.
+      await frame.locator('#first').click();
+      await waitFor('the board at the start', async () => (await frame.locator('#board svg .line.drawn').count()) === 0, 15_000);
+      const atStart = await editorCursor(p);
+      assert.equal(atStart?.line, 2, 'the cursor went to the entry header');
+      await frame.locator('#next').click();
+      await waitFor('the board after move 1', async () => (await frame.locator('#board svg .line.drawn').count()) === 1, 15_000);
+      const at1 = await editorCursor(p);
+      assert.equal(at1?.line, GAME_MOVES_LINE, 'the cursor is on the moves line');
+      assert.equal(at1?.column, moveColumn(1) - 2, 'the cursor is at the first move');
+      const frame2 = await waitFor('the board webview', () => boardFrame(p), 10_000);
+      await frame2.locator('#board').focus();
+      await p.keyboard.press('ArrowRight');
+      await waitFor('the board after move 2 (arrow key)', async () => (await frame.locator('#board svg .line.drawn').count()) === 2, 15_000);
+      shots.push(await screenshot(p, '6-board-stepped'));
+    });
+
+    await t.test('the board view comes back after a reload', async () => {
+      assert.ok(await boardFrame(p), 'a board is open before the reload');
+      await p.reload();
+      await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+      const frame = await waitFor('the restored board webview', () => boardFrame(p), 60_000);
+      await waitFor('the restored board drawing', async () => (await frame.locator('#board svg .dot').count()) === 9, 30_000);
+      shots.push(await screenshot(p, '7-reloaded'));
+    });
+  } finally {
+    if (page && t.signal.aborted === false) {
+      try { shots.push(await screenshot(page, 'final')); } catch { /* page gone */ }
+    }
+    await browser?.close().catch(() => undefined);
+    const log = session?.log.join('') ?? '';
+    await session?.stop();
+    console.log(`# screenshots: ${shots.join(', ')}`);
+    if (log && process.env.DAB_E2E_LOG === '1') console.log(log);
+  }
+});
