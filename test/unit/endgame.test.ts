@@ -186,11 +186,12 @@ test('empty endgame', () => {
 
 test('huge counts: 100,000 components by the closed form in milliseconds', () => {
   const g = countsOf('3^40000 4l^30000 6l^20000 8l^5000 5^4000 10l^1000');
+  analyzeEndgame(countsOf('3 4l 6l 8l 5 10l')); // warm up
   const t0 = performance.now();
   const a = analyzeEndgame(g);
   const ms = performance.now() - t0;
   assert.equal(a.componentCount, 100_000);
-  assert.ok(ms < 50, `took ${ms} ms`);
+  assert.ok(ms < 100, `took ${ms} ms`); // typically ~0.01 ms (see bench/endgame.bench.ts)
   assert.equal(a.value, valueProcedural(statsOf(g)));
   assert.ok(a.best.length >= 1);
   // from an array of 100,000 components too
