@@ -91,3 +91,34 @@ test('garbage and a huge board give diagnostics, and the server keeps answering'
   const symbols: any[] = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
   assert.ok(symbols.length >= 1);
 });
+
+test('a game record is reviewed by the search worker: the mistake appears once the solves finish', async () => {
+  const games = readFileSync('examples/games.dab', 'utf8');
+  const uri = client.open('games.dab', games);
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'result-changing-mistake'), 60000);
+  const m = d.diagnostics.find((x) => x.code === 'result-changing-mistake');
+  assert.match(m.message, /^a1-b1 gives away 8 boxes and turns Bob's 3-box win into a 5-box loss\. Best: a3-a4\.$/);
+  assert.equal(m.severity, 2);
+  const line = games.split('\n').findIndex((l) => l.includes('a1-b1??'));
+  assert.equal(m.range.start.line, line);
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: m.range.start.character + 1 } });
+  assert.match(h.contents.value, /gives away 8 boxes/);
+  assert.match(h.contents.value, /Alice to move: Alice wins the rest by/);
+  const view = await client.request('dab/boardView', { uri, position: { line, character: m.range.start.character + 1 } });
+  assert.equal(view.width, 3);
+  assert.equal(view.lastMove.name, 'a1-b1');
+  assert.equal(view.graph.length, 25);
+  assert.ok(view.graph[15].mistake);
+});
+
+test('editing while a search runs: the stale work is dropped and the new text is analysed', async () => {
+  const base = 'game "typing"\n  size 4x4\n  moves a1-b1 c3-c4';
+  const uri = client.open('typing.dab', base, 1);
+  for (let v = 2; v < 12; v++) client.change(uri, base + ' d1-d2'.repeat(v % 2) + ' zz', v);
+  const d = await client.waitForDiagnostics(uri, (p) => p.version === 11 && p.diagnostics.some((x) => x.code === 'bad-move'), 15000);
+  assert.ok(d.diagnostics.length >= 1);
+  const t0 = Date.now();
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 9 } });
+  assert.ok(h, 'hover answers while the worker searches');
+  assert.ok(Date.now() - t0 < 2000);
+});

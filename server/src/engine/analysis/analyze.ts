@@ -294,7 +294,7 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
     if (m.loss !== null && m.loss >= minLoss) {
       const name = report.players[m.player];
       const consequence = m.changesResult && m.marginBefore !== null && m.marginAfter !== null
-        ? ` and turns ${name}'s ${outcome(m.marginBefore)} into ${outcome(m.marginAfter)}`
+        ? ` and turns ${name}'s ${outcome(m.marginBefore, false)} into ${outcome(m.marginAfter)}`
         : '';
       const best = m.best.length ? ` Best: ${listOr(m.best)}.` : '';
       const what = report.kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
@@ -317,10 +317,11 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
   return out;
 }
 
-function outcome(margin: number): string {
-  if (margin > 0) return `a ${margin}-box win`;
-  if (margin < 0) return `a ${-margin}-box loss`;
-  return 'a tie';
+function outcome(margin: number, article = true): string {
+  const a = article ? 'a ' : '';
+  if (margin > 0) return `${a}${margin}-box win`;
+  if (margin < 0) return `${a}${-margin}-box loss`;
+  return article ? 'a tie' : 'tie';
 }
 
 function listOr(items: string[]): string {
