@@ -172,7 +172,7 @@ connection.onCodeLens((p) => withReport(p.textDocument.uri, (r) => codeLenses(r,
 connection.languages.inlayHint.on((p) => withReport(p.textDocument.uri, (r) => inlayHints(r, p.range, settings), []));
 connection.onDocumentSymbol((p) => withReport(p.textDocument.uri, (r) => documentSymbols(r), []));
 connection.onFoldingRanges((p) => withReport(p.textDocument.uri, (r) => foldingRanges(r), []));
-connection.onCodeAction((p) => withReport(p.textDocument.uri, (r) => codeActions(r, p), []));
+connection.onCodeAction((p) => withReport(p.textDocument.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []));
 connection.onRequest(BoardViewRequest, (p: BoardViewParams) => withReport(p.uri, (r) => boardView(r, p), null));
 
 connection.onShutdown(() => search.dispose());

@@ -122,3 +122,15 @@ test('editing while a search runs: the stale work is dropped and the new text is
   assert.ok(h, 'hover answers while the worker searches');
   assert.ok(Date.now() - t0 < 2000);
 });
+
+test('code action inserts the best continuation after a mistake as a comment', async () => {
+  const games = readFileSync('examples/games.dab', 'utf8');
+  const uri = client.open('games-action.dab', games);
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'result-changing-mistake'), 60000);
+  const m = d.diagnostics.find((x) => x.code === 'result-changing-mistake');
+  const actions: any[] = await client.request('textDocument/codeAction', { textDocument: { uri }, range: m.range, context: { diagnostics: [m] } });
+  assert.equal(actions.length, 1);
+  const edit = actions[0].edit.changes[uri][0];
+  assert.match(edit.newText, /^ \{better: a3-a4( [a-d][1-4]-[a-d][1-4])*\}$/);
+  assert.equal(edit.range.start.character, m.range.end.character + 2, 'inserted after the ?? glyph');
+});

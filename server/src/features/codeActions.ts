@@ -1,30 +1,35 @@
 /**
- * Code actions: insert the best continuation after a move as a brace comment. The record's own
- * moves are never rewritten.
+ * Code actions: after a move that throws boxes away, insert the best continuation from the
+ * position before it as a brace comment. The record's own moves are never rewritten.
  */
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
 import type { DocumentReport } from '../engine/analysis/analyze';
-import { entryAt, moveAt, positionAt } from './convert';
+import type { Evaluation } from '../engine/analysis/evaluation';
+import type { BoardState } from '../engine/board/state';
+import { bestContinuation } from '../engine/analysis/evaluate';
+import { entryAt, moveAt } from './convert';
 
-export function codeActions(report: DocumentReport, params: CodeActionParams): CodeAction[] {
+export function codeActions(report: DocumentReport, params: CodeActionParams, known: (s: BoardState) => Evaluation | undefined): CodeAction[] {
   const pos = params.range.start;
   const entry = entryAt(report, pos.line);
   if (!entry || entry.kind === 'endgame') return [];
   const move = moveAt(entry, pos.line, pos.character);
-  const p = move ? entry.positions[move.ply - 1] : positionAt(entry, pos.line, pos.character);
-  if (!move || !p || p.best.length === 0 || move.loss === null || move.loss === 0) {
-    return [];
-  }
-  const text = ` {best: ${p.best.join(' or ')}${move.loss ? `; ${move.move} gives away ${move.loss}` : ''}}`;
-  const at = { line: move.range.endLine, character: move.range.endCharacter };
-  // After the glyph, if any.
-  const glyphEnd = entry.model.moves.find((m) => m.range === move.range)?.token.glyphRange;
-  const insertAt = glyphEnd ? { line: glyphEnd.endLine, character: glyphEnd.endCharacter } : at;
+  if (!move || move.loss === null || move.loss === 0) return [];
+  const before = entry.positions[move.ply - 1];
+  if (!before?.state || before.best.length === 0) return [];
+  const g = before.state.geometry;
+  const line = bestContinuation(before.state, known).map((l) => g.lineName(l));
+  const shown = line.length ? line : [before.best[0]];
+  const alternatives = before.best.length > 1 ? ` (or ${before.best.filter((b) => b !== shown[0]).slice(0, 3).join(', ')} first)` : '';
+  const text = ` {better: ${shown.join(' ')}${alternatives}}`;
+  const token = entry.model.moves.find((m) => m.ply === move.ply)?.token;
+  const end = token?.glyphRange ?? move.range;
+  const at = { line: end.endLine, character: end.endCharacter };
   return [{
-    title: `Insert the best move as a comment: ${p.best.slice(0, 3).join(' or ')}${p.best.length > 3 ? '…' : ''}`,
+    title: `Insert the best continuation as a comment: ${shown.slice(0, 4).join(' ')}${shown.length > 4 ? ' …' : ''}`,
     kind: CodeActionKind.QuickFix,
-    diagnostics: params.context.diagnostics.filter((d) => d.range.start.line === move.range.line),
-    edit: { changes: { [params.textDocument.uri]: [{ range: { start: insertAt, end: insertAt }, newText: text }] } },
+    diagnostics: params.context.diagnostics.filter((d) => d.range.start.line === move.range.line && d.range.start.character === move.range.character),
+    edit: { changes: { [params.textDocument.uri]: [{ range: { start: at, end: at }, newText: text }] } },
   }];
 }

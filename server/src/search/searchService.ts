@@ -62,6 +62,9 @@ export class SearchService {
     return undefined;
   }
 
+  /** The evaluation if already known; never queues work. */
+  peek(state: BoardState): Evaluation | undefined { return this.cache.get(state.key()); }
+
   /** A document starts a new analysis: forget what it wanted before (call before its lookups). */
   beginOwner(owner: string): void { this.wanted.set(owner, new Set()); }
 

@@ -51,3 +51,19 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     note: `not solved within the search budget (${r.nodes.toLocaleString('en-US')} positions searched)`,
   };
 }
+
+/**
+ * The best continuation from a position as far as it is known without new search: follow the
+ * first optimal move while each next position is exact (closed form, or already solved).
+ */
+export function bestContinuation(state: BoardState, known: (s: BoardState) => Evaluation | undefined, maxPlies = 12): number[] {
+  const line: number[] = [];
+  const s = state.clone();
+  for (let i = 0; i < maxPlies && !s.isOver(); i++) {
+    const e = quickEvaluate(s)?.evaluation ?? known(s);
+    if (!e || e.status !== 'exact' || e.best.length === 0) break;
+    line.push(e.best[0]);
+    s.play(e.best[0]);
+  }
+  return line;
+}
