@@ -99,6 +99,7 @@ export function componentIndices(cells: readonly Cell[], alive?: readonly boolea
         if (!seen[j]) { seen[j] = 1; stack.push(j); }
       }
     }
+    comp.sort((p, q) => p - q);
     out.push(comp);
   }
   return out;
@@ -207,39 +208,61 @@ const LINK_MAP: Uint8Array[] = SYMS.map(([a, b, c, d]) => {
 });
 
 /**
+ * Key of the region as it lies (translation removed, no symmetry); `cells` must be in (y, x) order
+ * (componentIndices/simplify keep that order), so no sorting is needed.
+ */
+export function rawKey(cells: readonly Cell[]): string {
+  const n = cells.length;
+  let minX = Infinity, minY = Infinity;
+  for (let i = 0; i < n; i++) { if (cells[i].x < minX) minX = cells[i].x; if (cells[i].y < minY) minY = cells[i].y; }
+  const codes = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const c = cells[i];
+    codes[i] = ((c.y - minY) * 16 + (c.x - minX)) * 32 + c.g * 4 + (c.links & 3);
+  }
+  return String.fromCharCode(...codes);
+}
+
+/**
  * Canonical key of a region: the smallest encoding over the 8 symmetries of the square grid
  * (rotations and reflections; translations are removed by normalising the bounding box). Two
  * regions with the same key are the same strings-and-coins graph, hence the same game.
  * (Seed 003's open question: symmetric regions are the same game because the game only depends on
  * the graph; isomorphic graphs that are not grid-symmetric still get different keys, which only
- * costs memo hits, never correctness.)
+ * costs memo hits, never correctness.) No sorting: each symmetry's codes are laid on a grid of the
+ * transformed bounding box and read back in scan order.
  */
 export function canonicalKey(cells: readonly Cell[]): string {
   const n = cells.length;
-  let best: number[] | null = null;
-  const codes = new Array<number>(n);
-  const tx = new Array<number>(n), ty = new Array<number>(n);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const c = cells[i];
+    if (c.x < minX) minX = c.x; if (c.x > maxX) maxX = c.x;
+    if (c.y < minY) minY = c.y; if (c.y > maxY) maxY = c.y;
+  }
+  const w = maxX - minX + 1, h = maxY - minY + 1;
+  const grid = new Int32Array(w * h);
+  let best: Int32Array | null = null;
+  const cur = new Int32Array(n);
   for (let s = 0; s < 8; s++) {
     const [a, b, c, d] = SYMS[s];
     const lm = LINK_MAP[s];
-    let minX = Infinity, minY = Infinity;
+    const tw = a !== 0 ? w : h, th = a !== 0 ? h : w;
+    // offsets so that transformed coordinates start at 0
+    const ox = (a < 0 ? w - 1 : 0) + (b < 0 ? h - 1 : 0);
+    const oy = (c < 0 ? w - 1 : 0) + (d < 0 ? h - 1 : 0);
+    grid.fill(-1);
     for (let i = 0; i < n; i++) {
-      const x = a * cells[i].x + b * cells[i].y, y = c * cells[i].x + d * cells[i].y;
-      tx[i] = x; ty[i] = y;
-      if (x < minX) minX = x;
-      if (y < minY) minY = y;
+      const x = cells[i].x - minX, y = cells[i].y - minY;
+      const tx = a * x + b * y + ox, ty = c * x + d * y + oy;
+      grid[ty * tw + tx] = ((ty * 16 + tx) * 32) + cells[i].g * 4 + (lm[cells[i].links] & 3);
     }
-    for (let i = 0; i < n; i++) {
-      // position (< 192 on boards up to 12x12), ground count (0..4), right/up links (2 bits): < 6144
-      codes[i] = ((ty[i] - minY) * 16 + (tx[i] - minX)) * 32 + cells[i].g * 4 + (lm[cells[i].links] & 3);
-    }
-    codes.sort((p, q) => p - q);
-    if (best === null) best = codes.slice();
-    else {
-      let cmp = 0;
-      for (let i = 0; i < n && cmp === 0; i++) cmp = codes[i] - best[i];
-      if (cmp < 0) best = codes.slice();
-    }
+    let k = 0;
+    for (let p = 0; p < tw * th; p++) if (grid[p] >= 0) cur[k++] = grid[p];
+    if (best === null) { best = cur.slice(); continue; }
+    let cmp = 0;
+    for (let i = 0; i < n && cmp === 0; i++) cmp = cur[i] - best[i];
+    if (cmp < 0) best.set(cur);
   }
   return String.fromCharCode(...best!);
 }

@@ -9,7 +9,7 @@
  *  - a node budget: when exceeded the search throws BudgetExceeded and the caller reports `unknown`.
  */
 
-import { Cell, LOONY, Loony, applyMove, canonicalKey, regionMoves } from './graph';
+import { Cell, LOONY, Loony, applyMove, canonicalKey, rawKey, regionMoves } from './graph';
 
 export class BudgetExceeded extends Error {
   constructor() { super('nimstring: node budget exceeded'); }
@@ -45,9 +45,12 @@ export function newContext(budget = 2_000_000, cache: NimCache = sharedCache): S
 /** Value of a simplified, connected, non-loony region. */
 export function regionValue(cells: Cell[], ctx: SearchContext): number {
   if (cells.length === 0) return 0;
+  const raw = rawKey(cells);
+  const quick = ctx.cache.get(raw);
+  if (quick !== undefined) { ctx.hits++; return quick; }
   const key = canonicalKey(cells);
   const known = ctx.cache.get(key);
-  if (known !== undefined) { ctx.hits++; return known; }
+  if (known !== undefined) { ctx.hits++; ctx.cache.set(raw, known); return known; }
   if (++ctx.nodes > ctx.budget) throw new BudgetExceeded();
   const moves = regionMoves(cells);
   const seen = new Uint8Array(moves.length + 2);
@@ -58,6 +61,7 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
   let mex = 0;
   while (seen[mex]) mex++;
   ctx.cache.set(key, mex);
+  if (raw !== key) ctx.cache.set(raw, mex);
   return mex;
 }
 
