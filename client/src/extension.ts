@@ -102,7 +102,12 @@ async function exportBoardSvg(): Promise<void> {
     void vscode.window.showErrorMessage('dab: the board view did not return an SVG.');
     return;
   }
-  await vscode.env.clipboard.writeText(svg);
+  let copied = true;
+  try {
+    await vscode.env.clipboard.writeText(svg);
+  } catch {
+    copied = false; // e.g. a browser that refuses clipboard access: still offer the file
+  }
   const view = panel.currentView;
   const base = (view.entryTitle || view.entryKind || 'board').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'board';
   const name = view.plyCount > 0 ? `${base}-move-${view.ply}.svg` : `${base}.svg`;
@@ -113,9 +118,9 @@ async function exportBoardSvg(): Promise<void> {
     saveLabel: 'Export board',
   });
   if (!target) {
-    void vscode.window.showInformationMessage('dab: board SVG copied to the clipboard.');
+    if (copied) void vscode.window.showInformationMessage('dab: board SVG copied to the clipboard.');
     return;
   }
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(svg));
-  void vscode.window.showInformationMessage(`dab: board saved to ${target.fsPath} and copied to the clipboard.`);
+  void vscode.window.showInformationMessage(`dab: board saved to ${target.fsPath}${copied ? ' and copied to the clipboard' : ''}.`);
 }

@@ -4,7 +4,7 @@
 // Screenshots go to screenshots/e2e-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -60,7 +60,8 @@ test('e2e: the dab extension in a real VS Code (code-server + Chromium)', { skip
   try {
     session = await startCodeServer(files);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    page = await context.newPage();
     const p = page;
     await p.goto(session.url);
     await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
@@ -164,13 +165,43 @@ test('e2e: the dab extension in a real VS Code (code-server + Chromium)', { skip
       shots.push(await screenshot(p, '6-board-stepped'));
     });
 
+    await t.test('dab: Export Board as SVG saves the board to a file and the clipboard', async () => {
+      const before = new Set(readdirSync(session!.workspace));
+      await runCommand(p, 'dab: Export Board as SVG');
+      // code-server's save dialog is a quick input with the proposed path: accept it.
+      const input = p.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      // The dialog fills in the proposed path a moment after it opens.
+      const proposed = await waitFor('the proposed file name', async () => {
+        const v = await input.inputValue();
+        return v.endsWith('.svg') ? v : undefined;
+      }, 10_000).catch(async () => input.inputValue());
+      console.log(`# export: proposed path ${JSON.stringify(proposed)}`);
+      shots.push(await screenshot(p, '7-export-dialog'));
+      assert.match(proposed, /e2e-2x2-move-2\.svg$/, 'the dialog proposes <title>-move-<ply>.svg in the workspace');
+      await p.keyboard.press('Enter');
+      const file = await waitFor('the exported SVG file', async () => readdirSync(session!.workspace).find((f) => f.endsWith('.svg') && !before.has(f)), 15_000);
+      const svg = readFileSync(join(session!.workspace, file), 'utf8');
+      assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      assert.equal((svg.match(/<circle/g) ?? []).length, 9, 'nine dots');
+      assert.ok(svg.includes('e2e 2x2') && svg.includes('Alice to move'), 'the caption is in the file');
+      const clip = await p.evaluate(() => navigator.clipboard.readText()).catch((e) => `unreadable: ${String(e)}`);
+      console.log(`# export: clipboard holds ${clip.length} characters`);
+      assert.equal(clip, svg, 'the clipboard holds the same SVG');
+      shots.push(await screenshot(p, '7-exported'));
+    });
+
     await t.test('the board view comes back after a reload', async () => {
       assert.ok(await boardFrame(p), 'a board is open before the reload');
-      await p.reload();
+      // An orderly reload (as a user does it): the workbench saves its state, then reloads.
+      await Promise.all([
+        p.waitForEvent('load', { timeout: 60_000 }),
+        runCommand(p, 'Developer: Reload Window'),
+      ]);
       await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
       const frame = await waitFor('the restored board webview', () => boardFrame(p), 60_000);
       await waitFor('the restored board drawing', async () => (await frame.locator('#board svg .dot').count()) === 9, 30_000);
-      shots.push(await screenshot(p, '7-reloaded'));
+      shots.push(await screenshot(p, '8-reloaded'));
     });
   } finally {
     if (page && t.signal.aborted === false) {
