@@ -98,6 +98,8 @@ export interface SolverConfig {
   tableBits?: number;
   /** Store positions under their least symmetric image (default true). */
   symmetry?: boolean;
+  /** Root moves by null-window (MTD) tests instead of one wide window (default true). */
+  rootMtd?: boolean;
   /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
   chainRule?: boolean;
   /**
@@ -618,15 +620,41 @@ export class Solver {
 
     let bestVal = -INF;
     let aborted = false;
+    const mtd = this.cfg.rootMtd !== false;
+    /** Value of root move m is >= t? (null window); updates the move's proven bounds. */
+    const probeMove = (m: number, alpha: number, beta: number): number => {
+      const c = e.make(m);
+      const v = c > 0 ? c + e.search(alpha - c, beta - c, 1) : 0 - e.search(0 - beta, 0 - alpha, 1);
+      e.unmake(m, c);
+      if (v > alpha && v < beta) { mLo.set(m, v); mHi.set(m, v); }
+      else if (v <= alpha) mHi.set(m, Math.min(mHi.get(m)!, v));
+      else mLo.set(m, Math.max(mLo.get(m)!, v));
+      return v;
+    };
+    /** Narrow the move's bounds by null-window tests until exact (or, with `floor`, until known below it). */
+    const exactMove = (m: number, guess: number, floor: number): void => {
+      while (mLo.get(m)! < mHi.get(m)!) {
+        const lo = mLo.get(m)!, hi = mHi.get(m)!;
+        if (hi < floor) return;
+        if (!mtd) { probeMove(m, lo - 1, hi + 1); continue; }
+        let t = Math.max(lo + 1, Math.min(hi, guess));
+        if (((t - R) & 1) !== 0) t++; // values have the parity of R
+        if (t > hi) t = hi;
+        const v = probeMove(m, t - 1, t);
+        guess = v >= t ? v + 2 : v;
+      }
+    };
     try {
+      const guess0 = tb ? Math.max(tb[0], Math.min(tb[1], 0)) : 0;
       for (const m of rootMoves) {
-        const c = e.make(m);
-        const alpha = wantValues ? -R - 1 : (bestVal === -INF ? -R - 1 : bestVal - 1);
-        const beta = R + 1;
-        const v = c > 0 ? c + e.search(alpha - c, beta - c, 1) : 0 - e.search(0 - beta, 0 - alpha, 1);
-        e.unmake(m, c);
-        if (v > alpha) { mLo.set(m, v); mHi.set(m, v); if (v > bestVal) bestVal = v; }
-        else mHi.set(m, Math.min(mHi.get(m)!, v));
+        if (wantValues || bestVal === -INF) {
+          exactMove(m, bestVal === -INF ? guess0 : bestVal, -INF);
+        } else {
+          // is this move as good as the best so far? one null-window test, exact only if better
+          const v = probeMove(m, bestVal - 1, bestVal);
+          if (v >= bestVal) exactMove(m, bestVal, -INF);
+        }
+        if (mLo.get(m) === mHi.get(m) && mLo.get(m)! > bestVal) bestVal = mLo.get(m)!;
         done++;
         progress();
       }
