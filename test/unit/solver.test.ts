@@ -100,18 +100,21 @@ test('late positions on 4x4, 5x5 and 4x5 equal brute force', () => {
   }
 });
 
-test('options: no symmetry, no chain rule, tiny table all agree with brute force', () => {
+test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide root window all agree with brute force', () => {
   const r = rng(99);
-  const solvers = [new Solver({ symmetry: false }), new Solver({ chainRule: false }), new Solver({ tableBits: 4 })];
-  for (let i = 0; i < 300; i++) {
+  const solvers = [
+    new Solver({ symmetry: false }), new Solver({ chainRule: false }), new Solver({ tableBits: 4 }),
+    new Solver({ simpleEndgames: false, leafEvaluator: null }), new Solver({ rootMtd: false }),
+  ];
+  for (let i = 0; i < 400; i++) {
     const sizes: [number, number, number][] = [[2, 2, 12], [3, 3, 16], [4, 4, 14], [5, 5, 14]];
     const [w, h, u] = sizes[i % sizes.length];
     const st = randomPosition(w, h, u, r, 'play');
-    check(st, solvers[i % 3], `${w}x${h} #${i}`);
+    check(st, solvers[i % solvers.length], `${w}x${h} #${i}`);
   }
 });
 
-test('a leaf evaluator is used when every unclaimed box has two sides, and must not change results', () => {
+test('leaf evaluators (pluggable, built-in, the endgame module\'s, none) do not change results', () => {
   const r = rng(4242);
   let calls = 0;
   // an exact (brute-force) leaf evaluator: results must be unchanged and it must be called

@@ -7,7 +7,9 @@
  *  - move ordering: TT move, then lines that give nothing away (centre-out), then sacrifices;
  *  - two move-restriction rules, each of which keeps at least one optimal move (see PROOFS below
  *    and test/unit/solver*.test.ts, which cross-check every rule against bruteForce);
- *  - an optional exact leaf evaluator for positions where every unclaimed box has 2 sides drawn.
+ *  - exact leaf evaluation where every unclaimed box has 2 or 3 sides drawn: the built-in
+ *    chains-and-loops recursion (simple.ts) and a pluggable evaluator (default: the endgame
+ *    module's loonyEndgameValue).
  *
  * Internal state is allocation-free on the hot path: Uint32Array bit sets, per-box side counts,
  * preallocated per-ply move buffers.
@@ -44,6 +46,7 @@ import { BoardGeometry } from '../board/geometry';
 import { BoardState, CLAIMED_UNKNOWN, UNCLAIMED } from '../board/state';
 import { lineSymmetries } from './symmetry';
 import { simpleEndgameValue } from './simple';
+import { loonyEndgameValue } from '../endgame';
 
 export type LeafEvaluator = (state: BoardState) => number | undefined;
 
@@ -69,7 +72,11 @@ export interface SolveOptions {
   shouldStop?: () => boolean;
   /** Called after each root move and every ~65536 nodes. */
   onProgress?: (info: SolveProgress) => void;
-  /** Exact evaluator for positions where every unclaimed box has exactly 2 sides drawn; null = none. Default: the Solver's. */
+  /**
+   * Exact evaluator consulted when every unclaimed box has 2 or 3 sides drawn (after the built-in
+   * chains-and-loops evaluator, which takes the all-2-sides case); returns undefined to decline.
+   * null = none. Default: the Solver's (which defaults to the endgame module's loonyEndgameValue).
+   */
   leafEvaluator?: LeafEvaluator | null;
 }
 
@@ -107,7 +114,7 @@ export interface SolverConfig {
    * sides drawn) exactly by the built-in component recursion (default true).
    */
   simpleEndgames?: boolean;
-  /** Default leaf evaluator for solve() calls that do not pass one. */
+  /** Default leaf evaluator for solve() calls that do not pass one (default: endgame's loonyEndgameValue; null = none). */
   leafEvaluator?: LeafEvaluator | null;
 }
 
@@ -501,8 +508,8 @@ class Engine {
       if (tb >= 0) ttMove = this.invPerm[this.canonSym * this.L + tb];
     }
     const undrawn = this.L - this.popDrawn();
-    if ((this.simple || this.leaf !== null) && this.lowCount === 0 && this.threeCount === 0) {
-      const v = this.simple ? this.simpleValue() : this.leafValue();
+    if (this.lowCount === 0 && (this.simple || this.leaf !== null)) {
+      const v = this.simple && this.threeCount === 0 ? this.simpleValue() : this.leaf !== null ? this.leafValue() : undefined;
       if (v !== undefined) {
         this.canon();
         this.store(h, slot, v, v, -1, undrawn);
@@ -582,7 +589,8 @@ export class Solver {
     e.nodeLimit = options.nodeBudget ?? Infinity;
     e.deadline = options.timeBudgetMs !== undefined ? t0 + options.timeBudgetMs : Infinity;
     e.shouldStop = options.shouldStop;
-    e.leaf = options.leafEvaluator !== undefined ? options.leafEvaluator : this.cfg.leafEvaluator ?? null;
+    e.leaf = options.leafEvaluator !== undefined ? options.leafEvaluator
+      : this.cfg.leafEvaluator !== undefined ? this.cfg.leafEvaluator : loonyEndgameValue;
     const L = e.L;
     const R = e.remaining;
     const wantValues = options.moveValues === true;
