@@ -128,7 +128,7 @@ test('random late 3x3 positions agree with the brute force', () => {
 });
 
 test('random late 3x4 positions agree with the brute force', () => {
-  const { seen } = crossCheck(3, 4, 600, 19, 33, 200);
+  const { seen } = crossCheck(3, 4, 400, 19, 33, 150);
   assert.ok((seen.get('1') ?? 0) > 10, JSON.stringify([...seen]));
   clearBruteMemo();
 });

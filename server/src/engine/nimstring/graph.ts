@@ -44,7 +44,6 @@ export function stringCount(cells: readonly Cell[]): number {
   return s;
 }
 
-const posOf = (x: number, y: number) => (y + 1) * 64 + (x + 1);
 
 /** Coins of a board position: one cell per unclaimed box, with its board index in `boxes`. */
 export function cellsOfState(state: BoardState): { cells: Cell[]; boxes: number[] } {
@@ -66,23 +65,24 @@ export function cellsOfState(state: BoardState): { cells: Cell[]; boxes: number[
   return { cells, boxes };
 }
 
-/** Index lookup of a cell array by coordinates. */
-export function indexOf(cells: readonly Cell[]): Map<number, number> {
-  const m = new Map<number, number>();
-  for (let i = 0; i < cells.length; i++) m.set(posOf(cells[i].x, cells[i].y), i);
+/** Index lookup of a cell array by coordinates: idx[y * 16 + x] = cell index or -1 (boards <= 12x12). */
+export type CellIndex = Int16Array;
+export function indexOf(cells: readonly Cell[]): CellIndex {
+  const m = new Int16Array(256).fill(-1);
+  for (let i = 0; i < cells.length; i++) m[cells[i].y * 16 + cells[i].x] = i;
   return m;
 }
 
-export function neighbour(cells: readonly Cell[], idx: Map<number, number>, i: number, dir: number): number {
+export function neighbour(cells: readonly Cell[], idx: CellIndex, i: number, dir: number): number {
   const c = cells[i];
-  const j = idx.get(posOf(c.x + DX[dir], c.y + DY[dir]));
-  if (j === undefined) throw new Error(`nimstring: dangling link at (${c.x},${c.y}) dir ${dir}`);
+  const j = idx[(c.y + DY[dir]) * 16 + c.x + DX[dir]];
+  if (j < 0) throw new Error(`nimstring: dangling link at (${c.x},${c.y}) dir ${dir}`);
   return j;
 }
 
 /** Connected components (via coin-coin strings only, never through the ground); indices into `cells`. */
-export function componentIndices(cells: readonly Cell[], alive?: readonly boolean[]): number[][] {
-  const idx = indexOf(cells);
+export function componentIndices(cells: readonly Cell[], alive?: readonly boolean[], index?: CellIndex): number[][] {
+  const idx = index ?? indexOf(cells);
   const seen = new Uint8Array(cells.length);
   const out: number[][] = [];
   for (let s = 0; s < cells.length; s++) {
@@ -93,11 +93,11 @@ export function componentIndices(cells: readonly Cell[], alive?: readonly boolea
     while (stack.length) {
       const i = stack.pop()!;
       comp.push(i);
-      for (const d of DIRS) {
-        if (!(cells[i].links & d)) continue;
-        const j = neighbour(cells, idx, i, d);
-        if (!seen[j]) { seen[j] = 1; stack.push(j); }
-      }
+      const c = cells[i], L = c.links, base = c.y * 16 + c.x;
+      if (L & RIGHT) { const j = idx[base + 1]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
+      if (L & UP) { const j = idx[base + 16]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
+      if (L & LEFT) { const j = idx[base - 1]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
+      if (L & DOWN) { const j = idx[base - 16]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
     }
     comp.sort((p, q) => p - q);
     out.push(comp);
@@ -122,8 +122,8 @@ export function componentIndices(cells: readonly Cell[], alive?: readonly boolea
  *      at its end, an opened loop).
  * Every rule is cross-checked against the whole-board brute force (brute.ts) in the tests.
  */
-export function simplify(cells: Cell[]): Cell[][] | Loony {
-  const idx = indexOf(cells);
+export function simplify(cells: Cell[], index?: CellIndex): Cell[][] | Loony {
+  const idx = index ?? indexOf(cells);
   const alive = new Array<boolean>(cells.length).fill(true);
   const stack: number[] = [];
   for (let i = cells.length - 1; i >= 0; i--) stack.push(i);
@@ -149,7 +149,7 @@ export function simplify(cells: Cell[]): Cell[][] | Loony {
     if (degree(cells[k]) === 1) { unlink(i, dir, j); alive[i] = false; stack.push(j); continue; }
     return LOONY;
   }
-  const comps = componentIndices(cells, alive);
+  const comps = componentIndices(cells, alive, idx);
   return comps.map((comp) => comp.map((i) => cells[i]));
 }
 
@@ -173,16 +173,16 @@ export function regionMoves(cells: readonly Cell[]): RegionMove[] {
 }
 
 /** Apply a move to a copy of the region and simplify the result. */
-export function applyMove(cells: readonly Cell[], m: RegionMove): Cell[][] | Loony {
+export function applyMove(cells: readonly Cell[], m: RegionMove, index?: CellIndex): Cell[][] | Loony {
   const next = cloneCells(cells);
+  const idx = index ?? indexOf(next); // the clone keeps the order, so the index is the same
   if (m.dir === 0) next[m.i].g--;
   else {
-    const idx = indexOf(next);
     const j = neighbour(next, idx, m.i, m.dir);
     next[m.i].links &= ~m.dir;
     next[j].links &= ~OPP[m.dir];
   }
-  return simplify(next);
+  return simplify(next, idx);
 }
 
 // ---- canonical key over the 8 symmetries of the grid ----

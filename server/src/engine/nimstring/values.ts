@@ -9,7 +9,7 @@
  *  - a node budget: when exceeded the search throws BudgetExceeded and the caller reports `unknown`.
  */
 
-import { Cell, LOONY, Loony, applyMove, canonicalKey, rawKey, regionMoves } from './graph';
+import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './graph';
 
 export class BudgetExceeded extends Error {
   constructor() { super('nimstring: node budget exceeded'); }
@@ -45,6 +45,11 @@ export function newContext(budget = 2_000_000, cache: NimCache = sharedCache): S
 /** Value of a simplified, connected, non-loony region. */
 export function regionValue(cells: Cell[], ctx: SearchContext): number {
   if (cells.length === 0) return 0;
+  // Shortcut: a region whose coins all have two strings is an isolated chain (both ends on the
+  // ground) or a loop. Loops and long chains are 0 (every move is loony); 1- and 2-chains are *1.
+  let allTwo = true, ground = 0;
+  for (const c of cells) { if (degree(c) !== 2) { allTwo = false; break; } ground += c.g; }
+  if (allTwo) return ground === 0 || cells.length >= 3 ? 0 : 1;
   const raw = rawKey(cells);
   const quick = ctx.cache.get(raw);
   if (quick !== undefined) { ctx.hits++; return quick; }
@@ -54,8 +59,9 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
   if (++ctx.nodes > ctx.budget) throw new BudgetExceeded();
   const moves = regionMoves(cells);
   const seen = new Uint8Array(moves.length + 2);
+  const idx = indexOf(cells);
   for (const m of moves) {
-    const v = optionValue(cells, m, ctx);
+    const v = optionValue(cells, m, ctx, idx);
     if (v !== LOONY && v < seen.length) seen[v] = 1;
   }
   let mex = 0;
@@ -66,8 +72,8 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
 }
 
 /** Value of the position after a move in a region (xor of its parts), or LOONY. */
-export function optionValue(cells: readonly Cell[], m: { i: number; dir: number }, ctx: SearchContext): number | Loony {
-  const parts = applyMove(cells, m);
+export function optionValue(cells: readonly Cell[], m: { i: number; dir: number }, ctx: SearchContext, idx?: CellIndex): number | Loony {
+  const parts = applyMove(cells, m, idx);
   if (parts === LOONY) return LOONY;
   let x = 0;
   for (const p of parts) x ^= regionValue(p, ctx);
