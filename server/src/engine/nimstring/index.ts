@@ -28,7 +28,10 @@ export type NimValue = number | 'loony';
 export type NimResultValue = NimValue | 'unknown';
 
 export interface NimstringOptions {
-  /** Max regions evaluated (memo misses) for the whole call; beyond it values are 'unknown'. */
+  /**
+   * Max regions evaluated (memo misses) for the whole call, default 250 000 (a few seconds at
+   * worst); beyond it values are 'unknown'.
+   */
   budget?: number;
   /** Compute the value of every legal move (default true). */
   moveValues?: boolean;
@@ -115,7 +118,7 @@ function evalCells(cells: Cell[], ctx: SearchContext): NimResultValue {
 
 /** Nimstring value of a position, its regions and every move. */
 export function nimstring(state: BoardState, options: NimstringOptions = {}): NimstringResult {
-  const ctx = newContext(options.budget ?? 2_000_000, options.cache);
+  const ctx = newContext(options.budget ?? 250_000, options.cache);
   const g = state.geometry;
   const { cells, boxes } = cellsOfState(state);
   const comps = componentIndices(cells);
@@ -210,5 +213,7 @@ export function countChains(cells: readonly Cell[]): { longChains: number; loops
 
 export { NimCache, sharedCache, regionValue, naiveValue, newContext, BudgetExceeded } from './values';
 export { bruteValue, bruteWins } from './brute';
+export { orderingRules, chainStructure, firstOpening } from './ordering';
+export type { OrderChain, OrderingResult } from './ordering';
 export { canonicalKey, cellsOfState, simplify, LOONY } from './graph';
 export type { Cell } from './graph';

@@ -18,7 +18,7 @@ export class BudgetExceeded extends Error {
 /** Memo of region values by canonical key; shared between calls unless a fresh one is passed. */
 export class NimCache {
   readonly map = new Map<string, number>();
-  constructor(readonly maxEntries = 4_000_000) {}
+  constructor(readonly maxEntries = 500_000) {}
   get(key: string): number | undefined { return this.map.get(key); }
   set(key: string, v: number): void {
     if (this.map.size >= this.maxEntries) this.map.clear();
@@ -38,7 +38,7 @@ export interface SearchContext {
   budget: number;
 }
 
-export function newContext(budget = 2_000_000, cache: NimCache = sharedCache): SearchContext {
+export function newContext(budget = 250_000, cache: NimCache = sharedCache): SearchContext {
   return { cache, nodes: 0, hits: 0, budget };
 }
 
