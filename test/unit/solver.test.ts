@@ -166,3 +166,14 @@ test('finished game and forced sequences', () => {
   assert.equal(r.value, 0);
   assert.deepEqual(r.best, []);
 });
+
+test('late positions on large boards (up to 12x12) equal brute force', () => {
+  const r = rng(31337);
+  const sizes: [number, number][] = [[12, 12], [7, 9], [12, 1], [1, 12], [10, 6], [6, 6]];
+  const shared = new Solver();
+  for (let i = 0; i < 36; i++) {
+    const [w, h] = sizes[i % sizes.length];
+    const st = randomPosition(w, h, 18, r, 'play');
+    check(st, shared, `${w}x${h} #${i} ${st.key()}`);
+  }
+});
