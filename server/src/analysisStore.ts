@@ -8,6 +8,22 @@ import { analyzeDocument, type DocumentReport } from './engine/analysis/analyze'
 import { readDab, type DabDocument } from './engine/notation';
 import type { SearchService } from './search/searchService';
 import type { DabSettings } from './settings';
+import type { BoardState } from './engine/board/state';
+import { nimSummary, type NimSummary } from './engine/analysis/nim';
+
+/** Nimstring of positions that need no search (loony endgames): cheap, so on the main thread, memoized. */
+const QUICK_NIM_BUDGET = 5_000;
+const nimMemo = new Map<string, NimSummary>();
+function quickNim(state: BoardState): NimSummary {
+  const key = state.key();
+  let n = nimMemo.get(key);
+  if (!n) {
+    n = nimSummary(state, QUICK_NIM_BUDGET);
+    if (nimMemo.size > 20_000) nimMemo.clear();
+    nimMemo.set(key, n);
+  }
+  return n;
+}
 
 interface Cached {
   version: number;
@@ -50,6 +66,7 @@ export class AnalysisStore {
     this.search.beginOwner(uri);
     const report = analyzeDocument(doc, {
       search: (state) => this.search.lookup(state, uri),
+      nim: (state) => quickNim(state),
       minLoss: s.diagnostics.minLoss,
       resultChangeSeverity: s.diagnostics.resultChangeSeverity,
       lossSeverity: s.diagnostics.lossSeverity,

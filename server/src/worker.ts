@@ -21,6 +21,7 @@ parentPort!.on('message', (job: SearchJob) => {
     const evaluation = searchEvaluate(solver, state, {
       nodeBudget: job.nodeBudget > 0 ? job.nodeBudget : undefined,
       timeBudgetMs: job.timeBudgetMs > 0 ? job.timeBudgetMs : undefined,
+      nimBudget: job.nimBudget,
       shouldStop: () => Atomics.load(cancel, 0) === job.id,
       onProgress: (p) => {
         const now = Date.now();

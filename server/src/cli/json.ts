@@ -31,6 +31,7 @@ export function toJson(report: DocumentReport, file: string): JsonReport {
         ...(p.exact ? {} : { lower: p.lower, upper: p.upper }),
         controlledValue: p.controlledValue,
         best: p.best,
+        ...(e.kind !== 'endgame' ? { nimber: p.nim && p.nim.nimber !== 'unknown' ? p.nim.nimber : null } : {}),
         method: p.method,
         ...(p.endgame && p.endgame.value !== undefined ? {
           endgame: {

@@ -86,7 +86,7 @@ export function main(argv: string[]): number {
     }
     const doc = readDab(text);
     if (cache) prewarm(cache, doc);
-    const report = analyzeDocument(doc, { search: cache?.lookup, minLoss: 1 });
+    const report = analyzeDocument(doc, { search: cache?.lookup, nim: cache?.nim, minLoss: 1 });
     reports.push({ file, report });
     if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
     if (o.command === 'check' && o.maxLoss !== null) {

@@ -3,20 +3,33 @@ import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluate';
 import type { DabDocument } from '../engine/notation';
+import { nimSummary, type NimSummary } from '../engine/analysis/nim';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
+  /** Nimstring view of positions that need no search (searched ones carry their own). */
+  nim: (state: BoardState) => NimSummary;
 }
+
+/** Nimstring regions evaluated per position before its nim-value is reported unknown. */
+export const NIM_BUDGET = 100_000;
 
 export function createSearchCache(budget: { timeBudgetMs: number; nodeBudget?: number }): SearchCache {
   const solver = createSolver();
   const cache = new Map<string, Evaluation>();
+  const nims = new Map<string, NimSummary>();
   return {
+    nim(state) {
+      const key = state.key();
+      let n = nims.get(key);
+      if (!n) { n = nimSummary(state, NIM_BUDGET); nims.set(key, n); }
+      return n;
+    },
     lookup(state) {
       const key = state.key();
       let e = cache.get(key);
       if (!e) {
-        e = searchEvaluate(solver, state, budget);
+        e = searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET });
         cache.set(key, e);
       }
       return e;

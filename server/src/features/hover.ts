@@ -81,6 +81,7 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
     const d = p.decision;
     out.push('', `Keep control: ${d.keep === null ? 'not possible' : signed(d.keep)} · take all: ${signed(d.all)} → ${d.best === 'either' ? 'either is optimal' : d.best === 'keep' ? 'keep control' : 'take all'}`);
   }
+  if (p.nim) out.push('', ...nimLines(entry, p));
   if (p.best.length) {
     const shown = p.best.slice(0, 16).map((b) => `\`${escapeMarkdown(b)}\``).join(', ');
     out.push('', `Best: ${shown}${p.best.length > 16 ? ` and ${p.best.length - 16} more` : ''}`);
@@ -96,4 +97,27 @@ function openingTable(p: PositionReport | undefined): string[] {
     rows.push(`| ${componentWords(o.component)} | ${o.valueAfter ?? '?'} | ${o.decision ?? '?'} | ${o.optimal ? 'optimal' : ''} |`);
   }
   return rows;
+}
+
+function nimText(v: number | 'loony' | 'unknown'): string {
+  return v === 'loony' ? 'loony' : v === 'unknown' ? 'unknown' : v === 0 ? '0' : `*${v}`;
+}
+
+/** Nimstring: value, regions, chain fight, long chain rule (the fallback truth when the value is unknown). */
+function nimLines(entry: EntryReport, p: PositionReport): string[] {
+  const n = p.nim!;
+  const who = escapeMarkdown(entry.players[p.toMove]);
+  const fight = n.nimber === 'unknown' ? 'the chain fight is not solved within the budget'
+    : n.nimber === 0 ? `${who} loses the chain fight (nim-value 0)`
+    : n.nimber === 'loony' ? `${who} wins the chain fight (the last move was loony)`
+    : `${who} wins the chain fight`;
+  const regions = n.regions.length > 1 ? ` = ${n.regions.map((r) => nimText(r.nimber)).join(' ⊕ ')} over ${n.regions.length} regions` : '';
+  const out = [`Nimstring${p.value === null ? ' (fallback: the exact value is unknown)' : ''}: ${nimText(n.nimber)}${regions} — ${fight}.`];
+  out.push('', `Long chains now: ${n.longChains}${n.loops ? `, loops: ${n.loops}` : ''}; the long chain rule asks ${who} for an ${n.wantsLongChains} number (${n.currentFavoursPlayerToMove ? 'met now' : 'not met now'}).`);
+  if (n.winningMoves && n.winningMoves.length && p.state) {
+    const g = p.state.geometry;
+    const names = n.winningMoves.map((l) => `\`${g.lineName(l)}\``);
+    out.push('', `Moves that win the chain fight: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ` and ${names.length - 12} more` : ''}`);
+  }
+  return out;
 }

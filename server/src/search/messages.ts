@@ -10,6 +10,7 @@ export interface SearchJob {
   drawn: Uint8Array;
   nodeBudget: number;
   timeBudgetMs: number;
+  nimBudget: number;
 }
 
 export type WorkerMessage =

@@ -20,6 +20,8 @@ export interface SearchEvents {
 }
 
 const MAX_CACHE = 50_000;
+/** Nimstring regions per searched position (after the solve, in the worker). */
+const WORKER_NIM_BUDGET = 50_000;
 
 export class SearchService {
   private worker: Worker | null = null;
@@ -55,7 +57,7 @@ export class SearchService {
       if (this.running?.key !== key && !this.queue.some((j) => j.key === key)) {
         this.queue.push({
           id: this.nextId++, key, width: state.geometry.width, height: state.geometry.height,
-          drawn: new Uint8Array(state.drawn), nodeBudget: this.budget.nodeBudget, timeBudgetMs: this.budget.timeBudgetMs,
+          drawn: new Uint8Array(state.drawn), nodeBudget: this.budget.nodeBudget, timeBudgetMs: this.budget.timeBudgetMs, nimBudget: WORKER_NIM_BUDGET,
         });
       }
     }

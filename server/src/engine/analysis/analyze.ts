@@ -10,12 +10,15 @@ import { readDab, type DabDocument, type Diagnostic, type EntryModel, type Range
 import type { Evaluation } from './evaluation';
 import { quickEvaluate, type LoonyAnalysis } from './evaluate';
 import { boxes, predictedFinal, resultInWords } from './words';
+import type { NimSummary } from './nim';
 
 /** Supplies evaluations of positions that need search; undefined = not known yet (pending). */
 export type SearchLookup = (state: BoardState) => Evaluation | undefined;
 
 export interface AnalysisOptions {
   search?: SearchLookup;
+  /** Nimstring values of board positions (budgeted; may answer undefined while computing). */
+  nim?: (state: BoardState) => NimSummary | undefined;
   /** Smallest loss (boxes) that gets a diagnostic. */
   minLoss?: number;
   /** Severity of a mistake that changes the result, and of one that does not. */
@@ -49,6 +52,8 @@ export interface PositionReport {
   state?: BoardState;
   /** Value of each legal move for the player to move (board: by line name; endgame: by component or decision). */
   moveValues?: Map<string, number | null>;
+  /** Board positions: the Nimstring view (the fallback truth when the exact value is unknown). */
+  nim?: NimSummary;
   /** Endgame positions after an opening: the controller's two options. */
   decision?: { keep: number | null; all: number; best: 'keep' | 'all' | 'either' };
 }
@@ -149,6 +154,7 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
       method: e.status === 'exact' ? (e.method === 'search' ? 'search' : e.method) : 'unknown',
       note: e.note ?? (loony ? undefined : undefined),
       endgame: loony?.endgame, loony, state, moveValues,
+      nim: e.nim ?? (e.method !== 'search' ? options.nim?.(state) : undefined),
     });
     if (e.status === 'pending') report.pending++;
   });

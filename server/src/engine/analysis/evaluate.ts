@@ -6,6 +6,7 @@ import type { BoardState } from '../board/state';
 import { analyzeBoardEndgame, loonyEndgameValue, type BoardEndgameAnalysis } from '../endgame';
 import { Solver, type SolveOptions } from '../solver';
 import type { Evaluation } from './evaluation';
+import { nimSummary } from './nim';
 
 export type LoonyAnalysis = Extract<BoardEndgameAnalysis, { ok: true }>;
 
@@ -25,6 +26,8 @@ export function quickEvaluate(state: BoardState): { evaluation: Evaluation; loon
 }
 
 export interface SearchBudget {
+  /** Nimstring regions to evaluate per position (0: no Nimstring). */
+  nimBudget?: number;
   nodeBudget?: number;
   timeBudgetMs?: number;
   shouldStop?: () => boolean;
@@ -38,17 +41,20 @@ export function createSolver(): Solver {
 
 /** Budgeted exact search; beyond the budget the answer is 'unknown' with the bounds proven so far. */
 export function searchEvaluate(solver: Solver, state: BoardState, budget: SearchBudget): Evaluation {
-  const r = solver.solve(state, { ...budget, moveValues: true });
+  const { nimBudget, ...solveBudget } = budget;
+  const r = solver.solve(state, { ...solveBudget, moveValues: true });
+  const stopped = budget.shouldStop?.() ?? false;
+  const nim = nimBudget && !stopped ? nimSummary(state, nimBudget) : undefined;
   const moveValues = new Map<number, number | null>();
   if (r.moveValues) {
     for (let l = 0; l < r.moveValues.length; l++) if (!state.drawn[l]) moveValues.set(l, r.moveValues[l]);
   }
   if (r.status === 'exact') {
-    return { status: 'exact', method: 'search', value: r.value, lower: r.value!, upper: r.value!, best: r.best.slice(), moveValues, nodes: r.nodes };
+    return { status: 'exact', method: 'search', value: r.value, lower: r.value!, upper: r.value!, best: r.best.slice(), moveValues, nodes: r.nodes, nim };
   }
   return {
     status: 'unknown', method: 'search', value: null, lower: r.lower, upper: r.upper, best: [], moveValues, nodes: r.nodes,
-    note: `not solved within the search budget (${r.nodes.toLocaleString('en-US')} positions searched)`,
+    note: `not solved within the search budget (${r.nodes.toLocaleString('en-US')} positions searched)`, nim,
   };
 }
 

@@ -18,6 +18,8 @@ export interface Evaluation {
   nodes?: number;
   /** Why it is not exact (budget, cancelled, …). */
   note?: string;
+  /** The Nimstring view, when computed. */
+  nim?: import('./nim').NimSummary;
 }
 
 /** Supplies evaluations for positions that quick analysis cannot settle (search). */

@@ -1,0 +1,32 @@
+/**
+ * The Nimstring view of a board position, in the plain data the analysis, the JSON and the hover
+ * show: the nim-value (or loony), each region's value, the long chain count and what the long
+ * chain rule asks for, and the moves that win the chain fight. Budgeted: 'unknown' beyond it.
+ */
+import type { BoardState } from '../board/state';
+import { nimstring } from '../nimstring';
+
+export interface NimSummary {
+  nimber: number | 'loony' | 'unknown';
+  regions: { boxes: number[]; nimber: number | 'loony' | 'unknown' }[];
+  longChains: number;
+  loops: number;
+  /** The parity of the long chain count the player to move wants. */
+  wantsLongChains: 'even' | 'odd';
+  currentFavoursPlayerToMove: boolean;
+  /** Moves that win Nimstring for the player to move (line indices); undefined when not computed. */
+  winningMoves?: number[];
+}
+
+export function nimSummary(state: BoardState, budget: number, moveValues = true): NimSummary {
+  const r = nimstring(state, { budget, moveValues });
+  return {
+    nimber: r.nimber,
+    regions: r.regions.map((x) => ({ boxes: x.boxes, nimber: x.nimber })),
+    longChains: r.longChains,
+    loops: r.loops,
+    wantsLongChains: r.longChainRule.wantsLongChains,
+    currentFavoursPlayerToMove: r.longChainRule.currentFavoursPlayerToMove,
+    winningMoves: moveValues && r.moveValues.every((m) => m.winning !== 'unknown') ? r.moveValues.filter((m) => m.winning === true).map((m) => m.line) : undefined,
+  };
+}
