@@ -460,7 +460,7 @@ class Engine {
   }
 
   /** Every unclaimed box has exactly 2 sides: split into chains and loops and evaluate. */
-  private simpleValue(): number {
+  private simpleValue(): number | undefined {
     const chains = this.chainBuf, loops = this.loopBuf;
     chains.length = 0; loops.length = 0;
     this.visited.fill(0);
