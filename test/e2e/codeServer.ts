@@ -41,6 +41,8 @@ function freePort(): Promise<number> {
 
 export interface Session {
   scratch: string;
+  /** The user-data dir; its User/settings.json is watched by the running workbench. */
+  userData: string;
   workspace: string;
   port: number;
   url: string;
@@ -93,7 +95,12 @@ export async function startCodeServer(files: Record<string, string>): Promise<Se
   proc.stderr?.on('data', (d) => log.push(String(d)));
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
 
+  // If this process dies before stop() runs, take code-server (its own process group) with it.
+  const killGroup = () => { if (proc.exitCode === null && proc.pid) { try { process.kill(-proc.pid, 'SIGKILL'); } catch { /* gone */ } } };
+  process.once('exit', killGroup);
+
   const stop = async () => {
+    process.removeListener('exit', killGroup);
     if (proc.exitCode === null && proc.pid) {
       try { process.kill(-proc.pid, 'SIGTERM'); } catch { /* already gone */ }
       const t0 = Date.now();
@@ -113,7 +120,7 @@ export async function startCodeServer(files: Record<string, string>): Promise<Se
     if (Date.now() - t0 > 60_000) { await stop(); throw new Error(`code-server did not answer within 60 s:\n${log.join('')}`); }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { scratch, workspace, port, url, proc, log, vsix, stop };
+  return { scratch, userData, workspace, port, url, proc, log, vsix, stop };
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -136,9 +143,12 @@ export async function runCommand(page: Page, label: string): Promise<void> {
   const input = page.locator(`${quickInput} input`);
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(`>${label}`);
-  const row = page.locator(`${quickInput} .monaco-list-row`, { hasText: label }).first();
-  await row.waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Enter');
+  // Pick the row whose label is exactly the command (not the first fuzzy match).
+  const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  const any = page.locator(`${quickInput} .monaco-list-row`, { hasText: label }).first();
+  await any.waitFor({ state: 'visible', timeout: 10_000 });
+  const exactRow = page.locator(`${quickInput} .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  await ((await exactRow.count()) ? exactRow : any).click();
   await page.locator(quickInput).waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
 }
 

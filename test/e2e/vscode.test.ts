@@ -4,7 +4,7 @@
 // Screenshots go to screenshots/e2e-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -38,6 +38,14 @@ const ILLEGAL = [
   '  moves a1-b1 b1-c1 a1-b1',
   '',
 ].join('\n');
+
+/** Preferences: Color Theme (Ctrl+K Ctrl+T), with the editor focused. */
+async function openThemePicker(p: Page) {
+  await p.keyboard.press('Control+1');
+  await p.keyboard.press('Control+K');
+  await p.keyboard.press('Control+T');
+  await p.locator('.quick-input-widget .monaco-list-row').first().waitFor({ timeout: 10_000 });
+}
 
 /** The editor's cursor (status bar), read with the editor focused (Ctrl+1 keeps the cursor). */
 async function editorCursor(p: Page) {
@@ -165,6 +173,47 @@ test('e2e: the dab extension in a real VS Code (code-server + Chromium)', { skip
       shots.push(await screenshot(p, '6-board-stepped'));
     });
 
+    await t.test('the board follows the colour theme (light, dark, high contrast)', async () => {
+      const look = async () => {
+        const f = await waitFor('the board webview', () => boardFrame(p), 10_000);
+        return f.evaluate(() => ({
+          body: document.body.className,
+          dot: getComputedStyle(document.querySelector('#board .dot')!).fill,
+          bg: getComputedStyle(document.body).backgroundColor,
+        }));
+      };
+      const seen: Record<string, { body: string; dot: string; bg: string }> = {};
+      const start = await look();
+      const themes = [['light', 'Light Modern', 'vscode-light'], ['dark', 'Dark Modern', 'vscode-dark'], ['hc', 'Dark High Contrast', 'vscode-high-contrast']] as const;
+      for (const [name, theme, cls] of themes) {
+        await openThemePicker(p);
+        const input = p.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill(theme);
+        await p.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 10_000 })
+          .catch(async (e) => { shots.push(await screenshot(p, '6-theme-picker')); throw e; });
+        await p.keyboard.press('Enter');
+        let last: unknown;
+        seen[name] = await waitFor(`the ${name} theme in the board`, async () => {
+          const l = await look();
+          last = l;
+          return l.body.split(/\s+/).includes(cls) ? l : undefined;
+        }, 20_000).catch((e) => { throw new Error(`${String(e)}; last seen ${JSON.stringify(last)}`); });
+        shots.push(await screenshot(p, `6-theme-${name}`));
+      }
+      console.log(`# themes: ${JSON.stringify(seen)}`);
+      assert.notEqual(seen.dark.dot, seen.light.dot, 'dots take the theme foreground');
+      assert.notEqual(seen.dark.bg, seen.light.bg, 'the background follows the theme');
+      // Back to the starting theme.
+      const back = themes.find(([, , cls]) => start.body.includes(cls));
+      if (back) {
+        await openThemePicker(p);
+        await p.locator('.quick-input-widget input').fill(back[1]);
+        await p.locator('.quick-input-widget .monaco-list-row', { hasText: back[1] }).first().waitFor({ timeout: 10_000 });
+        await p.keyboard.press('Enter');
+      }
+    });
+
     await t.test('dab: Export Board as SVG saves the board to a file and the clipboard', async () => {
       const before = new Set(readdirSync(session!.workspace));
       await runCommand(p, 'dab: Export Board as SVG');
@@ -191,8 +240,25 @@ test('e2e: the dab extension in a real VS Code (code-server + Chromium)', { skip
       shots.push(await screenshot(p, '7-exported'));
     });
 
+    await t.test('clicking an endgame code lens shows that endgame on the board', async () => {
+      await openFile(p, 'allcock.dab');
+      const lens = p.locator('.codelens-decoration a', { hasText: 'Open the 4-loop' }).first();
+      await lens.waitFor({ timeout: 30_000 });
+      await lens.click();
+      const frame = await waitFor('the board webview', () => boardFrame(p), 15_000);
+      await waitFor('the endgame on the board', async () => /Allcock, section 1/.test(await frame.locator('#title').innerText()), 15_000);
+      const comps = await frame.locator('#board svg .component').evaluateAll((cs) => cs.map((c) => `${c.getAttribute('data-kind')}:${c.getAttribute('data-size')}`));
+      console.log(`# endgame board: components ${JSON.stringify(comps)}, value "${await frame.locator('#value').innerText()}"`);
+      assert.deepEqual([...comps].sort(), ['chain:3', 'loop:4', 'loop:8']);
+      assert.match(await frame.locator('#value').innerText(), /wins by 1/);
+      shots.push(await screenshot(p, '8-endgame-board'));
+    });
+
     await t.test('the board view comes back after a reload', async () => {
-      assert.ok(await boardFrame(p), 'a board is open before the reload');
+      const before = await boardFrame(p);
+      assert.ok(before, 'a board is open before the reload');
+      const title = await before.locator('#title').innerText();
+      const lines = await before.locator('#board svg .line, #board svg .component').count();
       // An orderly reload (as a user does it): the workbench saves its state, then reloads.
       await Promise.all([
         p.waitForEvent('load', { timeout: 60_000 }),
@@ -200,8 +266,9 @@ test('e2e: the dab extension in a real VS Code (code-server + Chromium)', { skip
       ]);
       await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
       const frame = await waitFor('the restored board webview', () => boardFrame(p), 60_000);
-      await waitFor('the restored board drawing', async () => (await frame.locator('#board svg .dot').count()) === 9, 30_000);
-      shots.push(await screenshot(p, '8-reloaded'));
+      await waitFor('the restored board drawing', async () => (await frame.locator('#title').innerText()) === title, 30_000);
+      assert.equal(await frame.locator('#board svg .line, #board svg .component').count(), lines, 'the same drawing');
+      shots.push(await screenshot(p, '9-reloaded'));
     });
   } finally {
     if (page && t.signal.aborted === false) {
