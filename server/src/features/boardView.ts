@@ -54,6 +54,9 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
     ...base, width: g.width, height: g.height, drawn,
     lastMove: lastPly && lastPly.line !== null ? lineOf(g, lastPly.line) : undefined,
     boxes, components, best,
+    regions: p.nim?.regions
+      .filter((r) => r.nimber !== 'unknown')
+      .map((r) => ({ boxes: r.boxes.map((b) => [g.boxX(b), g.boxY(b)] as DotXY), nimber: r.nimber as number | 'loony' })),
   };
 }
 
