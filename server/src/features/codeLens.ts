@@ -12,6 +12,11 @@ export function codeLenses(report: DocumentReport, uri: string): CodeLens[] {
     const header = toLspRange(e.model.entry.headerRange);
     const at = { line: header.start.line, character: header.start.character };
     lenses.push({ range: header, command: { title: entryLensTitle(e), command: 'dab.showBoard', arguments: [uri, at] } });
+    const play = e.model.entry.play;
+    if (play && e.moves.length > 0) {
+      const r = toLspRange(play.keywordRange);
+      lenses.push({ range: r, command: { title: playLensTitle(e), command: 'dab.showBoard', arguments: [uri, { line: r.start.line, character: r.start.character }] } });
+    }
     if (e.moves.length > 0 && e.model.entry.moves) {
       const s = e.summary;
       const r = toLspRange(e.model.entry.moves.keywordRange);
@@ -61,4 +66,16 @@ export function positionAdvice(e: EntryReport, p: PositionReport): string {
 
 function isDecision(best: string[]): boolean {
   return best.length > 0 && best.every((b) => b === 'keep' || b === 'all');
+}
+
+/** "Optimal line of play — final score 7-8" or where the line first throws boxes away. */
+function playLensTitle(e: EntryReport): string {
+  const last = e.positions[e.positions.length - 1];
+  const end = last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then ${positionAdvice(e, last)}`;
+  const bad = e.moves.filter((m) => (m.loss ?? 0) > 0);
+  if (bad.length === 0) return `Optimal line of play — ${end}`;
+  const first = bad[0];
+  const lost = bad.reduce((a, m) => a + (m.loss ?? 0), 0);
+  const what = first.move === 'keep' ? 'keeping control' : first.move === 'all' ? 'taking all' : `opening ${first.move}`;
+  return `This line throws away ${lost} box${lost === 1 ? '' : 'es'}, first by ${what} (step ${Math.ceil(first.ply / 2)}) — ${end}`;
 }
