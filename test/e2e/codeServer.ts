@@ -154,13 +154,16 @@ export async function runCommand(page: Page, label: string): Promise<void> {
 
 /** Opens a workspace file with Quick Open and waits for its editor. */
 export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+1'); // open it in the first editor group
   await page.keyboard.press('Control+P');
   const input = page.locator(`${quickInput} input`);
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(name);
-  const row = page.locator(`${quickInput} .monaco-list-row`, { hasText: name }).first();
+  // Click the row of exactly that file (Enter could pick a row from before the filter applied).
+  const exact = new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  const row = page.locator(`${quickInput} .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
   await row.waitFor({ state: 'visible', timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  await row.click();
   await page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor({ timeout: 15_000 });
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 15_000 });
 }
