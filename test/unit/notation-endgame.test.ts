@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readDab, parseDab, type Range } from '../../server/src/engine/notation';
+import { readDab, parseDab, MAX_COMPONENTS, type Range } from '../../server/src/engine/notation';
 
 const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({ line, character, endLine, endCharacter });
 const names = (cs: { kind: string; size: number }[]): string => cs.map((c) => `${c.size}${c.kind === 'loop' ? 'l' : ''}`).join(' ');
@@ -47,7 +47,8 @@ test('component errors: short loops, empty chains, odd loops (information), garb
     ['error', 'bad-component', R(1, 30, 1, 31)],
   ]);
   assert.equal(names(doc.models[0].endgame!.components), '5l 7l 3 4l');
-  const many = readDab('endgame\ncomponents 3^10001\n');
+  const many = readDab(`endgame\ncomponents 3^${MAX_COMPONENTS + 1}\n`);
+  assert.deepEqual(readDab(`endgame\ncomponents 3^${MAX_COMPONENTS}\n`).diagnostics, []);
   assert.deepEqual(many.diagnostics.map((d) => d.code), ['bad-component']);
   assert.equal(readDab('endgame\ncomponents (3\n').diagnostics[0].range.character, 11);
   assert.deepEqual(readDab('endgame "no components"\n').diagnostics.map((d) => d.code), ['bad-component']);

@@ -200,7 +200,9 @@ function pushMove(report: EntryReport, m: Omit<MoveReport, 'marginBefore' | 'mar
 function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
   const report = emptyReport(model, index);
   const eg = model.endgame;
-  if (!eg) return report;
+  // A component list with errors is not analysed: a value of what is left would mislead.
+  const broken = [...model.entry.diagnostics, ...model.diagnostics].some((d) => d.severity === 'error' && d.code === 'bad-component');
+  if (!eg || broken || (eg.components.length === 0 && model.entry.components)) return report;
   const total = eg.totalBoxes;
   const root = analyzeEndgame(eg.components);
   const rootValue = root.value === undefined ? null : -root.value + 0;

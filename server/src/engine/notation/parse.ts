@@ -10,7 +10,8 @@ import type {
 } from './ast';
 
 export const MAX_DIAGNOSTICS = 2000;
-export const MAX_COMPONENTS = 10000;
+/** Components after repeats; the closed form would take more, but the model keeps one object each. */
+export const MAX_COMPONENTS = 200_000;
 const MAX_SIDE = 12;
 
 export const FIELD_NAMES = ['size', 'players', 'tomove', 'score', 'lines', 'diagram', 'moves', 'components', 'play', 'value'] as const;
