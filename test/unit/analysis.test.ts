@@ -106,3 +106,10 @@ test('dab CLI: exit codes and the JSON shape of the spec', () => {
   const t = run('analyze', good);
   assert.match(t.stdout, /B wins the rest by 1/);
 });
+
+test('a component list with errors is not analysed, so no value or claim check is made up', () => {
+  const r = analyzeText('endgame\n  components 3 + 2l + 4l\n  value 0\n');
+  assert.equal(r.entries[0].positions.length, 0);
+  assert.ok(r.diagnostics.some((d) => d.code === 'bad-component'));
+  assert.ok(!r.diagnostics.some((d) => d.code === 'wrong-value'));
+});
