@@ -105,6 +105,8 @@ test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide 
   const solvers = [
     new Solver({ symmetry: false }), new Solver({ chainRule: false }), new Solver({ tableBits: 4 }),
     new Solver({ simpleEndgames: false, leafEvaluator: null }), new Solver({ rootMtd: false }),
+    new Solver({ captureRule: false }), new Solver({ equivalentMoves: false }),
+    new Solver({ captureRule: false, equivalentMoves: false, chainRule: false }),
   ];
   for (let i = 0; i < 400; i++) {
     const sizes: [number, number, number][] = [[2, 2, 12], [3, 3, 16], [4, 4, 14], [5, 5, 14]];

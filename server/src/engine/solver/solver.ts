@@ -109,6 +109,10 @@ export interface SolverConfig {
   rootMtd?: boolean;
   /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
   chainRule?: boolean;
+  /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops) (default true). */
+  equivalentMoves?: boolean;
+  /** Apply rule 3 (with a capturable box: only captures and the double-dealing line) (default true). */
+  captureRule?: boolean;
   /**
    * Evaluate positions made only of isolated chains and loops (every unclaimed box has exactly 2
    * sides drawn) exactly by the built-in component recursion (default true).
@@ -179,8 +183,13 @@ class Engine {
   onTick: (() => void) | undefined;
   leaf: LeafEvaluator | null = null;
   chainRule = true;
+  captureRule = true;
   simple = true;
   readonly visited: Uint8Array;
+  readonly skip: Uint8Array;
+  readonly eqLines: Int16Array;
+  readonly eqBoxes: Int16Array;
+  equivRule = true;
   readonly chainBuf: number[] = [];
   readonly loopBuf: number[] = [];
   scratch: BoardState;
@@ -226,8 +235,13 @@ class Engine {
     this.tBest = new Int16Array(this.tSize);
     this.tDepth = new Uint16Array(this.tSize);
     this.chainRule = cfg.chainRule !== false;
+    this.captureRule = cfg.captureRule !== false;
     this.simple = cfg.simpleEndgames !== false;
     this.visited = new Uint8Array(this.B);
+    this.skip = new Uint8Array(this.L);
+    this.eqLines = new Int16Array(this.L + 1);
+    this.eqBoxes = new Int16Array(this.B + 1);
+    this.equivRule = cfg.equivalentMoves !== false;
     this.scratch = new BoardState(g);
   }
 
@@ -410,15 +424,48 @@ class Engine {
           if (k + 1 >= 5) { buf[base] = l; return 1; }
         }
       }
+      if (this.captureRule) {
+        // Rule 3: captures, plus the one non-capturing line that is a side of every Y
+        let cnt = 0, common = -2;
+        if (ttMove >= 0 && !this.isDrawn(ttMove)) {
+          const b0 = this.lineBoxes[2 * ttMove], b1 = this.lineBoxes[2 * ttMove + 1];
+          if ((b0 >= 0 && sides[b0] === 3) || (b1 >= 0 && sides[b1] === 3)) buf[base + cnt++] = ttMove;
+        }
+        for (let b = 0; b < this.B; b++) {
+          if (sides[b] !== 3) continue;
+          const l = this.missingSide(b, -1);
+          let dup = false;
+          for (let i = 0; i < cnt; i++) if (buf[base + i] === l) { dup = true; break; }
+          if (!dup) buf[base + cnt++] = l;
+          if (common !== -1) {
+            const y = this.across(l, b);
+            // y is a 2-box here (rule 1 did not apply): its other missing side
+            const n = y >= 0 && sides[y] === 2 ? this.missingSide(y, l) : -1;
+            if (common === -2) common = n; else if (common !== n) common = -1;
+          }
+        }
+        if (common >= 0) {
+          let dup = false;
+          for (let i = 0; i < cnt; i++) if (buf[base + i] === common) { dup = true; break; }
+          if (!dup) buf[base + cnt++] = common;
+        }
+        return cnt;
+      }
     }
     let cnt = 0;
+    const skip = this.skip;
+    const useSkip = this.equivRule && this.threeCount === 0;
+    if (useSkip) {
+      this.markEquivalent();
+      if (ttMove >= 0 && skip[ttMove]) ttMove = -1;
+    }
     if (ttMove >= 0 && !this.isDrawn(ttMove)) buf[base + cnt++] = ttMove;
     const order = this.order, lb = this.lineBoxes;
     // captures first, then lines giving nothing away, then sacrifices
     for (let pass = 0; pass < 3; pass++) {
       for (let i = 0; i < L; i++) {
         const l = order[i];
-        if (l === ttMove || this.isDrawn(l)) continue;
+        if (l === ttMove || this.isDrawn(l) || (useSkip && skip[l])) continue;
         const b0 = lb[2 * l], b1 = lb[2 * l + 1];
         const s0 = b0 >= 0 ? sides[b0] : 0, s1 = b1 >= 0 ? sides[b1] : 0;
         const cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
@@ -426,6 +473,88 @@ class Engine {
       }
     }
     return cnt;
+  }
+
+  /**
+   * Rule 4 (equivalent moves), only with no 3-box on the board: skip[l] = 1 for an undrawn line
+   * that is equivalent to a smaller undrawn line (each class keeps its least line). Classes:
+   *  (a) the undrawn edge lines of one box (an automorphism of the strings-and-coins graph);
+   *  (b) the two lines of a 1-chain (a 2-box whose neighbours across its undrawn sides are not
+   *      2-boxes): either way the opponent's capture is forced by rule 1 and the result is the same;
+   *  (c) the two end lines of a 2-chain: either way the opponent's options are (rule 3) taking both
+   *      boxes (P + all three lines) or declining (P + both end lines);
+   *  (d) a chain of 2-boxes with both ends at the edge: e_i and e_(k-i) (reversal automorphism);
+   *      an isolated loop of 2-boxes: all its lines (rotation).
+   */
+  private markEquivalent(): void {
+    const skip = this.skip, sides = this.sides, bl = this.boxLines, vis = this.visited, lb = this.lineBoxes;
+    skip.fill(0);
+    vis.fill(0);
+    const lines = this.eqLines, boxes = this.eqBoxes;
+    for (let b = 0; b < this.B; b++) {
+      if (sides[b] >= 4) continue;
+      // (a) edge lines of the box
+      let g0 = -1;
+      for (let k = 0; k < 4; k++) {
+        const l = bl[4 * b + k];
+        if (this.isDrawn(l) || (lb[2 * l] >= 0 && lb[2 * l + 1] >= 0)) continue;
+        if (g0 < 0 || l < g0) { if (g0 >= 0) skip[g0] = 1; g0 = l; } else skip[l] = 1;
+      }
+      if (sides[b] !== 2 || vis[b]) continue;
+      // trace the maximal chain or loop through b: boxes[0..k-1], lines[0..k] (chain) / [0..k-1] (loop)
+      vis[b] = 1;
+      const s1 = this.missingSide(b, -1), s2 = this.missingSide(b, s1);
+      // walk backwards from b through s1 to find one end
+      let cur = b, via = s1, loop = false;
+      for (;;) {
+        const nx = this.across(via, cur);
+        if (nx < 0 || sides[nx] !== 2) break;
+        if (nx === b) { loop = true; break; }
+        cur = nx; via = this.missingSide(nx, via);
+      }
+      // now walk forward from the end `cur` whose outer line is `via`
+      let k = 0, n = 0;
+      lines[n++] = via;
+      let fw = loop ? b : cur, fl = loop ? s2 : via;
+      if (loop) { lines[0] = s1; fl = s1; fw = b; }
+      {
+        let c = fw;
+        let inLine = fl;
+        for (;;) {
+          boxes[k++] = c; vis[c] = 1;
+          const out = this.missingSide(c, inLine);
+          if (loop) {
+            const nx = this.across(out, c);
+            if (nx === b) { break; }
+            lines[n++] = out; inLine = out; c = nx;
+            continue;
+          }
+          lines[n++] = out;
+          const nx = this.across(out, c);
+          if (nx < 0 || sides[nx] !== 2) break;
+          inLine = out; c = nx;
+        }
+      }
+      if (loop) {
+        // lines[0..n-1] are the loop's lines (n === k): keep the least
+        let mn = lines[0];
+        for (let i = 1; i < n; i++) if (lines[i] < mn) mn = lines[i];
+        for (let i = 0; i < n; i++) if (lines[i] !== mn) skip[lines[i]] = 1;
+        continue;
+      }
+      // chain: boxes[0..k-1], lines[0..k]
+      const first = lines[0], last = lines[k];
+      const endA = this.across(first, boxes[0]), endB = this.across(last, boxes[k - 1]);
+      if (k === 1 || k === 2) {
+        if (first < last) skip[last] = 1; else skip[first] = 1;
+      }
+      if (endA < 0 && endB < 0) {
+        for (let i = 0; i + i < k; i++) {
+          const a = lines[i], z = lines[k - i];
+          if (a < z) skip[z] = 1; else if (z < a) skip[a] = 1;
+        }
+      }
+    }
   }
 
   private tick(): void {
