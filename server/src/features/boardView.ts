@@ -1,7 +1,7 @@
 /** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../protocol';
 import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyze';
-import { valuePhrase } from '../engine/analysis/analyze';
+import { predictedFinal, resultInWords } from '../engine/analysis/words';
 import type { BoardGeometry } from '../engine/board/geometry';
 import { UNCLAIMED } from '../engine/board/state';
 import { entryAt, positionAt } from './convert';
@@ -23,7 +23,7 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
   const base = {
     entryTitle: entry.title ?? '', entryKind: entry.kind, entryLine: entry.line, players: entry.players,
     score: p.score, toMove: p.toMove, value: p.value, ply: p.ply, plyCount: entry.moves.length,
-    valueText: p.value !== null ? `${positionAdvice(entry, p)}. ${valuePhrase(p, entry.players)}` : positionAdvice(entry, p),
+    valueText: valueText(entry, p),
     moveRanges: entry.moves.map((m) => ({ line: m.range.line, character: m.range.character, endLine: m.range.endLine, endCharacter: m.range.endCharacter })),
     graph: entry.positions.map((q, i) => ({
       ply: q.ply,
@@ -34,7 +34,8 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
   const state = p.state;
   const g = state?.geometry;
   if (!state || !g) {
-    return { ...base, width: 0, height: 0, drawn: [], boxes: [], components: [], best: [] };
+    const components = (p.components ?? []).map((c) => ({ kind: c.kind, size: c.size, boxes: [] as DotXY[] }));
+    return { ...base, width: 0, height: 0, drawn: [], boxes: [], components, best: [] };
   }
   const drawn: BoardViewLine[] = [];
   for (let l = 0; l < g.lineCount; l++) if (state.drawn[l]) drawn.push(lineOf(g, l));
@@ -58,6 +59,14 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
       .filter((r) => r.nimber !== 'unknown')
       .map((r) => ({ boxes: r.boxes.map((b) => [g.boxX(b), g.boxY(b)] as DotXY), nimber: r.nimber as number | 'loony' })),
   };
+}
+
+/** "Open the 4-loop — the controller (B) wins by 1. Predicted final score 7-8, B wins 8-7." */
+function valueText(entry: EntryReport, p: PositionReport): string {
+  const advice = positionAdvice(entry, p);
+  if (p.value === null || p.remaining === 0) return advice;
+  const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
+  return `${advice}. Predicted final score ${final[0]}-${final[1]}: ${resultInWords(final, entry.players)}.`;
 }
 
 function bestLines(entry: EntryReport, p: PositionReport): number[] {

@@ -54,6 +54,8 @@ export interface PositionReport {
   moveValues?: Map<string, number | null>;
   /** Board positions: the Nimstring view (the fallback truth when the exact value is unknown). */
   nim?: NimSummary;
+  /** Abstract endgames: the components not yet opened (the one just opened excluded). */
+  components?: { kind: 'chain' | 'loop'; size: number }[];
   /** Endgame positions after an opening: the controller's two options. */
   decision?: { keep: number | null; all: number; best: 'keep' | 'all' | 'either' };
 }
@@ -212,6 +214,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
     controlledValue: root.controlledValue === null ? null : -root.controlledValue + 0,
     best: root.value === undefined ? [] : root.best.slice(), method: root.exact ? 'endgame' : 'unknown', note: root.reason,
     endgame: root,
+    components: eg.components.slice(),
     moveValues: new Map(root.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0])),
   });
   const legal = eg.steps.filter((s) => s.legal && s.component);
@@ -238,6 +241,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
       lower: r.openingValue ?? null, upper: r.openingValue ?? null, controlledValue: null,
       best: r.bestDecision === undefined ? [] : r.bestDecision === 'either' ? ['all', 'keep'] : [r.bestDecision],
       method: r.openingValue !== undefined ? 'endgame' : 'unknown',
+      components: restComponents,
       moveValues: new Map<string, number | null>([['all', all], ...(r.choice ? [['keep', keep] as [string, number | null]] : [])]),
     };
     if (all !== null && r.bestDecision) afterOpening.decision = { keep, all, best: r.bestDecision };
@@ -258,6 +262,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
       best: restAnalysis?.value !== undefined ? restAnalysis.best.slice() : [],
       method: restValue === null ? 'unknown' : remaining === 0 ? 'over' : 'endgame',
       endgame: restAnalysis,
+      components: restComponents,
       moveValues: restAnalysis ? new Map(restAnalysis.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0])) : undefined,
     };
     pushMove(report, {
