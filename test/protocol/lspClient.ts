@@ -38,11 +38,12 @@ export class LspTestClient {
     this.connection.listen();
   }
 
-  async initialize(): Promise<any> {
+  /** `bare`: a minimal client (no configuration, no refresh, no progress), like older editors. */
+  async initialize(bare = false): Promise<any> {
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
-      capabilities: {
+      capabilities: bare ? {} : {
         workspace: { configuration: true, codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
         textDocument: {
           hover: { contentFormat: ['markdown', 'plaintext'] },

@@ -1,0 +1,60 @@
+/**
+ * The server under a minimal client (no configuration, refresh or progress support, as older
+ * Neovim and Emacs clients) and under hostile documents: it keeps answering, diagnostics arrive
+ * with positions, and it never crashes.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { LspTestClient } from './lspClient';
+
+let client: LspTestClient;
+before(async () => { client = new LspTestClient(); await client.initialize(true); });
+after(async () => { await client.shutdown(); });
+
+test('a bare client gets pushed diagnostics, hover and lenses', async () => {
+  const uri = client.open('bare.dab', 'endgame "e"\n  components 3 + 4l + 8l\n  value 2\n');
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
+  assert.equal(d.diagnostics[0].code, 'wrong-value');
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } });
+  assert.match(h.contents.value, /B wins the rest by 1/);
+  const lenses: any[] = await client.request('textDocument/codeLens', { textDocument: { uri } });
+  assert.ok(lenses.length >= 1);
+});
+
+test('a 50,000-line file: diagnostics arrive, the server stays responsive', async () => {
+  const parts: string[] = [];
+  for (let i = 0; parts.length < 50_000; i++) {
+    parts.push(`game "g${i}"`, '  size 3x3', '  moves a1-b1 b1-c1 q9-z9 a1-a2 {c', `garbage ${i} [[[ "`, `endgame`, `  components 3 4l 8l^2`, '  play 3:keep', 'position', '  size 500x500');
+  }
+  const text = parts.slice(0, 50_000).join('\n');
+  const t0 = Date.now();
+  const uri = client.open('huge.dab', text);
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 100, 60_000);
+  const ms = Date.now() - t0;
+  console.log(`50,000 lines: ${d.diagnostics.length} diagnostics after ${ms} ms`);
+  for (const x of d.diagnostics.slice(0, 200)) {
+    assert.ok(x.range.start.line >= 0 && x.range.end.line < 50_000, JSON.stringify(x.range));
+    assert.ok(typeof x.message === 'string' && x.message.length > 0);
+  }
+  assert.ok(d.diagnostics.some((x) => x.code === 'bad-size'));
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 4 } });
+  assert.ok(h === null || typeof h.contents.value === 'string');
+  const symbols: any[] = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+  assert.ok(symbols.length > 10_000);
+});
+
+test('random bytes, control characters and unmatched brackets never crash the server', async () => {
+  let seed = 99;
+  const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+  const alphabet = 'gamepositiondncomvsl+-|.*oO#{}[]"();:^0123456789 \n\t\r\u0000\u202e\ud83d\ude00';
+  for (let k = 0; k < 30; k++) {
+    let text = k % 3 === 0 ? 'game\n  size 3x3\n  moves ' : k % 3 === 1 ? 'position\n  diagram\n' : '';
+    const n = 200 + Math.floor(rand() * 2000);
+    for (let i = 0; i < n; i++) text += alphabet[Math.floor(rand() * alphabet.length)];
+    const uri = client.open(`fuzz${k}.dab`, text);
+    await client.waitForDiagnostics(uri);
+    const r = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 1 } });
+    assert.ok(r === null || typeof r.contents.value === 'string');
+  }
+  assert.equal(client.process.exitCode, null, 'the server is still running');
+});
