@@ -54,7 +54,7 @@ export function positionAdvice(e: EntryReport, p: PositionReport): string {
       ? joinOr(p.best.map((b) => componentPhrase(b, counts.get(b) ?? 1)))
       : joinOr(p.endgame.best.map((b) => componentPhrase(b, counts.get(b) ?? 1)));
     const v = -p.value;
-    return `Open ${what} — ${roleWinner(v, other, mover)}`;
+    return `Open ${what} — ${roleWinner(v)}`;
   }
   if (isDecision(p.best) || p.loony?.controller) {
     const d = p.decision?.best ?? p.loony?.controller?.decision;

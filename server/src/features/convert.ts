@@ -59,10 +59,10 @@ export function joinOr(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
-/** Who wins the rest, with names and roles: "the controller (B) wins by 1". */
-export function roleWinner(v: number, controller: string, opener: string): string {
-  if (v > 0) return `the controller${controller ? ` (${controller})` : ''} wins by ${v}`;
-  if (v < 0) return `the opener${opener ? ` (${opener})` : ''} wins by ${-v}`;
+/** Who wins the rest of an endgame, by role (the hover names the players): "the controller wins by 1". */
+export function roleWinner(v: number): string {
+  if (v > 0) return `the controller wins by ${v}`;
+  if (v < 0) return `the opener wins by ${-v}`;
   return 'the rest is a tie';
 }
 
