@@ -41,6 +41,7 @@ export function toJson(report: DocumentReport, file: string): JsonReport {
         } : {}),
         ...(p.loony ? { components: p.loony.components.map((c) => c.name) } : {}),
         ...(p.decision ? { decision: p.decision } : {}),
+        ...(p.moveValues ? { moveValues: Object.fromEntries([...p.moveValues].sort((a, b) => (a[0] < b[0] ? -1 : 1))) } : {}),
         ...(p.note ? { note: p.note } : {}),
       })),
       moves: e.moves.map((m) => ({

@@ -81,6 +81,7 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
     const d = p.decision;
     out.push('', `Keep control: ${d.keep === null ? 'not possible' : signed(d.keep)} · take all: ${signed(d.all)} → ${d.best === 'either' ? 'either is optimal' : d.best === 'keep' ? 'keep control' : 'take all'}`);
   }
+  if (p.state && p.moveValues && p.moveValues.size > 1) out.push('', ...moveValueLines(p));
   if (p.nim) out.push('', ...nimLines(entry, p));
   if (p.best.length) {
     const shown = p.best.slice(0, 16).map((b) => `\`${escapeMarkdown(b)}\``).join(', ');
@@ -120,4 +121,21 @@ function nimLines(entry: EntryReport, p: PositionReport): string[] {
     out.push('', `Moves that win the chain fight: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ` and ${names.length - 12} more` : ''}`);
   }
   return out;
+}
+
+/** Every legal move grouped by its value for the player to move, best first (like Wilson's analyser). */
+function moveValueLines(p: PositionReport): string[] {
+  const groups = new Map<string, string[]>();
+  for (const [name, v] of p.moveValues!) {
+    const k = v === null ? '?' : String(v);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(name);
+  }
+  const keys = [...groups.keys()].sort((a, b) => (a === '?' ? 1 : b === '?' ? -1 : Number(b) - Number(a)));
+  const rows = keys.map((k) => {
+    const names = groups.get(k)!.sort();
+    const shown = names.slice(0, 10).map((n) => `\`${n}\``).join(' ');
+    return `- ${k === '?' ? 'unknown' : signed(Number(k))}: ${shown}${names.length > 10 ? ` … (${names.length})` : ''}`;
+  });
+  return ['Every move, by its value for the player to move:', '', ...rows];
 }
