@@ -8,7 +8,7 @@ import { componentWords, entryAt, escapeMarkdown, moveAt, positionAt, signed, to
 
 export function hover(report: DocumentReport, pos: Position): Hover | null {
   const entry = entryAt(report, pos.line);
-  if (!entry || !rangeContains(entry.model.entry.range, pos.line, pos.character) && pos.line > entry.model.entry.range.endLine) return null;
+  if (!entry) return null;
   const md: string[] = [];
   const title = entry.title !== null ? ` "${escapeMarkdown(entry.title)}"` : '';
   const move = moveAt(entry, pos.line, pos.character);

@@ -154,7 +154,7 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
       controlledValue,
       best: e.best.map((l) => g.lineName(l)).sort(),
       method: e.status === 'exact' ? (e.method === 'search' ? 'search' : e.method) : 'unknown',
-      note: e.note ?? (loony ? undefined : undefined),
+      note: e.note,
       endgame: loony?.endgame, loony, state, moveValues,
       nim: e.nim ?? (e.method !== 'search' ? options.nim?.(state) : undefined),
     });
