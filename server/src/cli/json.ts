@@ -36,6 +36,7 @@ export function toJson(report: DocumentReport, file: string): JsonReport {
         ...(p.endgame && p.endgame.value !== undefined ? {
           endgame: {
             components: p.endgame.components, size: p.endgame.size, value: p.endgame.value,
+            fullyControlledValue: p.endgame.controlledValue === null ? null : p.endgame.controlledValue - p.endgame.terminalBonus!,
             controlledValue: p.endgame.controlledValue, terminalBonus: p.endgame.terminalBonus,
           },
         } : {}),

@@ -32,7 +32,7 @@ function positionLine(p: PositionReport, e: EntryReport): string {
   if (p.method === 'over' && p.remaining === 0) return `game over, ${p.score[0]}-${p.score[1]}`;
   let s = p.value !== null ? `${who} to move: ${valuePhrase(p, e.players)} (value ${p.value >= 0 ? '+' : ''}${p.value})` : `${who} to move: value unknown${p.lower !== null && p.upper !== null ? ` (between ${p.lower} and ${p.upper})` : ''}${p.note ? ` — ${p.note}` : ''}`;
   if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
-    s += `; ${p.endgame.components}: size ${p.endgame.size}, c(G) = ${p.endgame.controlledValue}, tb(G) = ${p.endgame.terminalBonus}`;
+    s += `; ${p.endgame.components}: size ${p.endgame.size}, fully controlled ${p.endgame.controlledValue - p.endgame.terminalBonus!}, tb(G) = ${p.endgame.terminalBonus}, c(G) = ${p.endgame.controlledValue}`;
   }
   if (p.best.length) s += `; best: ${p.best.length > 12 ? p.best.slice(0, 12).join(' ') + ` … (${p.best.length})` : p.best.join(' ')}`;
   return s;

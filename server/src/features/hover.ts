@@ -70,7 +70,9 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
   const eg = p.endgame;
   if (eg && eg.size > 0 && eg.value !== undefined) {
     const facts = [`size(G) = ${eg.size}`];
-    if (eg.controlledValue !== null) facts.push(`c(G) = ${eg.controlledValue}`, `tb(G) = ${eg.terminalBonus}`);
+    if (eg.controlledValue !== null) {
+      facts.push(`fully controlled value ${eg.controlledValue - eg.terminalBonus!}`, `tb(G) = ${eg.terminalBonus}`, `c(G) = ${eg.controlledValue}`);
+    }
     facts.push(`v(G) = ${eg.value}`);
     out.push('', `Endgame ${escapeMarkdown(eg.components)}: ${facts.join(' · ')} (controller's margins)`);
   }
