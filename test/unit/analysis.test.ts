@@ -113,3 +113,40 @@ test('a component list with errors is not analysed, so no value or claim check i
   assert.ok(r.diagnostics.some((d) => d.code === 'bad-component'));
   assert.ok(!r.diagnostics.some((d) => d.code === 'wrong-value'));
 });
+
+/** Loony board positions (every unclaimed box has two drawn sides) built by drawing random lines
+ * that never give a box a third side, then completing the remaining 0/1-sided boxes. */
+function loonyPosition(rand: () => number, w: number, h: number): BoardState | undefined {
+  const g = geometryOf(w, h);
+  const s = new BoardState(g);
+  const order = g.allLines().sort(() => rand() - 0.5);
+  for (const l of order) {
+    if (g.boxesOfLine(l).every((b) => s.sidesDrawn(b) < 2)) s.drawSilently(l);
+  }
+  for (let b = 0; b < g.boxCount; b++) if (s.sidesDrawn(b) < 2) return undefined;
+  return s;
+}
+
+test('loony board positions through the whole pipeline agree with exhaustive minimax', () => {
+  const rand = rng(4242);
+  let checked = 0;
+  for (let n = 0; n < 3000 && checked < 300; n++) {
+    const [w, h] = [[2, 2], [3, 2], [2, 3], [3, 3], [4, 2], [4, 3]][n % 6];
+    const s = loonyPosition(rand, w, h);
+    if (!s || s.undrawnLines().length > 24) continue;
+    const text = `position\n  size ${w}x${h}\n  lines ${s.geometry.allLines().filter((l) => s.drawn[l]).map((l) => s.geometry.lineName(l)).join(' ')}\n`;
+    const e = analyzeText(text).entries[0];
+    const p = e.positions[0];
+    assert.equal(p.method, 'loony-endgame', text);
+    const oracle = bruteForce(s);
+    assert.equal(p.value, oracle.value, text);
+    assert.deepEqual(p.best, oracle.best.map((l) => s.geometry.lineName(l)).sort(), text);
+    for (const [name, v] of p.moveValues!) {
+      const line = s.geometry.allLines().find((l) => s.geometry.lineName(l) === name)!;
+      assert.equal(v, oracle.moveValues[line], `${name} in\n${text}`);
+    }
+    checked++;
+  }
+  console.log(`checked ${checked} loony board positions through analyzeText against brute force`);
+  assert.ok(checked >= 200);
+});
