@@ -60,6 +60,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   try {
     await client.start();
+    // Search results arrive after the text settles: redraw the board when its document's analysis changes.
+    context.subscriptions.push(client.onNotification('dab/analysisChanged', (p: { uri?: string }) => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p?.uri);
+      if (doc && BoardPanel.current) BoardPanel.current.documentChanged(doc);
+    }));
   } catch (e) {
     // Keep the commands working (the board says the server is down) and tell the user why.
     void vscode.window.showErrorMessage(`dab: the language server did not start: ${e instanceof Error ? e.message : String(e)}`);

@@ -142,7 +142,7 @@ test('loony board positions through the whole pipeline agree with exhaustive min
     assert.equal(p.value, oracle.value, text);
     assert.deepEqual(p.best, oracle.best.map((l) => s.geometry.lineName(l)).sort(), text);
     for (const [name, v] of p.moveValues!) {
-      const line = s.geometry.allLines().find((l) => s.geometry.lineName(l) === name)!;
+      const line: number = s.geometry.allLines().find((l) => s.geometry.lineName(l) === name)!;
       assert.equal(v, oracle.moveValues[line], `${name} in\n${text}`);
     }
     checked++;
