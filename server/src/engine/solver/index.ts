@@ -2,7 +2,7 @@
  * Exact solver for Dots-and-Boxes positions (any board up to 12x12; practical on small boards
  * and late positions). Values are for the player to move: net boxes of the remaining boxes.
  */
-export { Solver, solve } from './solver';
+export { Solver, solve, candidateMoves } from './solver';
 export type { SolveOptions, SolveResult, SolveProgress, SolverConfig, LeafEvaluator } from './solver';
 export { bruteForce, BRUTE_FORCE_MAX_UNDRAWN } from './brute';
 export type { BruteForceResult } from './brute';

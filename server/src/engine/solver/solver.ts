@@ -109,6 +109,8 @@ export interface SolverConfig {
   rootMtd?: boolean;
   /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
   chainRule?: boolean;
+  /** Enhanced transposition cutoffs (look up every child before searching any; fewer nodes, but slower here) (default false). */
+  etc?: boolean;
   /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops) (default true). */
   equivalentMoves?: boolean;
   /** Apply rule 3 (with a capturable box: only captures and the double-dealing line) (default true). */
@@ -126,6 +128,8 @@ class Abort extends Error {}
 const ABORT = new Abort('search aborted');
 
 const INF = 10000;
+const SHORT = 1;
+const ETC_MIN = 16;
 
 /** A deterministic xorshift32 stream for Zobrist keys. */
 function zobristKeys(n: number, seed: number): Int32Array {
@@ -187,9 +191,11 @@ class Engine {
   simple = true;
   readonly visited: Uint8Array;
   readonly skip: Uint8Array;
+  readonly clen: Uint8Array;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
   equivRule = true;
+  etc = true;
   readonly chainBuf: number[] = [];
   readonly loopBuf: number[] = [];
   scratch: BoardState;
@@ -239,9 +245,11 @@ class Engine {
     this.simple = cfg.simpleEndgames !== false;
     this.visited = new Uint8Array(this.B);
     this.skip = new Uint8Array(this.L);
+    this.clen = new Uint8Array(this.B);
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
     this.equivRule = cfg.equivalentMoves !== false;
+    this.etc = cfg.etc === true;
     this.scratch = new BoardState(g);
   }
 
@@ -384,6 +392,18 @@ class Engine {
     return lb[2 * l] === b ? lb[2 * l + 1] : lb[2 * l];
   }
 
+  /** The missing side of a 3-box that rule 1 says to take now, or -1. */
+  freeCapture(): number {
+    const sides = this.sides;
+    for (let b = 0; b < this.B; b++) {
+      if (sides[b] !== 3) continue;
+      const l = this.missingSide(b, -1);
+      const y = this.across(l, b);
+      if (y < 0 || sides[y] !== 2) return l;
+    }
+    return -1;
+  }
+
   /**
    * Fill the move buffer for this ply; returns the number of moves.
    * Applies rules 1 and 2 when `restrict` (never at the root).
@@ -462,13 +482,16 @@ class Engine {
     if (ttMove >= 0 && !this.isDrawn(ttMove)) buf[base + cnt++] = ttMove;
     const order = this.order, lb = this.lineBoxes;
     // captures first, then lines giving nothing away, then sacrifices
-    for (let pass = 0; pass < 3; pass++) {
+    const clen = this.clen;
+    for (let pass = 0; pass < 4; pass++) {
       for (let i = 0; i < L; i++) {
         const l = order[i];
         if (l === ttMove || this.isDrawn(l) || (useSkip && skip[l])) continue;
         const b0 = lb[2 * l], b1 = lb[2 * l + 1];
         const s0 = b0 >= 0 ? sides[b0] : 0, s1 = b1 >= 0 ? sides[b1] : 0;
-        const cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
+        let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
+        // sacrifices of short chains before the opening of long chains and loops
+        if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
         if (cls === pass) buf[base + cnt++] = l;
       }
     }
@@ -535,6 +558,7 @@ class Engine {
           inLine = out; c = nx;
         }
       }
+      for (let i = 0; i < k; i++) this.clen[boxes[i]] = loop ? 64 + k : k;
       if (loop) {
         // lines[0..n-1] are the loop's lines (n === k): keep the least
         let mn = lines[0];
@@ -623,6 +647,16 @@ class Engine {
     if (R === 0) return 0;
     if (R <= alpha) return R;
     if (-R >= beta) return -R;
+    if (this.threeCount > 0) {
+      // rule 1 needs no table: take the box and go on
+      const l = this.freeCapture();
+      if (l >= 0) {
+        const c = this.make(l);
+        const v = c + this.search(alpha - c, beta - c, ply + 1);
+        this.unmake(l, c);
+        return v;
+      }
+    }
     const h = this.canon();
     const slot = this.probe(h);
     let lo = -R, hi = R, ttMove = -1;
@@ -650,6 +684,22 @@ class Engine {
     const a0 = alpha;
     const n = this.genMoves(ply, ttMove);
     const base = ply * this.L;
+    if (this.etc && n > 1 && undrawn >= ETC_MIN) {
+      // enhanced transposition cutoff: a child already known to refute the window
+      for (let i = 0; i < n; i++) {
+        const m = this.moves[base + i];
+        const c = this.make(m);
+        const cs = this.probe(this.canon());
+        let v = -INF;
+        if (cs >= 0) v = c > 0 ? c + this.tLo[cs] : -this.tHi[cs];
+        this.unmake(m, c);
+        if (v >= beta) {
+          this.canon();
+          if (v > lo) this.store(h, this.probe(h), v, hi, m, undrawn);
+          return v;
+        }
+      }
+    }
     let best = -INF, bestMove = -1;
     for (let i = 0; i < n; i++) {
       const m = this.moves[base + i];
@@ -825,6 +875,21 @@ export class Solver {
     }
     return result;
   }
+}
+
+/**
+ * The moves the search would consider in this position (after rules 1-4; the TT move aside), for
+ * tests: at least one of them must be optimal. Not used by the solver's root, which tries every line.
+ */
+export function candidateMoves(state: BoardState, config: SolverConfig = {}): number[] {
+  const e = new Engine(state.geometry, { tableBits: 4, ...config });
+  e.load(state);
+  if (e.threeCount > 0) {
+    const l = e.freeCapture();
+    if (l >= 0) return [l];
+  }
+  const n = e.genMoves(0, -1);
+  return Array.from(e.moves.subarray(0, n));
 }
 
 /** One-shot solve with a fresh table (use a Solver instance to share results between calls). */

@@ -1,0 +1,106 @@
+// Cross-checks of the solver's move-restriction rules (1-4) against the brute force: in every
+// generated position, the moves the search keeps must include an optimal one, and a move skipped
+// as equivalent must have the value of a kept one. Positions are chain-rich on purpose: cautious
+// play up to the end of the safe moves (chains, loops, junction boxes), then random sacrifices and
+// partial captures (opened chains, dominoes, several 3-boxes at once).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { geometryOf } from '../../server/src/engine/board/geometry';
+import { BoardState } from '../../server/src/engine/board/state';
+import { Solver, bruteForce, candidateMoves, type SolverConfig } from '../../server/src/engine/solver';
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Cautious play until `target` lines are left, then `extra` random lines (sacrifices, captures). */
+function chainy(w: number, h: number, target: number, extra: number, r: () => number): BoardState {
+  const g = geometryOf(w, h);
+  const st = new BoardState(g);
+  while (g.lineCount - st.drawnCount > target) {
+    const all = st.undrawnLines();
+    const safe = all.filter((l) => !g.boxesOfLine(l).some((b) => st.sidesDrawn(b) === 2));
+    const pool = safe.length > 0 ? safe : all;
+    st.play(pool[Math.floor(r() * pool.length)]);
+  }
+  for (let i = 0; i < extra && !st.isOver(); i++) {
+    const all = st.undrawnLines();
+    // prefer captures half of the time: partial captures of opened chains
+    const caps = all.filter((l) => g.boxesOfLine(l).some((b) => st.sidesDrawn(b) === 3));
+    const pool = caps.length > 0 && r() < 0.5 ? caps : all;
+    st.play(pool[Math.floor(r() * pool.length)]);
+  }
+  return st;
+}
+
+const sizes: [number, number, number][] = [[3, 3, 16], [4, 4, 17], [3, 4, 17], [4, 3, 17], [2, 5, 16], [5, 2, 16], [4, 5, 18], [5, 5, 18], [2, 2, 10], [1, 4, 9]];
+
+test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousands of chain-rich positions)', () => {
+  const r = rng(2718);
+  const configs: SolverConfig[] = [{}, { chainRule: false }, { captureRule: false }, { equivalentMoves: false }];
+  let positions = 0, restricted = 0, skippedSeen = 0;
+  for (let i = 0; i < 3000; i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    const target = 4 + Math.floor(r() * (maxU - 3));
+    const st = chainy(w, h, target, Math.floor(r() * 4), r);
+    if (st.isOver()) continue;
+    const bf = bruteForce(st);
+    const undrawn = st.undrawnLines();
+    for (const cfg of configs) {
+      const cand = candidateMoves(st, cfg);
+      const label = `${w}x${h} #${i} ${JSON.stringify(cfg)} ${st.key()}`;
+      assert.ok(cand.length > 0, `${label}: no candidate`);
+      assert.equal(new Set(cand).size, cand.length, `${label}: duplicate candidates ${cand}`);
+      for (const m of cand) assert.ok(!st.drawn[m], `${label}: drawn line ${m} offered`);
+      const best = Math.max(...cand.map((m) => bf.moveValues[m]!));
+      assert.equal(best, bf.value, `${label}: candidates ${cand} miss every optimal move ${bf.best}`);
+      if (cand.length < undrawn.length) restricted++;
+      if (cfg.equivalentMoves !== false) {
+        // every skipped line has the value of some kept line (rule 4 claims equality, not just <=)
+        const threes = st.geometry.allLines().length && Array.from({ length: st.geometry.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3);
+        if (!threes) {
+          const kept = new Set(cand.map((m) => bf.moveValues[m]));
+          for (const l of undrawn) {
+            if (cand.includes(l)) continue;
+            skippedSeen++;
+            assert.ok(kept.has(bf.moveValues[l]), `${label}: skipped ${l} (value ${bf.moveValues[l]}) matches no kept line`);
+          }
+        }
+      }
+    }
+    positions++;
+  }
+  assert.ok(positions > 2500, `${positions} positions`);
+  assert.ok(restricted > 1000, `rules restricted only ${restricted} move sets`);
+  assert.ok(skippedSeen > 1000, `rule 4 skipped only ${skippedSeen} lines`);
+});
+
+test('solver with every rule combination equals brute force on chain-rich positions', () => {
+  const r = rng(1618);
+  const solvers = [
+    new Solver(), new Solver({ etc: true }), new Solver({ captureRule: false }), new Solver({ equivalentMoves: false }),
+    new Solver({ chainRule: false, captureRule: false, equivalentMoves: false }), new Solver({ tableBits: 6, etc: true }),
+  ];
+  for (let i = 0; i < 600; i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    const target = 4 + Math.floor(r() * (maxU - 3));
+    const st = chainy(w, h, target, Math.floor(r() * 3), r);
+    const bf = bruteForce(st);
+    const s = solvers[i % solvers.length];
+    const res = s.solve(st, { moveValues: true });
+    const label = `${w}x${h} #${i} ${st.key()}`;
+    assert.equal(res.value, bf.value, `${label}: value`);
+    assert.deepEqual(res.best, bf.best, `${label}: best`);
+    assert.deepEqual(res.moveValues, bf.moveValues, `${label}: move values`);
+    const res2 = s.solve(st);
+    assert.equal(res2.value, bf.value, `${label}: value (no move values)`);
+    assert.deepEqual(res2.best, bf.best, `${label}: best (no move values)`);
+  }
+});
