@@ -22,7 +22,8 @@
 import type { BoardState } from '../board/state';
 import { UNCLAIMED } from '../board/state';
 import { Cell, LOONY, cellsOfState, componentIndices, simplify, cloneCells, degree, indexOf, neighbour } from './graph';
-import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue } from './values';
+import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache } from './values';
+import { GraphContext, NimRules, newGraphContext, regionsOfCells, regionsValue } from './fast';
 
 export type NimValue = number | 'loony';
 export type NimResultValue = NimValue | 'unknown';
@@ -37,6 +38,13 @@ export interface NimstringOptions {
   moveValues?: boolean;
   /** Memo to use (default: a module-wide cache shared by all calls). */
   cache?: NimCache;
+  /**
+   * Simplification rules of the graph engine (fast.ts), all on by default; tests and the bench
+   * switch them off one by one. The value never depends on them, only the time.
+   */
+  rules?: Partial<NimRules>;
+  /** 'graph' (default): strings-and-coins graph engine (fast.ts); 'cells': the board-cell engine (values.ts), kept as a baseline. */
+  engine?: 'graph' | 'cells';
 }
 
 export interface NimRegion {
@@ -107,8 +115,9 @@ function xorValues(vals: NimResultValue[]): NimResultValue {
   return unknown ? 'unknown' : x;
 }
 
-function evalCells(cells: Cell[], ctx: SearchContext): NimResultValue {
+function evalCells(cells: Cell[], ctx: SearchContext | GraphContext): NimResultValue {
   try {
+    if ('rules' in ctx) return regionsValue(regionsOfCells(cells, ctx), ctx);
     return positionValue(simplify(cloneCells(cells)), ctx);
   } catch (e) {
     if (e instanceof BudgetExceeded) return 'unknown';
@@ -118,7 +127,8 @@ function evalCells(cells: Cell[], ctx: SearchContext): NimResultValue {
 
 /** Nimstring value of a position, its regions and every move. */
 export function nimstring(state: BoardState, options: NimstringOptions = {}): NimstringResult {
-  const ctx = newContext(options.budget ?? 250_000, options.cache);
+  const budget = options.budget ?? 250_000;
+  const ctx = options.engine === 'cells' ? newContext(budget, options.cache) : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
   const g = state.geometry;
   const { cells, boxes } = cellsOfState(state);
   const comps = componentIndices(cells);
@@ -216,4 +226,6 @@ export { bruteValue, bruteWins } from './brute';
 export { orderingRules, chainStructure, firstOpening } from './ordering';
 export type { OrderChain, OrderingResult } from './ordering';
 export { canonicalKey, cellsOfState, simplify, LOONY } from './graph';
+export { ALL_RULES, NO_RULES, newGraphContext, regionsOfCells, regionsValue, graphValue, graphKey, rawGraphKey, graphOf, simplifyGraph, naiveGraphValue } from './fast';
+export type { NimRules, SGraph, GraphContext } from './fast';
 export type { Cell } from './graph';

@@ -18,14 +18,40 @@ export class BudgetExceeded extends Error {
 /** Memo of region values by canonical key; shared between calls unless a fresh one is passed. */
 export class NimCache {
   readonly map = new Map<string, number>();
+  /**
+   * Graph engine (fast.ts) entries: a 52-bit hash of a graph's encoding -> entries holding the
+   * whole encoding, compared in full on every hit (a hash collision never returns a wrong value).
+   */
+  readonly graphs = new Map<number, GraphEntry>();
+  graphCount = 0;
   constructor(readonly maxEntries = 500_000) {}
   get(key: string): number | undefined { return this.map.get(key); }
   set(key: string, v: number): void {
     if (this.map.size >= this.maxEntries) this.map.clear();
     this.map.set(key, v);
   }
-  get size(): number { return this.map.size; }
+  /** Value of the graph whose encoding is codes[0..len), or undefined. */
+  getCodes(hash: number, codes: ArrayLike<number>, len: number): number | undefined {
+    for (let e = this.graphs.get(hash); e; e = e.next) {
+      const c = e.codes;
+      if (c.length !== len) continue;
+      let i = 0;
+      while (i < len && c[i] === codes[i]) i++;
+      if (i === len) return e.value;
+    }
+    return undefined;
+  }
+  setCodes(hash: number, codes: ArrayLike<number>, len: number, value: number): void {
+    if (this.graphCount >= this.maxEntries) { this.graphs.clear(); this.graphCount = 0; }
+    const c = new Uint16Array(len);
+    for (let i = 0; i < len; i++) c[i] = codes[i];
+    this.graphs.set(hash, { codes: c, value, next: this.graphs.get(hash) });
+    this.graphCount++;
+  }
+  get size(): number { return this.map.size + this.graphCount; }
 }
+
+export interface GraphEntry { codes: Uint16Array; value: number; next: GraphEntry | undefined }
 
 export const sharedCache = new NimCache();
 
