@@ -123,7 +123,7 @@ function graphBrute(ground: number[], edges: [number, number][]): number | 'loon
 function randomGraph(r: () => number): { ground: number[]; edges: [number, number][] } {
   for (;;) {
     const n = 1 + Math.floor(r() * 7);
-    const ground = Array.from({ length: n }, () => (r() < 0.45 ? 0 : r() < 0.7 ? 1 : r() < 0.7 ? 2 : 3));
+    const ground: number[] = Array.from({ length: n }, (): number => (r() < 0.45 ? 0 : r() < 0.7 ? 1 : r() < 0.7 ? 2 : 3));
     const edges: [number, number][] = [];
     const deg = new Array(n).fill(0);
     const has = new Set<string>();
