@@ -1,8 +1,9 @@
-// Solver bench: the exact solver against the plain memoized brute force on the same positions.
+// Solver bench: the exact solver (all rules) against the same solver with rules 3-4 switched off
+// (the previous release's search) and the plain memoized brute force, on the same positions.
 // `node --import tsx bench/run.ts solver` (set DAB_BENCH_4X4=1 to include the empty 4x4 board).
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
-import { Solver, bruteForce } from '../server/src/engine/solver';
+import { Solver, bruteForce, type SolverConfig } from '../server/src/engine/solver';
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -37,66 +38,75 @@ function timeIt<T>(f: () => T): [T, number] {
   return [v, performance.now() - t];
 }
 
+/** The search before rules 3 (captures and the double-dealing line only) and 4 (equivalent moves). */
+const BASELINE: SolverConfig = { captureRule: false, equivalentMoves: false };
+
+interface Row { ms: number[]; nodes: number[]; unsolved: number }
+const row = (): Row => ({ ms: [], nodes: [], unsolved: 0 });
+
+function compare(label: string, positions: BoardState[], budgetMs: number, moveValues = false, tableBits?: number): void {
+  const rows: [string, SolverConfig, Row][] = [['solver  ', {}, row()], ['baseline', BASELINE, row()]];
+  for (const st of positions) {
+    let value: number | null = null;
+    for (const [, cfg, r] of rows) {
+      const [res, ms] = timeIt(() => new Solver({ ...cfg, tableBits }).solve(st, { moveValues, timeBudgetMs: budgetMs }));
+      r.ms.push(ms); r.nodes.push(res.nodes);
+      if (res.status !== 'exact') { r.unsolved++; continue; }
+      if (value !== null && res.value !== value) throw new Error(`solver ${res.value} != baseline ${value} on ${st.key()}`);
+      value = res.value;
+    }
+  }
+  console.log(`${label}:`);
+  for (const [name, , r] of rows) {
+    console.log(`  ${name}  median ${fmt(median(r.ms))}, max ${fmt(Math.max(...r.ms))}, median ${median(r.nodes)} nodes${r.unsolved ? `, ${r.unsolved} over the ${budgetMs / 1000} s budget` : ''}`);
+  }
+  const [a, b] = [rows[0][2], rows[1][2]];
+  console.log(`  ratio     ${(median(b.ms) / median(a.ms)).toFixed(1)}x faster, ${(median(b.nodes) / median(a.nodes)).toFixed(1)}x fewer nodes (medians${b.unsolved ? '; baseline capped by its budget' : ''})`);
+}
+
 export default async function run(): Promise<void> {
-  // 1. empty 3x3 board
+  // 1. empty 3x3 board, with the brute force
   {
     const st = new BoardState(geometryOf(3, 3));
-    const runs: number[] = [];
-    let nodes = 0, value: number | null = null;
-    for (let i = 0; i < 3; i++) {
-      const [r, ms] = timeIt(() => new Solver().solve(st));
-      runs.push(ms); nodes = r.nodes; value = r.value;
-    }
     const [bf, bms] = timeIt(() => bruteForce(st));
-    console.log(`3x3 empty board: value ${value} (brute force ${bf.value})`);
-    console.log(`  solver      median ${fmt(median(runs))} over 3 runs, ${nodes} nodes`);
-    console.log(`  bruteForce  ${fmt(bms)}, ${bf.nodes} positions`);
-    console.log(`  ratio       ${(bms / median(runs)).toFixed(1)}x faster, ${(bf.nodes / nodes).toFixed(1)}x fewer nodes`);
+    compare(`3x3 empty board (value -3; bruteForce ${fmt(bms)}, ${bf.nodes} positions, value ${bf.value})`, [st, st, st], 60000);
   }
-  // 2. the same late positions for both: 5x5 and 4x4, 20-22 undrawn lines
+  // 2. late positions, every move valued, with the brute force
   {
     const r = rng(2024);
-    const sT: number[] = [], bT: number[] = [], sN: number[] = [], bN: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      const st = playedPosition(i % 2 ? 5 : 4, i % 2 ? 5 : 4, 20 + (i % 3), r);
-      const [res, ms] = timeIt(() => new Solver().solve(st, { moveValues: true }));
+    const ps: BoardState[] = [];
+    const bT: number[] = [];
+    for (let i = 0; i < 12; i++) ps.push(playedPosition(i % 2 ? 5 : 4, i % 2 ? 5 : 4, 20 + (i % 3), r));
+    for (const st of ps) {
       const [bf, bms] = timeIt(() => bruteForce(st));
-      if (res.value !== bf.value) throw new Error(`solver ${res.value} != brute force ${bf.value} on ${st.key()}`);
-      sT.push(ms); bT.push(bms); sN.push(res.nodes); bN.push(bf.nodes);
+      const res = new Solver().solve(st, { moveValues: true });
+      if (res.value !== bf.value || JSON.stringify(res.moveValues) !== JSON.stringify(bf.moveValues)) throw new Error(`solver != brute force on ${st.key()}`);
+      bT.push(bms);
     }
-    console.log('12 late 4x4/5x5 positions (20-22 undrawn lines), every move valued:');
-    console.log(`  solver      median ${fmt(median(sT))}, median ${median(sN)} nodes`);
-    console.log(`  bruteForce  median ${fmt(median(bT))}, median ${median(bN)} positions`);
-    console.log(`  ratio       ${(median(bT) / median(sT)).toFixed(1)}x faster`);
+    compare(`12 late 4x4/5x5 positions (20-22 undrawn lines), every move valued (bruteForce median ${fmt(median(bT))}, same values)`, ps, 60000, true);
   }
-  // 3. 5x5 positions with <= 30 undrawn lines (too many for the brute force: 2^30 memo)
+  // 3. 5x5 midgame positions
   {
     const r = rng(55);
-    const times: number[] = [], nodes: number[] = [];
-    let worst = 0;
-    for (let i = 0; i < 20; i++) {
-      const st = playedPosition(5, 5, 26 + (i % 5), r);
-      const [res, ms] = timeIt(() => new Solver().solve(st));
-      if (res.status !== 'exact') throw new Error('not solved');
-      times.push(ms); nodes.push(res.nodes); worst = Math.max(worst, ms);
+    compare('20 5x5 positions with 26-30 undrawn lines', Array.from({ length: 20 }, (_, i) => playedPosition(5, 5, 26 + (i % 5), r)), 30000);
+    const r2 = rng(57);
+    compare('6 5x5 positions with 30 undrawn lines, every move valued', Array.from({ length: 6 }, () => playedPosition(5, 5, 30, r2)), 30000, true);
+    for (const u of [36, 38]) {
+      const r3 = rng(u === 36 ? 56 : 58);
+      compare(`6 5x5 positions with ${u} undrawn lines`, Array.from({ length: 6 }, () => playedPosition(5, 5, u, r3)), 20000);
     }
-    console.log('20 5x5 positions with 26-30 undrawn lines (cautious random play):');
-    console.log(`  solver      median ${fmt(median(times))}, max ${fmt(worst)}, median ${median(nodes)} nodes (brute force: out of reach, 2^30 states)`);
-    const r2 = rng(56);
-    const t2: number[] = [], n2: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const st = playedPosition(5, 5, 36, r2);
-      const [res, ms] = timeIt(() => new Solver().solve(st, { timeBudgetMs: 30000 }));
-      t2.push(ms); n2.push(res.status === 'exact' ? res.nodes : -1);
-    }
-    console.log(`6 5x5 positions with 36 undrawn lines: solver median ${fmt(median(t2))}, max ${fmt(Math.max(...t2))}, nodes ${n2.join(' ')} (-1 = over 30 s budget)`);
   }
-  // 4. empty 4x4 board (a tie)
+  // 4. 4x4 midgame positions
+  {
+    const r = rng(7);
+    compare('4 4x4 positions with 30 undrawn lines', Array.from({ length: 4 }, () => playedPosition(4, 4, 30, r)), 30000, false, 22);
+  }
+  // 5. empty 4x4 board (a tie)
   if (process.env.DAB_BENCH_4X4 === '1') {
-    const s = new Solver({ tableBits: 22 });
-    const [res, ms] = timeIt(() => s.solve(new BoardState(geometryOf(4, 4))));
-    console.log(`4x4 empty board: ${res.status} value ${res.value}, ${res.nodes} nodes, ${fmt(ms)}`);
+    const s = new Solver({ tableBits: 24 });
+    const [res, ms] = timeIt(() => s.solve(new BoardState(geometryOf(4, 4)), { timeBudgetMs: 15 * 60_000 }));
+    console.log(`4x4 empty board: ${res.status} value ${res.value} bounds [${res.lower}, ${res.upper}], ${res.nodes} nodes, ${fmt(ms)}`);
   } else {
-    console.log('4x4 empty board: skipped (measured: not even the first root move finished within ~2 CPU-minutes / ~10 wall-minutes on this 2-core machine; set DAB_BENCH_4X4=1 to run it)');
+    console.log('4x4 empty board: skipped (measured: still out of reach, the first root move is unfinished after 60 s / 84M nodes; set DAB_BENCH_4X4=1 to run it with a 15-minute budget)');
   }
 }

@@ -713,8 +713,9 @@ class Engine {
     }
     // the position is unchanged again: recompute the canonical image for the store
     this.canon();
-    if (best <= a0) { if (best < hi) hi = best; }
-    else if (best >= beta) { if (best > lo) lo = best; }
+    // values have the parity of the remaining boxes: round fail-soft bounds inwards
+    if (best <= a0) { if (((best - R) & 1) !== 0) best--; if (best < hi) hi = best; }
+    else if (best >= beta) { if (((best - R) & 1) !== 0) best++; if (best > lo) lo = best; }
     else { lo = best; hi = best; }
     this.store(h, this.probe(h), lo, hi, bestMove, undrawn);
     return best;
