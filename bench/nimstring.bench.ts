@@ -1,8 +1,10 @@
-// Nimstring nim-values: memoized region search (server/src/engine/nimstring) against seed 003's
-// naive recursion on the same regions; whole 3x3 regions; 5x5 midgame positions with several regions.
+// Nimstring nim-values: the graph engine (fast.ts, all rules), the graph engine with no rules, the old
+// board-cell engine (values.ts) and seed 003's naive recursion, on the same positions in one process:
+// the empty 3x3 board, 3x3 positions, 4x4 early positions, 5x5 midgames.
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
-import { nimstring, NimCache, naiveValue, regionValue, newContext, cellsOfState, simplify, LOONY } from '../server/src/engine/nimstring/index';
+import { nimstring, NimCache, naiveValue, regionValue, newContext, cellsOfState, simplify, LOONY, NO_RULES, newGraphContext, regionsValue, regionsOfCells } from '../server/src/engine/nimstring/index';
+import type { NimstringOptions } from '../server/src/engine/nimstring/index';
 
 function rng(seed: number) { return () => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed / 0x80000000; }; }
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
@@ -22,86 +24,116 @@ function quiet(w: number, h: number, drawn: number, r: () => number): BoardState
   return s;
 }
 
+type Config = { name: string; opts: NimstringOptions };
+const CONFIGS: Config[] = [
+  { name: 'old cell engine', opts: { engine: 'cells' } },
+  { name: 'graph, no rules', opts: { rules: NO_RULES } },
+  { name: 'graph, all rules', opts: {} },
+];
+
+/** Run every config on the same positions (cold memo per position); print medians and unknown counts. */
+function compare(label: string, positions: BoardState[], budget: number, moveValues: boolean, configs = CONFIGS): void {
+  const rows: string[] = [];
+  const values: string[][] = [];
+  for (const c of configs) {
+    const ts: number[] = [], ns: number[] = [];
+    let unknown = 0;
+    const vals: string[] = [];
+    for (const s of positions) {
+      const t0 = performance.now();
+      const res = nimstring(s, { ...c.opts, cache: new NimCache(), budget, moveValues });
+      ts.push(performance.now() - t0); ns.push(res.nodes);
+      if (!res.complete) unknown++;
+      vals.push(String(res.nimber));
+    }
+    values.push(vals);
+    rows.push(`    ${c.name.padEnd(18)} median ${ms(median(ts)).padStart(9)}  max ${ms(Math.max(...ts)).padStart(9)}  total ${ms(ts.reduce((a, b) => a + b, 0)).padStart(9)}  median ${median(ns)} regions evaluated, ${unknown}/${positions.length} unknown`);
+  }
+  // where both know the value, they agree (the tests check this against the brute force)
+  for (let i = 0; i < positions.length; i++) {
+    const known = values.map((v) => v[i]).filter((v) => v !== 'unknown');
+    if (new Set(known).size > 1) throw new Error(`${label}: configurations disagree on position ${i}: ${values.map((v) => v[i])}`);
+  }
+  console.log(`${label}:`);
+  for (const r of rows) console.log(r);
+}
+
 export default async function run(): Promise<void> {
   const r = rng(2024);
 
-  // 1. memoized vs naive (seed 003) on the same positions
-  const memoT: number[] = [], naiveT: number[] = [], memoN: number[] = [], naiveN: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const s = quiet(3, 3, 10, r);
-    const parts = simplify(cellsOfState(s).cells);
-    if (parts === LOONY) continue;
-    let t0 = performance.now();
-    const ctx = newContext(1e8, new NimCache());
-    let x = 0;
-    for (const p of parts) x ^= regionValue(p, ctx);
-    memoT.push(performance.now() - t0); memoN.push(ctx.nodes);
-    t0 = performance.now();
-    const counter = { nodes: 0, budget: 1e8 };
-    const y = naiveValue(parts.flat(), counter);
-    naiveT.push(performance.now() - t0); naiveN.push(counter.nodes);
-    if (x !== y) throw new Error('memoized and naive values differ');
-  }
-  console.log(`3x3 positions with 10 lines drawn (${memoT.length}, cold memo each): memoized median ${ms(median(memoT))}, ${median(memoN)} regions; ` +
-    `naive median ${ms(median(naiveT))}, ${median(naiveN)} nodes; speed-up x${(median(naiveT) / median(memoT)).toFixed(0)}`);
-
-  // 2. whole 3x3 regions
-  for (const drawn of [0, 4, 8]) {
-    const ts: number[] = [], ns: number[] = [];
-    for (let i = 0; i < (drawn === 0 ? 1 : 9); i++) {
-      const s = quiet(3, 3, drawn, r);
-      const t0 = performance.now();
-      const res = nimstring(s, { cache: new NimCache(), moveValues: false, budget: 1e7 });
-      ts.push(performance.now() - t0); ns.push(res.nodes);
-      if (res.nimber === 'unknown') throw new Error('unknown on 3x3');
-    }
-    console.log(`3x3, ${drawn} lines drawn, one region, cold memo: median ${ms(median(ts))} (${median(ns)} regions evaluated)`);
-  }
+  // 1. empty 3x3 board, cold memo: every configuration
   {
     const s = new BoardState(geometryOf(3, 3));
+    const configs: Config[] = [
+      ...CONFIGS,
+      { name: 'all but graphKey', opts: { rules: { graphKey: false } } },
+      { name: 'all but shorten', opts: { rules: { shortenChains: false } } },
+      { name: 'all but skipLoony', opts: { rules: { skipLoony: false } } },
+    ];
+    compare('3x3 empty board (value *2), value only, cold memo', [s], 1e8, false, configs);
     const cache = new NimCache();
     let t0 = performance.now();
     const res = nimstring(s, { moveValues: true, cache });
     const cold = performance.now() - t0;
     t0 = performance.now();
     nimstring(s, { moveValues: true, cache });
-    console.log(`3x3 empty board, value *${res.nimber} and all 24 move values: cold ${ms(cold)} (${res.nodes} regions), again with the memo warm ${ms(performance.now() - t0)}`);
+    console.log(`3x3 empty board, graph engine, value *${res.nimber} + all 24 move values: cold ${ms(cold)} (${res.nodes} regions), memo warm ${ms(performance.now() - t0)}`);
   }
 
-  // 3. 5x5 midgame positions with several regions
-  const ts: number[] = [], tsWarm: number[] = [], ns: number[] = [];
-  let positions = 0, unknown = 0, regionsTotal = 0;
-  const shared = new NimCache();
-  for (let tries = 0; positions < 16 && tries < 5000; tries++) {
-    const s = quiet(5, 5, 25 + Math.floor(r() * 6), r);
-    const parts = simplify(cellsOfState(s).cells);
-    if (parts === LOONY || parts.filter((p) => p.length >= 2).length < 2) continue;
-    positions++;
-    regionsTotal += parts.length;
-    let t0 = performance.now();
-    const res = nimstring(s, { cache: new NimCache(), budget: 3_000_000 });
-    ts.push(performance.now() - t0); ns.push(res.nodes);
-    if (!res.complete) unknown++;
-    t0 = performance.now();
-    nimstring(s, { cache: shared, budget: 3_000_000 });
-    tsWarm.push(performance.now() - t0);
+  // 2. seed 003's naive recursion against the memoized engines on small positions
+  {
+    const naiveT: number[] = [], graphT: number[] = [], cellT: number[] = [], naiveN: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const s = quiet(3, 3, 10, r);
+      const parts = simplify(cellsOfState(s).cells);
+      if (parts === LOONY) continue;
+      let t0 = performance.now();
+      const counter = { nodes: 0, budget: 1e8 };
+      const y = naiveValue(parts.flat(), counter);
+      naiveT.push(performance.now() - t0); naiveN.push(counter.nodes);
+      t0 = performance.now();
+      const ctx = newContext(1e8, new NimCache());
+      let x = 0;
+      for (const p of parts) x ^= regionValue(p, ctx);
+      cellT.push(performance.now() - t0);
+      t0 = performance.now();
+      const gctx = newGraphContext(1e8, new NimCache());
+      const z = regionsValue(regionsOfCells(cellsOfState(s).cells, gctx), gctx);
+      graphT.push(performance.now() - t0);
+      if (x !== y || z !== y) throw new Error('naive, cell and graph values differ');
+    }
+    console.log(`3x3 with 10 lines drawn (${naiveT.length} positions, cold memo each): naive (seed 003) median ${ms(median(naiveT))} (${median(naiveN)} nodes); ` +
+      `old cell engine ${ms(median(cellT))}; graph engine ${ms(median(graphT))}; speed-up over naive x${(median(naiveT) / median(graphT)).toFixed(0)}`);
   }
-  console.log(`5x5 midgame (25-30 lines drawn, >= 2 regions of 2+ boxes, ${positions} positions, ${(regionsTotal / positions).toFixed(1)} regions avg), value + all move values: ` +
-    `cold memo median ${ms(median(ts))} (max ${ms(Math.max(...ts))}, median ${median(ns)} regions evaluated), ${unknown} over budget; shared memo median ${ms(median(tsWarm))}`);
 
-  // 4. earlier 5x5 midgame: bigger regions (value only)
-  const te: number[] = [], ne: number[] = [];
-  let pe = 0, ue = 0;
-  for (let tries = 0; pe < 8 && tries < 5000; tries++) {
-    const s = quiet(5, 5, 21 + Math.floor(r() * 4), r);
-    const parts = simplify(cellsOfState(s).cells);
-    if (parts === LOONY || parts.filter((p) => p.length >= 2).length < 2) continue;
-    pe++;
-    const t0 = performance.now();
-    const res = nimstring(s, { cache: new NimCache(), budget: 300_000, moveValues: false });
-    te.push(performance.now() - t0); ne.push(res.nodes);
-    if (res.nimber === 'unknown') ue++;
+  // 3. 4x4 early positions (value only, budget 300k regions)
+  {
+    const ps: BoardState[] = [];
+    for (let i = 0; i < 6; i++) ps.push(quiet(4, 4, 14 + (i % 3) * 2, r));
+    compare('4x4 early (14-18 of 40 lines drawn, 6 positions), value only, budget 300k regions', ps, 300_000, false);
   }
-  console.log(`5x5 earlier midgame (21-24 lines drawn, >= 2 regions, ${pe} positions), value only, budget 300k regions: ` +
-    `median ${ms(median(te))} (max ${ms(Math.max(...te))}, median ${median(ne)} regions), ${ue} unknown (over budget)`);
+
+  // 4. 5x5 midgame positions with several regions, value + all move values
+  {
+    const ps: BoardState[] = [];
+    for (let tries = 0; ps.length < 16 && tries < 5000; tries++) {
+      const s = quiet(5, 5, 25 + Math.floor(r() * 6), r);
+      const parts = simplify(cellsOfState(s).cells);
+      if (parts === LOONY || parts.filter((p) => p.length >= 2).length < 2) continue;
+      ps.push(s);
+    }
+    compare('5x5 midgame (25-30 lines drawn, >= 2 regions, 16 positions), value + every move value, budget 3M', ps, 3_000_000, true);
+  }
+
+  // 5. earlier 5x5 midgame: bigger regions (value only)
+  {
+    const ps: BoardState[] = [];
+    for (let tries = 0; ps.length < 8 && tries < 5000; tries++) {
+      const s = quiet(5, 5, 21 + Math.floor(r() * 4), r);
+      const parts = simplify(cellsOfState(s).cells);
+      if (parts === LOONY || parts.filter((p) => p.length >= 2).length < 2) continue;
+      ps.push(s);
+    }
+    compare('5x5 earlier midgame (21-24 lines drawn, >= 2 regions, 8 positions), value only, budget 300k', ps, 300_000, false);
+  }
 }

@@ -203,7 +203,7 @@ function components(W: Work): SGraph[] {
   const newIdx = new Int16Array(n);
   for (let v = 0; v < n; v++) if (comp[v] >= 0) newIdx[v] = size[comp[v]]++;
   const out: SGraph[] = new Array(count);
-  for (let c = 0; c < count; c++) { const m = size[c]; out[c] = { n: m, g: new Uint8Array(m), nd: new Uint8Array(m), nb: new Int16Array(4 * m).fill(-1) }; }
+  for (let c = 0; c < count; c++) { const m = size[c]; out[c] = { n: m, g: new Uint8Array(m), nd: new Uint8Array(m), nb: new Int16Array(4 * m) }; } // (nb is read up to nd only)
   for (let v = 0; v < n; v++) {
     const c = comp[v];
     if (c < 0) continue;
@@ -321,7 +321,7 @@ function rawCodes(G: SGraph, out: Int32Array): number {
   return p;
 }
 
-/** 52-bit hash of codes[0..len) (two multiplicative hashes). */
+/** 30-bit hash of codes[0..len). */
 function hashCodes(codes: ArrayLike<number>, len: number): number {
   let h1 = 0x811c9dc5 | 0, h2 = 0x2545f491 | 0;
   for (let i = 0; i < len; i++) {
@@ -330,7 +330,8 @@ function hashCodes(codes: ArrayLike<number>, len: number): number {
     h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 15);
   }
   h1 ^= h1 >>> 13; h1 = Math.imul(h1, 0xc2b2ae35); h1 ^= h1 >>> 16;
-  return (h1 >>> 0) + (h2 & 0xfffff) * 4294967296;
+  // a small integer (fast Map key); collisions are resolved by comparing whole encodings
+  return (h1 ^ Math.imul(h2, 0x27d4eb2d)) & 0x3fffffff;
 }
 
 let scratch = new Int32Array(1024);

@@ -19,7 +19,7 @@ export class BudgetExceeded extends Error {
 export class NimCache {
   readonly map = new Map<string, number>();
   /**
-   * Graph engine (fast.ts) entries: a 52-bit hash of a graph's encoding -> entries holding the
+   * Graph engine (fast.ts) entries: a 30-bit hash of a graph's encoding -> entries holding the
    * whole encoding, compared in full on every hit (a hash collision never returns a wrong value).
    */
   readonly graphs = new Map<number, GraphEntry>();
