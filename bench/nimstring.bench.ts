@@ -28,7 +28,7 @@ type Config = { name: string; opts: NimstringOptions };
 const CONFIGS: Config[] = [
   { name: 'old cell engine', opts: { engine: 'cells' } },
   { name: 'graph, no rules', opts: { rules: NO_RULES } },
-  { name: 'graph, all rules', opts: {} },
+  { name: 'graph, all rules', opts: { engine: 'graph' } },
 ];
 
 /** Run every config on the same positions (cold memo per position); print medians and unknown counts. */
@@ -73,10 +73,10 @@ export default async function run(): Promise<void> {
     compare('3x3 empty board (value *2), value only, cold memo', [s], 1e8, false, configs);
     const cache = new NimCache();
     let t0 = performance.now();
-    const res = nimstring(s, { moveValues: true, cache });
+    const res = nimstring(s, { moveValues: true, cache, engine: 'graph' });
     const cold = performance.now() - t0;
     t0 = performance.now();
-    nimstring(s, { moveValues: true, cache });
+    nimstring(s, { moveValues: true, cache, engine: 'graph' });
     console.log(`3x3 empty board, graph engine, value *${res.nimber} + all 24 move values: cold ${ms(cold)} (${res.nodes} regions), memo warm ${ms(performance.now() - t0)}`);
   }
 

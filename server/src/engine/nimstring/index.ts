@@ -43,7 +43,10 @@ export interface NimstringOptions {
    * switch them off one by one. The value never depends on them, only the time.
    */
   rules?: Partial<NimRules>;
-  /** 'graph' (default): strings-and-coins graph engine (fast.ts); 'cells': the board-cell engine (values.ts), kept as a baseline. */
+  /**
+   * 'cells' (default unless `rules` is given): the board-cell engine (values.ts); 'graph': the
+   * strings-and-coins graph engine (fast.ts). Both are exact and cross-checked with the brute force.
+   */
   engine?: 'graph' | 'cells';
 }
 
@@ -128,7 +131,10 @@ function evalCells(cells: Cell[], ctx: SearchContext | GraphContext): NimResultV
 /** Nimstring value of a position, its regions and every move. */
 export function nimstring(state: BoardState, options: NimstringOptions = {}): NimstringResult {
   const budget = options.budget ?? 250_000;
-  const ctx = options.engine === 'cells' ? newContext(budget, options.cache) : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
+  // Default: the cell engine, still the faster one in wall time (bench/nimstring.bench.ts); the graph
+  // engine evaluates fewer regions but costs more per region. Passing `rules` selects the graph engine.
+  const engine = options.engine ?? (options.rules ? 'graph' : 'cells');
+  const ctx = engine === 'cells' ? newContext(budget, options.cache) : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
   const g = state.geometry;
   const { cells, boxes } = cellsOfState(state);
   const comps = componentIndices(cells);
