@@ -3,17 +3,8 @@
 import { analyzeEndgame, addComponent, emptyCounts, ComponentCounts, componentsOf, loonyEndgameValue } from '../server/src/engine/endgame';
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
+import { mulberry32 as rng } from '../test/support/random';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHABET: [number, 'chain' | 'loop', number][] = [
   [30, 'chain', 3], [20, 'loop', 4], [16, 'loop', 6], [7, 'chain', 4], [5, 'chain', 5], [3, 'chain', 6],

@@ -5,8 +5,8 @@ import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
 import { nimstring, NimCache, naiveValue, regionValue, newContext, cellsOfState, simplify, LOONY, NO_RULES, newGraphContext, regionsValue, regionsOfCells } from '../server/src/engine/nimstring/index';
 import type { NimstringOptions } from '../server/src/engine/nimstring/index';
+import { lcg as rng } from '../test/support/random';
 
-function rng(seed: number) { return () => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed / 0x80000000; }; }
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 

@@ -8,6 +8,7 @@ import { geometryOf, BoardGeometry } from '../server/src/engine/board/geometry';
 import { BoardState, UNCLAIMED } from '../server/src/engine/board/state';
 import { solve } from '../server/src/engine/solver';
 import { chainStructure, orderingRules, OrderChain } from '../server/src/engine/nimstring/ordering';
+import { lcg as rng } from '../test/support/random';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : dflt; };
@@ -15,7 +16,6 @@ const seed = opt('--seed', 1), count = opt('--count', 500), maxUndrawn = opt('--
 const verbose = args.includes('--verbose');
 const longOnly = args.includes('--long-only');
 
-function rng(s: number) { return () => { s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff; return s / 0x80000000; }; }
 
 export function diagram(s: BoardState, marks: Map<number, string> = new Map()): string {
   const g = s.geometry, out: string[] = [];

@@ -14,10 +14,8 @@ import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
 import { analyzeText } from '../../server/src/engine/analysis/analyze';
 import { createSearchCache } from '../../server/src/cli/search';
+import { lcg as rng } from '../support/random';
 
-function rng(seed: number) {
-  return () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
-}
 
 function randomRecord(rand: () => number, w: number, h: number, maxUndrawn: number) {
   const g = geometryOf(w, h);

@@ -4,18 +4,9 @@ import assert from 'node:assert/strict';
 import { geometryOf, BoardGeometry } from '../../server/src/engine/board/geometry';
 import { BoardState, Player } from '../../server/src/engine/board/state';
 import { analyzeBoardEndgame, loonyEndgameValue, extractComponents } from '../../server/src/engine/endgame';
+import { mulberry32 as rng } from '../support/random';
 
 // ---- deterministic PRNG (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---- plain minimax over all undrawn lines (knows nothing about chains or loops)
 interface Brute { value: number; lineValues: Map<number, number> }

@@ -2,21 +2,12 @@
 // generated simple loony endgames, and on every sub-multiset of each of them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mulberry32 as rng } from '../support/random';
 import {
   ComponentCounts, addComponent, analyzeEndgame, emptyCounts, emptyStats, addToStats, formatCounts,
   solveRecursion, controlledValue, valueExplicit, valueProcedural, valueAfterOpening, totalBoxes,
 } from '../../server/src/engine/endgame';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // weighted alphabet, rich in 3-chains, 4-loops and 6-loops
 const ALPHABET: [number, 'chain' | 'loop', number][] = [

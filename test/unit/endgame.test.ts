@@ -2,22 +2,13 @@
 // odd loops against an independent strings-and-coins minimax.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mulberry32 as rng } from '../support/random';
 import {
   analyzeEndgame, evaluatePlay, parseComponents, countsOf, cloneCounts, removeComponent, addComponent,
   emptyCounts, formatCounts, countsKey, statsOf, controlledValue, terminalBonus, coreOf, sigmaPow, phiPow,
   valueExplicit, valueProcedural, ComponentCounts, componentsOf, typesOf, recursionValue, parsePlay,
 } from '../../server/src/engine/endgame';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ------------------------------------------------------------------ seed facts (Allcock, B&C)
 

@@ -10,8 +10,8 @@ import {
   regionsValue, graphKey, LOONY, SGraph,
 } from '../../server/src/engine/nimstring/index';
 import { clearBruteMemo } from '../../server/src/engine/nimstring/brute';
+import { lcg as rng } from '../support/random';
 
-function rng(seed: number) { return () => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed / 0x80000000; }; }
 
 function randomPosition(w: number, h: number, r: () => number, minDrawn: number, quiet: boolean): BoardState {
   const g = geometryOf(w, h);

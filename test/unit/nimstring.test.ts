@@ -4,8 +4,8 @@ import { geometryOf, parseLine } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { nimstring, bruteValue, bruteWins, NimCache, naiveValue, regionValue, newContext, canonicalKey, cellsOfState, simplify, LOONY } from '../../server/src/engine/nimstring/index';
 import { bruteLosingHeaps, clearBruteMemo } from '../../server/src/engine/nimstring/brute';
+import { lcg as rng } from '../support/random';
 
-function rng(seed: number) { return () => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed / 0x80000000; }; }
 
 /** A board with every line drawn except the named ones. */
 function onlyUndrawn(w: number, h: number, names: string[]): BoardState {
