@@ -4,6 +4,7 @@
  * latencies are printed, against the same hovers on an idle server (baseline, same process).
  */
 import { LspTestClient } from '../test/protocol/lspClient';
+import { lcg } from '../test/support/random';
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
 
@@ -11,8 +12,7 @@ function record60(): string {
   // A plausible 5x5 game: safe moves (no third side) first, then whatever is left, by a fixed PRNG.
   const g = geometryOf(5, 5);
   const s = new BoardState(g);
-  let seed = 5;
-  const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+  const rand = lcg(5);
   const moves: string[] = [];
   while (!s.isOver() && moves.length < 60) {
     const undrawn = s.undrawnLines();

@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { LspTestClient } from './lspClient';
+import { lcg } from '../support/random';
 
 let client: LspTestClient;
 before(async () => { client = new LspTestClient(); await client.initialize(true); });
@@ -44,8 +45,7 @@ test('a 50,000-line file: diagnostics arrive, the server stays responsive', asyn
 });
 
 test('random bytes, control characters and unmatched brackets never crash the server', async () => {
-  let seed = 99;
-  const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+  const rand = lcg(99);
   const alphabet = 'gamepositiondncomvsl+-|.*oO#{}[]"();:^0123456789 \n\t\r\u0000\u202e\ud83d\ude00';
   for (let k = 0; k < 30; k++) {
     let text = k % 3 === 0 ? 'game\n  size 3x3\n  moves ' : k % 3 === 1 ? 'position\n  diagram\n' : '';
