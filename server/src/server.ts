@@ -67,8 +67,17 @@ async function beginProgress(): Promise<void> {
 function publish(uri: string): void {
   const doc = documents.get(uri);
   if (!doc) return;
-  const report = store.get(doc);
-  void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
+  try {
+    const report = store.get(doc);
+    void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
+  } catch (e) {
+    // Never leave the user without an answer: say that this text could not be analysed.
+    connection.console.error(`dab: ${(e as Error).stack ?? e}`);
+    void connection.sendDiagnostics({
+      uri, version: doc.version,
+      diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 1, source: 'dab', code: 'internal-error', message: `dab could not analyse this file (internal error: ${(e as Error).message}); please report it with the file` }],
+    });
+  }
 }
 
 function schedulePublish(uri: string): void {

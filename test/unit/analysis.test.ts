@@ -14,7 +14,7 @@ import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
 import { analyzeText } from '../../server/src/engine/analysis/analyze';
 import { createSearchCache } from '../../server/src/cli/search';
-import { lcg as rng } from '../support/random';
+import { lcg, lcg as rng } from '../support/random';
 
 
 function randomRecord(rand: () => number, w: number, h: number, maxUndrawn: number) {
@@ -147,4 +147,16 @@ test('loony board positions through the whole pipeline agree with exhaustive min
   }
   console.log(`checked ${checked} loony board positions through analyzeText against brute force`);
   assert.ok(checked >= 200);
+});
+
+test('fuzz: move-like garbage (row 0, far columns, long numbers) never throws anywhere in the analysis', () => {
+  const rand = lcg(7);
+  const tokens = ['a0-b0', 'a0', 'z99-z98', 'a1-a0', 'b0c0', 'h00', 'vzz', 'a1-b1', 'a100-a101', 'q9', '0-0', '-', 'a1--b1', ';b[aa0]', '12.', '{', '}', '!?', '\n', ' '];
+  for (let k = 0; k < 2000; k++) {
+    let text = ['game\n  size 3x3\n  moves ', 'position\n  size 2x2\n  lines ', 'endgame\n  play '][k % 3];
+    const n = 1 + Math.floor(rand() * 30);
+    for (let i = 0; i < n; i++) text += tokens[Math.floor(rand() * tokens.length)] + ' ';
+    const r = analyzeText(text);
+    for (const d of r.diagnostics) assert.ok(d.range.line >= 0 && d.message.length > 0);
+  }
 });

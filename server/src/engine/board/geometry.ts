@@ -139,7 +139,8 @@ export function parseLine(geometry: BoardGeometry, text: string): LineParse {
   }
   const m = /^([a-zA-Z][0-9]{1,2})-?([a-zA-Z][0-9]{1,2})$/.exec(text);
   if (!m) return { ok: false, message: `'${text}' is not a line: write two adjacent dots like a1-b1, or a littlegolem code like haa` };
-  const a = parseDot(m[1])!, b = parseDot(m[2])!;
+  const a = parseDot(m[1]), b = parseDot(m[2]);
+  if (!a || !b) return { ok: false, message: `'${text}' names no dot: rows are numbered from 1 (a1 is the bottom-left dot)` };
   for (const d of [a, b]) {
     if (!geometry.hasDot(d)) {
       return { ok: false, message: `dot ${dotName(d)} is off the ${geometry.width}x${geometry.height} board (dots a1..${dotName({ x: geometry.width, y: geometry.height })})` };
