@@ -11,8 +11,17 @@ export interface SearchCache {
   nim: (state: BoardState) => NimSummary;
 }
 
+/** Positions kept (each holds every move's value); the oldest are dropped first. */
+const MAX_CACHED = 20_000;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  map.set(key, value);
+  if (map.size > MAX_CACHED) map.delete(map.keys().next().value!);
+  return value;
+}
+
 /** Nimstring regions evaluated per position before its nim-value is reported unknown. */
-export const NIM_BUDGET = 100_000;
+export const NIM_BUDGET = 20_000;
 
 export function createSearchCache(budget: { timeBudgetMs: number; nodeBudget?: number }): SearchCache {
   const solver = createSolver();
@@ -22,16 +31,13 @@ export function createSearchCache(budget: { timeBudgetMs: number; nodeBudget?: n
     nim(state) {
       const key = state.key();
       let n = nims.get(key);
-      if (!n) { n = nimSummary(state, NIM_BUDGET); nims.set(key, n); }
+      if (!n) n = remember(nims, key, nimSummary(state, NIM_BUDGET));
       return n;
     },
     lookup(state) {
       const key = state.key();
       let e = cache.get(key);
-      if (!e) {
-        e = searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET });
-        cache.set(key, e);
-      }
+      if (!e) e = remember(cache, key, searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET }));
       return e;
     },
   };

@@ -19,7 +19,7 @@ export interface SearchEvents {
   onIdle?(): void;
 }
 
-const MAX_CACHE = 50_000;
+const MAX_CACHE = 5_000;
 /** Nimstring regions per searched position (after the solve, in the worker). */
 const WORKER_NIM_BUDGET = 50_000;
 
