@@ -56,6 +56,17 @@ function check(st: BoardState, solver: Solver, label: string, leaf?: LeafEvaluat
   const res2 = solver.solve(st);
   assert.equal(res2.value, bf.value, `${label}: value (2nd call)`);
   assert.deepEqual(res2.best, bf.best, `${label}: best moves (2nd call)`);
+  // value only (root searched as an inner node) and single window searches: sound and exact
+  const fresh = new Solver({ tableBits: 8 });
+  const res3 = fresh.solve(st, { valueOnly: true });
+  assert.equal(res3.status, 'exact', `${label}: valueOnly status`);
+  assert.equal(res3.value, bf.value, `${label}: valueOnly value`);
+  for (const t of [bf.value - 1, bf.value, bf.value + 1, 0]) {
+    const w = fresh.searchWindow(st, t - 1, t);
+    assert.equal(w.status, 'done');
+    assert.ok(w.lower <= bf.value && bf.value <= w.upper, `${label}: window (${t - 1}, ${t}) bounds [${w.lower}, ${w.upper}] vs ${bf.value}`);
+    assert.ok(w.lower >= t || w.upper <= t - 1, `${label}: window (${t - 1}, ${t}) undecided [${w.lower}, ${w.upper}]`);
+  }
 }
 
 test('empty boards: the published values', () => {

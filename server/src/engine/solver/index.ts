@@ -3,6 +3,6 @@
  * and late positions). Values are for the player to move: net boxes of the remaining boxes.
  */
 export { Solver, solve, candidateMoves } from './solver';
-export type { SolveOptions, SolveResult, SolveProgress, SolverConfig, LeafEvaluator } from './solver';
+export type { SolveOptions, SolveResult, SolveProgress, SolverConfig, LeafEvaluator, WindowResult } from './solver';
 export { bruteForce, BRUTE_FORCE_MAX_UNDRAWN } from './brute';
 export type { BruteForceResult } from './brute';

@@ -95,6 +95,23 @@ export interface SolveOptions {
    * null = none. Default: the Solver's (which defaults to the endgame module's loonyEndgameValue).
    */
   leafEvaluator?: LeafEvaluator | null;
+  /**
+   * Only the value: the root is searched like any inner node (rules 1-4 apply, symmetric moves are
+   * found in the table) by null-window tests around the table's guess. `best` is then [] and
+   * moveValues is ignored. Cheapest way to prove a value (default false).
+   */
+  valueOnly?: boolean;
+}
+
+/** Result of Solver.searchWindow: proven bounds from one window search. */
+export interface WindowResult {
+  /** 'done', or 'unknown' when a budget or stop request cut the search (bounds are then the trivial ones or the table's). */
+  status: 'done' | 'unknown';
+  /** Proven bounds on the value (lower === upper when the value fell inside the window). */
+  lower: number;
+  upper: number;
+  nodes: number;
+  ms: number;
 }
 
 export interface SolveResult {
@@ -180,6 +197,7 @@ class Engine {
   readonly hash: Int32Array; // S
   readonly sides: Uint8Array;
   remaining = 0;
+  undrawn = 0;
   lowCount = 0; // boxes with < 2 sides
   threeCount = 0; // boxes with exactly 3 sides
 
@@ -209,6 +227,7 @@ class Engine {
   readonly visited: Uint8Array;
   readonly skip: Uint8Array;
   readonly clen: Uint8Array;
+  readonly clsOf: Int8Array;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
   equivRule = true;
@@ -263,6 +282,7 @@ class Engine {
     this.visited = new Uint8Array(this.B);
     this.skip = new Uint8Array(this.L);
     this.clen = new Uint8Array(this.B);
+    this.clsOf = new Int8Array(this.L);
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
     this.equivRule = cfg.equivalentMoves !== false;
@@ -281,6 +301,8 @@ class Engine {
     this.sides.fill(0);
     for (let l = 0; l < this.L; l++) if (state.drawn[l]) this.setLine(l);
     this.remaining = 0; this.lowCount = 0; this.threeCount = 0;
+    this.undrawn = 0;
+    for (let l = 0; l < this.L; l++) if (!state.drawn[l]) this.undrawn++;
     const bl = this.boxLines;
     for (let b = 0; b < this.B; b++) {
       const s = state.drawn[bl[4 * b]] + state.drawn[bl[4 * b + 1]] + state.drawn[bl[4 * b + 2]] + state.drawn[bl[4 * b + 3]];
@@ -314,6 +336,7 @@ class Engine {
   /** Draw line l; returns the number of boxes completed. */
   make(l: number): number {
     this.setLine(l);
+    this.undrawn--;
     let c = 0;
     const lb = this.lineBoxes;
     for (let k = 0; k < 2; k++) {
@@ -330,6 +353,7 @@ class Engine {
 
   unmake(l: number, c: number): void {
     this.clearLine(l);
+    this.undrawn++;
     const lb = this.lineBoxes;
     for (let k = 0; k < 2; k++) {
       const b = lb[2 * l + k];
@@ -499,20 +523,28 @@ class Engine {
     if (ttMove >= 0 && !this.isDrawn(ttMove)) buf[base + cnt++] = ttMove;
     const order = this.order, lb = this.lineBoxes;
     // captures first, then lines giving nothing away, then sacrifices
-    const clen = this.clen;
-    for (let pass = 0; pass < 4; pass++) {
-      for (let i = 0; i < L; i++) {
-        const l = order[i];
-        if (l === ttMove || this.isDrawn(l) || (useSkip && skip[l])) continue;
-        const b0 = lb[2 * l], b1 = lb[2 * l + 1];
-        const s0 = b0 >= 0 ? sides[b0] : 0, s1 = b1 >= 0 ? sides[b1] : 0;
-        let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
-        // sacrifices of short chains before the opening of long chains and loops
-        if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
-        if (cls === pass) buf[base + cnt++] = l;
-      }
+    const clen = this.clen, clsOf = this.clsOf, bits = this.bits;
+    let n0 = 0, n1 = 0, n2 = 0;
+    for (let i = 0; i < L; i++) {
+      const l = order[i];
+      if (l === ttMove || (bits[l >>> 5] & (1 << (l & 31))) !== 0 || (useSkip && skip[l])) { clsOf[i] = -1; continue; }
+      const b0 = lb[2 * l], b1 = lb[2 * l + 1];
+      const s0 = b0 >= 0 ? sides[b0] : 0, s1 = b1 >= 0 ? sides[b1] : 0;
+      let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
+      // sacrifices of short chains before the opening of long chains and loops
+      if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
+      clsOf[i] = cls;
+      if (cls === 0) n0++; else if (cls === 1) n1++; else if (cls === 2) n2++;
     }
-    return cnt;
+    // captures first, then lines giving nothing away, then short sacrifices, then the rest (static order within each)
+    let o0 = base + cnt, o1 = o0 + n0, o2 = o1 + n1, o3 = o2 + n2;
+    for (let i = 0; i < L; i++) {
+      const c = clsOf[i];
+      if (c < 0) continue;
+      const l = order[i];
+      if (c === 0) buf[o0++] = l; else if (c === 1) buf[o1++] = l; else if (c === 2) buf[o2++] = l; else buf[o3++] = l;
+    }
+    return o3 - base;
   }
 
   /**
@@ -687,11 +719,11 @@ class Engine {
       const tb = this.tBest[slot];
       if (tb >= 0) ttMove = this.invPerm[this.canonSym * this.L + tb];
     }
-    const undrawn = this.L - this.popDrawn();
+    const undrawn = this.undrawn, sym = this.canonSym;
     if (this.lowCount === 0 && (this.simple || this.leaf !== null)) {
       const v = this.simple && this.threeCount === 0 ? this.simpleValue() : this.leaf !== null ? this.leafValue() : undefined;
       if (v !== undefined) {
-        this.canon();
+        this.canonSym = sym;
         this.store(h, slot, v, v, -1, undrawn);
         return v;
       }
@@ -711,7 +743,7 @@ class Engine {
         if (cs >= 0) v = c > 0 ? c + this.tLo[cs] : -this.tHi[cs];
         this.unmake(m, c);
         if (v >= beta) {
-          this.canon();
+          this.canonSym = sym;
           if (v > lo) this.store(h, this.probe(h), v, hi, m, undrawn);
           return v;
         }
@@ -728,8 +760,8 @@ class Engine {
         if (v > alpha) { alpha = v; if (alpha >= beta) break; }
       }
     }
-    // the position is unchanged again: recompute the canonical image for the store
-    this.canon();
+    // the position is unchanged again: so is its canonical image
+    this.canonSym = sym;
     // values have the parity of the remaining boxes: round fail-soft bounds inwards
     if (best <= a0) { if (((best - R) & 1) !== 0) best--; if (best < hi) hi = best; }
     else if (best >= beta) { if (((best - R) & 1) !== 0) best++; if (best > lo) lo = best; }
@@ -778,8 +810,7 @@ export class Solver {
     return this.engine;
   }
 
-  solve(state: BoardState, options: SolveOptions = {}): SolveResult {
-    const t0 = Date.now();
+  private prepare(state: BoardState, options: SolveOptions, t0: number): Engine {
     const e = this.engineFor(state.geometry);
     e.load(state);
     e.nodes = 0;
@@ -788,6 +819,37 @@ export class Solver {
     e.shouldStop = options.shouldStop;
     e.leaf = options.leafEvaluator !== undefined ? options.leafEvaluator
       : this.cfg.leafEvaluator !== undefined ? this.cfg.leafEvaluator : loonyEndgameValue;
+    e.onTick = undefined;
+    return e;
+  }
+
+  /**
+   * One fail-soft window search of the position (alpha < beta, values for the player to move):
+   * proves value <= upper or value >= lower (both when it falls inside). `searchWindow(s, t - 1, t)`
+   * answers "is the value >= t?". The table is kept, so successive calls share results.
+   */
+  searchWindow(state: BoardState, alpha: number, beta: number, options: SolveOptions = {}): WindowResult {
+    const t0 = Date.now();
+    const e = this.prepare(state, options, t0);
+    const R = e.remaining;
+    let lower = -R, upper = R, status: 'done' | 'unknown' = 'done';
+    try {
+      const v = e.search(alpha, beta, 0);
+      if (v <= alpha) upper = ((v - R) & 1) !== 0 ? v - 1 : v;
+      else if (v >= beta) lower = ((v - R) & 1) !== 0 ? v + 1 : v;
+      else lower = upper = v;
+    } catch (err) {
+      if (!(err instanceof Abort)) throw err;
+      status = 'unknown';
+      e.load(state);
+    }
+    return { status, lower: lower + 0, upper: upper + 0, nodes: e.nodes, ms: Date.now() - t0 }; // + 0: no -0
+  }
+
+  solve(state: BoardState, options: SolveOptions = {}): SolveResult {
+    const t0 = Date.now();
+    const e = this.prepare(state, options, t0);
+    if (options.valueOnly === true) return this.solveValue(state, e, options, t0);
     const L = e.L;
     const R = e.remaining;
     const wantValues = options.moveValues === true;
@@ -892,6 +954,40 @@ export class Solver {
       result.moveBounds = mb;
     }
     return result;
+  }
+
+  /** options.valueOnly: MTD(f) on the root position itself (null-window tests until the bounds meet). */
+  private solveValue(state: BoardState, e: Engine, options: SolveOptions, t0: number): SolveResult {
+    const R = e.remaining;
+    let lo = -R, hi = R;
+    const tb = e.tableBounds();
+    if (tb) { lo = Math.max(lo, tb[0]); hi = Math.min(hi, tb[1]); }
+    const progress = () => options.onProgress?.({ nodes: e.nodes, ms: Date.now() - t0, lower: lo, upper: hi, movesDone: 0, movesTotal: 0 });
+    e.onTick = options.onProgress ? progress : undefined;
+    let aborted = false;
+    let guess = Math.max(lo, Math.min(hi, 0));
+    try {
+      while (lo < hi) {
+        let t = Math.max(lo + 1, Math.min(hi, guess));
+        if (((t - R) & 1) !== 0) t++; // values have the parity of R
+        if (t > hi) t = hi;
+        const v = e.search(t - 1, t, 0);
+        // fail-soft bounds rounded to the parity of R
+        if (v >= t) { const w = ((v - R) & 1) !== 0 ? v + 1 : v; lo = Math.max(lo, w); guess = w + 2; }
+        else { const w = ((v - R) & 1) !== 0 ? v - 1 : v; hi = Math.min(hi, w); guess = w; }
+        progress();
+      }
+    } catch (err) {
+      if (!(err instanceof Abort)) throw err;
+      aborted = true;
+      e.load(state);
+    }
+    e.onTick = undefined;
+    const exact = !aborted && lo === hi;
+    return {
+      status: exact ? 'exact' : 'unknown', value: exact ? lo + 0 : null, lower: lo + 0, upper: hi + 0, best: [], // + 0: no -0
+      nodes: e.nodes, ms: Date.now() - t0,
+    };
   }
 }
 
