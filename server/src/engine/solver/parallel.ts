@@ -4,9 +4,10 @@
  * tasks). Used by the 4x4 benchmark (`npm run bench:4x4`); not part of the language server.
  *
  * Root MTD: per root move m (one per class of moves that symmetries of the root map onto each
- * other) proven bounds [lo_m, hi_m]; the value lies in [max lo_m, max hi_m]. With the guess g,
- * the tasks are null-window tests "v(m) >= t?" for t = g (one move suffices: the first candidate
- * first) and t = g + 2 (every move must fail for the value to be g). Each test is a window search
+ * other) proven bounds [lo_m, hi_m]; the value lies in [a, b] = [max lo_m, max hi_m]. With the
+ * guess g in [a, b], the tasks are null-window tests "v(m) >= t?" for t = g while g > a (one move
+ * suffices: the first candidate first) and t = g + 2 while g < b (every move must fail for the
+ * value to be <= g). Each test is a window search
  * of the child position (Solver.searchWindow), so every answer is a proven bound; tests made
  * useless by another answer are cancelled. Exactness is that of Solver.searchWindow.
  *
@@ -126,8 +127,7 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
   const pick = (): { move: number; t: number } | null => {
     const [a, b] = bounds();
     if (a >= b) return null;
-    guess = Math.max(fix(a + 1), Math.min(b, guess));
-    if (guess > b) guess = b;
+    guess = Math.max(a, Math.min(b, guess)); // a and b have the parity of R
     const inflight = slots.filter((s) => s.busy).map((s) => s.busy!);
     const busyOn = (m: number, t: number) => inflight.some((x) => x.move === m && x.t === t);
     const needGe = a < guess; // value >= guess not yet proven

@@ -147,6 +147,13 @@ export interface SolverConfig {
   etc?: boolean;
   /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops) (default true). */
   equivalentMoves?: boolean;
+  /**
+   * Table replacement in a full bucket: evict the entry with the smaller search effort behind it
+   * ('work': log2 of the subtree's nodes, default) or with fewer undrawn lines ('depth').
+   */
+  replacement?: 'work' | 'depth';
+  /** Killer move per ply: the last safe line that refuted a sibling is tried right after the table move (default false: more nodes on 4x4). */
+  killers?: boolean;
   /** Apply rule 3 (with a capturable box: only captures and the double-dealing line) (default true). */
   captureRule?: boolean;
   /**
@@ -207,11 +214,12 @@ class Engine {
   // transposition table
   readonly tBits: number;
   readonly tSize: number;
-  readonly tKeys: Uint32Array;
-  readonly tLo: Int16Array;
-  readonly tHi: Int16Array;
-  readonly tBest: Int16Array;
-  readonly tDepth: Uint16Array; // 0 = empty, else undrawn lines + 1
+  /**
+   * Entries of ew = nw + 2 words, interleaved so that a probe touches one cache line: the key
+   * (nw words), lo | hi << 16, best | depth << 16 (depth 0 = empty, else undrawn lines + 1).
+   */
+  readonly tab: Int32Array;
+  readonly ew: number;
   tUsed = 0;
 
   // search control
@@ -228,6 +236,9 @@ class Engine {
   readonly skip: Uint8Array;
   readonly clen: Uint8Array;
   readonly clsOf: Int8Array;
+  readonly killer: Int16Array;
+  workPriority = true;
+  killers = true;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
   equivRule = true;
@@ -271,11 +282,8 @@ class Engine {
     const defBits = Math.max(12, Math.min(20, Math.floor(Math.log2((24 * 1024 * 1024) / entryBytes))));
     this.tBits = Math.max(4, Math.min(26, cfg.tableBits ?? defBits));
     this.tSize = 1 << this.tBits;
-    this.tKeys = new Uint32Array(this.tSize * this.nw);
-    this.tLo = new Int16Array(this.tSize);
-    this.tHi = new Int16Array(this.tSize);
-    this.tBest = new Int16Array(this.tSize);
-    this.tDepth = new Uint16Array(this.tSize);
+    this.ew = this.nw + 2;
+    this.tab = new Int32Array(this.tSize * this.ew);
     this.chainRule = cfg.chainRule !== false;
     this.captureRule = cfg.captureRule !== false;
     this.simple = cfg.simpleEndgames !== false;
@@ -283,6 +291,9 @@ class Engine {
     this.skip = new Uint8Array(this.L);
     this.clen = new Uint8Array(this.B);
     this.clsOf = new Int8Array(this.L);
+    this.killer = new Int16Array(this.L + 2).fill(-1);
+    this.killers = cfg.killers === true;
+    this.workPriority = cfg.replacement !== 'depth';
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
     this.equivRule = cfg.equivalentMoves !== false;
@@ -291,7 +302,7 @@ class Engine {
   }
 
   clearTable(): void {
-    this.tDepth.fill(0);
+    this.tab.fill(0);
     this.tUsed = 0;
   }
 
@@ -385,9 +396,10 @@ class Engine {
     const nw = this.nw, base = this.canonSym * nw;
     let i = h & (this.tSize - 2);
     for (let k = 0; k < 2; k++, i++) {
-      if (this.tDepth[i] === 0) continue;
+      const e0 = i * this.ew, tab = this.tab;
+      if ((tab[e0 + nw + 1] >>> 16) === 0) continue;
       let same = true;
-      for (let w = 0; w < nw; w++) if (this.tKeys[i * nw + w] !== this.bits[base + w]) { same = false; break; }
+      for (let w = 0; w < nw; w++) if (tab[e0 + w] !== (this.bits[base + w] | 0)) { same = false; break; }
       if (same) return i;
     }
     return -1;
@@ -398,16 +410,23 @@ class Engine {
     let i = slot;
     if (i < 0) {
       const j = h & (this.tSize - 2);
-      const d0 = this.tDepth[j], d1 = this.tDepth[j + 1];
+      const d0 = this.tDepthOf(j), d1 = this.tDepthOf(j + 1);
       i = d0 === 0 ? j : d1 === 0 ? j + 1 : d0 <= d1 ? j : j + 1;
-      if (this.tDepth[i] === 0) this.tUsed++;
+      if (this.tDepthOf(i) === 0) this.tUsed++;
       const base = this.canonSym * nw;
-      for (let w = 0; w < nw; w++) this.tKeys[i * nw + w] = this.bits[base + w];
+      for (let w = 0; w < nw; w++) this.tab[i * this.ew + w] = this.bits[base + w];
     }
-    this.tLo[i] = lo;
-    this.tHi[i] = hi;
-    this.tBest[i] = best >= 0 ? this.perm[this.canonSym * this.L + best] : -1;
-    this.tDepth[i] = depth + 1;
+    const e0 = i * this.ew + nw;
+    const b = best >= 0 ? this.perm[this.canonSym * this.L + best] : -1;
+    this.tab[e0] = (lo & 0xffff) | (hi << 16);
+    if (slot >= 0 && this.workPriority) { const d0 = this.tDepthOf(i) - 1; if (d0 > depth) depth = d0; }
+    this.tab[e0 + 1] = (b & 0xffff) | ((depth + 1) << 16);
+  }
+
+  tLoOf(slot: number): number { return (this.tab[slot * this.ew + this.nw] << 16) >> 16; }
+  tHiOf(slot: number): number { return this.tab[slot * this.ew + this.nw] >> 16; }
+  tBestOf(slot: number): number { return (this.tab[slot * this.ew + this.nw + 1] << 16) >> 16; }
+  tDepthOf(slot: number): number { return this.tab[slot * this.ew + this.nw + 1] >>> 16;
   }
 
   /** Exact bounds known for the current position from the table, or null. */
@@ -415,8 +434,8 @@ class Engine {
     const h = this.canon();
     const slot = this.probe(h);
     if (slot < 0) return null;
-    const tb = this.tBest[slot];
-    return [this.tLo[slot], this.tHi[slot], tb >= 0 ? this.invPerm[this.canonSym * this.L + tb] : -1];
+    const tb = this.tBestOf(slot);
+    return [this.tLoOf(slot), this.tHiOf(slot), tb >= 0 ? this.invPerm[this.canonSym * this.L + tb] : -1];
   }
 
   private missingSide(b: number, except: number): number {
@@ -524,6 +543,7 @@ class Engine {
     const order = this.order, lb = this.lineBoxes;
     // captures first, then lines giving nothing away, then sacrifices
     const clen = this.clen, clsOf = this.clsOf, bits = this.bits;
+    const killer = this.killers ? this.killer[ply] : -1;
     let n0 = 0, n1 = 0, n2 = 0;
     for (let i = 0; i < L; i++) {
       const l = order[i];
@@ -533,6 +553,7 @@ class Engine {
       let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
       // sacrifices of short chains before the opening of long chains and loops
       if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
+      if (cls === 1 && l === killer) cls = 0; // the killer: right after the table move
       clsOf[i] = cls;
       if (cls === 0) n0++; else if (cls === 1) n1++; else if (cls === 2) n2++;
     }
@@ -692,6 +713,7 @@ class Engine {
   /** Negamax, fail-soft. Value for the player to move of the remaining boxes. */
   search(alpha: number, beta: number, ply: number): number {
     if ((++this.nodes & 4095) === 0) this.tick();
+    const n0 = this.nodes;
     const R = this.remaining;
     if (R === 0) return 0;
     if (R <= alpha) return R;
@@ -710,13 +732,13 @@ class Engine {
     const slot = this.probe(h);
     let lo = -R, hi = R, ttMove = -1;
     if (slot >= 0) {
-      const tl = this.tLo[slot], th = this.tHi[slot];
+      const tl = this.tLoOf(slot), th = this.tHiOf(slot);
       if (tl > lo) lo = tl;
       if (th < hi) hi = th;
       if (lo >= beta) return lo;
       if (hi <= alpha) return hi;
       if (lo === hi) return lo;
-      const tb = this.tBest[slot];
+      const tb = this.tBestOf(slot);
       if (tb >= 0) ttMove = this.invPerm[this.canonSym * this.L + tb];
     }
     const undrawn = this.undrawn, sym = this.canonSym;
@@ -724,7 +746,7 @@ class Engine {
       const v = this.simple && this.threeCount === 0 ? this.simpleValue() : this.leaf !== null ? this.leafValue() : undefined;
       if (v !== undefined) {
         this.canonSym = sym;
-        this.store(h, slot, v, v, -1, undrawn);
+        this.store(h, slot, v, v, -1, this.workPriority ? 1 : undrawn);
         return v;
       }
     }
@@ -740,11 +762,11 @@ class Engine {
         const c = this.make(m);
         const cs = this.probe(this.canon());
         let v = -INF;
-        if (cs >= 0) v = c > 0 ? c + this.tLo[cs] : -this.tHi[cs];
+        if (cs >= 0) v = c > 0 ? c + this.tLoOf(cs) : -this.tHiOf(cs);
         this.unmake(m, c);
         if (v >= beta) {
           this.canonSym = sym;
-          if (v > lo) this.store(h, this.probe(h), v, hi, m, undrawn);
+          if (v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
           return v;
         }
       }
@@ -757,7 +779,7 @@ class Engine {
       this.unmake(m, c);
       if (v > best) {
         best = v; bestMove = m;
-        if (v > alpha) { alpha = v; if (alpha >= beta) break; }
+        if (v > alpha) { alpha = v; if (alpha >= beta) { if (c === 0) this.killer[ply] = m; break; } }
       }
     }
     // the position is unchanged again: so is its canonical image
@@ -766,7 +788,7 @@ class Engine {
     if (best <= a0) { if (((best - R) & 1) !== 0) best--; if (best < hi) hi = best; }
     else if (best >= beta) { if (((best - R) & 1) !== 0) best++; if (best > lo) lo = best; }
     else { lo = best; hi = best; }
-    this.store(h, this.probe(h), lo, hi, bestMove, undrawn);
+    this.store(h, this.probe(h), lo, hi, bestMove, this.workPriority ? 32 - Math.clz32(this.nodes - n0 + 1) : undrawn);
     return best;
   }
 
