@@ -11,14 +11,15 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
     out.push(`${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]`);
   }
   if (options.problemsOnly) {
+    let errors = report.diagnostics.filter((d) => d.severity === 'error').length;
     if (options.maxLoss !== null && options.maxLoss !== undefined) {
       for (const e of report.entries) for (const m of e.moves) {
         if (m.loss !== null && m.loss > options.maxLoss) {
+          errors++;
           out.push(`${file}:${m.range.line + 1}:${m.range.character + 1}: error: ${m.move} loses ${m.loss} boxes, more than --max-loss ${options.maxLoss}`);
         }
       }
     }
-    const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
     out.push(`${file}: ${report.entries.length} entries, ${errors} error${errors === 1 ? '' : 's'}`);
     return out.join('\n') + '\n';
   }
