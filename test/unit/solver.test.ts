@@ -111,7 +111,7 @@ test('late positions on 4x4, 5x5 and 4x5 equal brute force', () => {
   }
 });
 
-test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide root window, replacement, killers all agree with brute force', () => {
+test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide root window, replacement, buckets, lazy moves, killers all agree with brute force', () => {
   const r = rng(99);
   const solvers = [
     new Solver({ symmetry: false }), new Solver({ chainRule: false }), new Solver({ tableBits: 4 }),
@@ -119,6 +119,8 @@ test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide 
     new Solver({ captureRule: false }), new Solver({ equivalentMoves: false }),
     new Solver({ captureRule: false, equivalentMoves: false, chainRule: false }),
     new Solver({ replacement: 'depth', tableBits: 6 }), new Solver({ killers: true }), new Solver({ tableBits: 5, killers: true }),
+    new Solver({ bucket: 1, tableBits: 6 }), new Solver({ bucket: 8, tableBits: 7 }), new Solver({ lazyMoves: false }),
+    new Solver({ lazyMoves: false, bucket: 2, replacement: 'depth', tableBits: 5 }),
   ];
   for (let i = 0; i < 400; i++) {
     const sizes: [number, number, number][] = [[2, 2, 12], [3, 3, 16], [4, 4, 14], [5, 5, 14]];

@@ -152,6 +152,10 @@ export interface SolverConfig {
    * ('work': log2 of the subtree's nodes, default) or with fewer undrawn lines ('depth').
    */
   replacement?: 'work' | 'depth';
+  /** Search the table move before generating the other moves (saves move generation at most cut nodes) (default true). */
+  lazyMoves?: boolean;
+  /** Table entries per bucket: 1, 2, 4 or 8 (default 4: one 64-byte cache line when keys take 2 words, i.e. up to 64 lines). */
+  bucket?: 1 | 2 | 4 | 8;
   /** Killer move per ply: the last safe line that refuted a sibling is tried right after the table move (default false: more nodes on 4x4). */
   killers?: boolean;
   /** Apply rule 3 (with a capturable box: only captures and the double-dealing line) (default true). */
@@ -238,6 +242,8 @@ class Engine {
   readonly clsOf: Int8Array;
   readonly killer: Int16Array;
   workPriority = true;
+  lazy = true;
+  readonly bucket: number;
   killers = true;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
@@ -294,6 +300,8 @@ class Engine {
     this.killer = new Int16Array(this.L + 2).fill(-1);
     this.killers = cfg.killers === true;
     this.workPriority = cfg.replacement !== 'depth';
+    this.lazy = cfg.lazyMoves !== false;
+    this.bucket = Math.min(cfg.bucket ?? 4, this.tSize);
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
     this.equivRule = cfg.equivalentMoves !== false;
@@ -394,8 +402,9 @@ class Engine {
   /** Slot holding the current (canonical) position, or -1. Bucket of 2 slots. */
   private probe(h: number): number {
     const nw = this.nw, base = this.canonSym * nw;
-    let i = h & (this.tSize - 2);
-    for (let k = 0; k < 2; k++, i++) {
+    const bk = this.bucket;
+    let i = h & (this.tSize - bk);
+    for (let k = 0; k < bk; k++, i++) {
       const e0 = i * this.ew, tab = this.tab;
       if ((tab[e0 + nw + 1] >>> 16) === 0) continue;
       let same = true;
@@ -409,9 +418,14 @@ class Engine {
     const nw = this.nw;
     let i = slot;
     if (i < 0) {
-      const j = h & (this.tSize - 2);
-      const d0 = this.tDepthOf(j), d1 = this.tDepthOf(j + 1);
-      i = d0 === 0 ? j : d1 === 0 ? j + 1 : d0 <= d1 ? j : j + 1;
+      // the empty or least valuable entry of the bucket
+      const j = h & (this.tSize - this.bucket);
+      i = j;
+      let dmin = this.tDepthOf(j);
+      for (let k = 1; k < this.bucket && dmin !== 0; k++) {
+        const d = this.tDepthOf(j + k);
+        if (d < dmin) { dmin = d; i = j + k; }
+      }
       if (this.tDepthOf(i) === 0) this.tUsed++;
       const base = this.canonSym * nw;
       for (let w = 0; w < nw; w++) this.tab[i * this.ew + w] = this.bits[base + w];
@@ -753,33 +767,45 @@ class Engine {
     if (alpha < lo) alpha = lo;
     if (beta > hi) beta = hi;
     const a0 = alpha;
-    const n = this.genMoves(ply, ttMove);
-    const base = ply * this.L;
-    if (this.etc && n > 1 && undrawn >= ETC_MIN) {
-      // enhanced transposition cutoff: a child already known to refute the window
-      for (let i = 0; i < n; i++) {
-        const m = this.moves[base + i];
-        const c = this.make(m);
-        const cs = this.probe(this.canon());
-        let v = -INF;
-        if (cs >= 0) v = c > 0 ? c + this.tLoOf(cs) : -this.tHiOf(cs);
-        this.unmake(m, c);
-        if (v >= beta) {
-          this.canonSym = sym;
-          if (v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
-          return v;
+    let best = -INF, bestMove = -1, first = -1;
+    if (this.lazy && !this.etc && ttMove >= 0 && !this.isDrawn(ttMove)) {
+      // the table move before generating the others: most cut nodes stop here
+      first = ttMove;
+      const c = this.make(first);
+      const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
+      this.unmake(first, c);
+      best = v; bestMove = first;
+      if (v > alpha) alpha = v;
+    }
+    if (alpha < beta) {
+      const n = this.genMoves(ply, ttMove);
+      const base = ply * this.L;
+      if (this.etc && n > 1 && undrawn >= ETC_MIN) {
+        // enhanced transposition cutoff: a child already known to refute the window
+        for (let i = 0; i < n; i++) {
+          const m = this.moves[base + i];
+          const c = this.make(m);
+          const cs = this.probe(this.canon());
+          let v = -INF;
+          if (cs >= 0) v = c > 0 ? c + this.tLoOf(cs) : -this.tHiOf(cs);
+          this.unmake(m, c);
+          if (v >= beta) {
+            this.canonSym = sym;
+            if (v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
+            return v;
+          }
         }
       }
-    }
-    let best = -INF, bestMove = -1;
-    for (let i = 0; i < n; i++) {
-      const m = this.moves[base + i];
-      const c = this.make(m);
-      const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
-      this.unmake(m, c);
-      if (v > best) {
-        best = v; bestMove = m;
-        if (v > alpha) { alpha = v; if (alpha >= beta) { if (c === 0) this.killer[ply] = m; break; } }
+      for (let i = 0; i < n; i++) {
+        const m = this.moves[base + i];
+        if (m === first) continue;
+        const c = this.make(m);
+        const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
+        this.unmake(m, c);
+        if (v > best) {
+          best = v; bestMove = m;
+          if (v > alpha) { alpha = v; if (alpha >= beta) { if (c === 0) this.killer[ply] = m; break; } }
+        }
       }
     }
     // the position is unchanged again: so is its canonical image
