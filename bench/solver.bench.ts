@@ -109,8 +109,9 @@ export default async function run(): Promise<void> {
 }
 
 /** The last measured run of `npm run bench:4x4` on the 2-core development machine. */
-const MEASURED_4X4 = 'measured 2026-11-21: exact, value 0, 590.7 s wall on 2 threads (tableBits 26 each), 2.52G nodes, 7 null-window tests; '
-  + 'before: the first root move alone took 260 s on one thread, the proof did not finish in 540 s';
+const MEASURED_4X4 = 'measured 2026-11-21: exact, value 0, 472.2 s wall on 2 threads (tableBits 26 each), 2.12G nodes, 7 null-window tests; '
+  + 'first version of the parallel proof 590.7 s / 2.52G nodes; before this work the first root move alone took 260 s on one thread '
+  + 'and the proof did not finish in 540 s';
 
 /**
  * The empty 4x4 board (value 0, a tie) proven exactly: value-only root MTD, root moves (one per

@@ -120,7 +120,7 @@ test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide 
     new Solver({ captureRule: false, equivalentMoves: false, chainRule: false }),
     new Solver({ replacement: 'depth', tableBits: 6 }), new Solver({ killers: true }), new Solver({ tableBits: 5, killers: true }),
     new Solver({ bucket: 1, tableBits: 6 }), new Solver({ bucket: 8, tableBits: 7 }), new Solver({ lazyMoves: false }),
-    new Solver({ lazyMoves: false, bucket: 2, replacement: 'depth', tableBits: 5 }),
+    new Solver({ lazyMoves: false, bucket: 2, replacement: 'depth', tableBits: 5 }), new Solver({ tableMinUndrawn: 7 }),
   ];
   for (let i = 0; i < 400; i++) {
     const sizes: [number, number, number][] = [[2, 2, 12], [3, 3, 16], [4, 4, 14], [5, 5, 14]];

@@ -58,6 +58,17 @@
  *
  * Also: rule-1 captures are made without a table probe; fail-soft bounds are rounded to the parity
  *   of the remaining boxes (the value has that parity); optional enhanced transposition cutoffs.
+ *
+ * Table: entries interleaved in one Int32Array (key words, lo|hi, best|priority) so that a probe
+ *   touches one cache line; buckets of 4 (`bucket`); a full bucket evicts the entry with the least
+ *   search effort behind it (log2 of its subtree's nodes; `replacement: 'depth'` = fewest undrawn
+ *   lines). The table move is searched before the other moves are generated (`lazyMoves`): any
+ *   legal move may be searched without changing the value, the rules only decide what may be left out.
+ *
+ * Root: solve() gives every optimal move (and with moveValues every move's value); with
+ *   `valueOnly` the root is searched like an inner node by null-window tests (MTD), the cheapest
+ *   proof of the value; searchWindow() runs one window search. parallel.ts (solveParallel) splits
+ *   the root moves of a value proof between worker threads (the 4x4 benchmark: `npm run bench:4x4`).
  */
 import { BoardGeometry } from '../board/geometry';
 import { BoardState, CLAIMED_UNKNOWN, UNCLAIMED } from '../board/state';
@@ -154,6 +165,8 @@ export interface SolverConfig {
   replacement?: 'work' | 'depth';
   /** Search the table move before generating the other moves (saves move generation at most cut nodes) (default true). */
   lazyMoves?: boolean;
+  /** Positions with fewer undrawn lines than this skip the table (re-searching is cheaper than a probe) (default 0). */
+  tableMinUndrawn?: number;
   /** Table entries per bucket: 1, 2, 4 or 8 (default 4: one 64-byte cache line when keys take 2 words, i.e. up to 64 lines). */
   bucket?: 1 | 2 | 4 | 8;
   /** Killer move per ply: the last safe line that refuted a sibling is tried right after the table move (default false: more nodes on 4x4). */
@@ -243,6 +256,7 @@ class Engine {
   readonly killer: Int16Array;
   workPriority = true;
   lazy = true;
+  tableMin = 0;
   readonly bucket: number;
   killers = true;
   readonly eqLines: Int16Array;
@@ -301,6 +315,7 @@ class Engine {
     this.killers = cfg.killers === true;
     this.workPriority = cfg.replacement !== 'depth';
     this.lazy = cfg.lazyMoves !== false;
+    this.tableMin = cfg.tableMinUndrawn ?? 0;
     this.bucket = Math.min(cfg.bucket ?? 4, this.tSize);
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
@@ -742,8 +757,9 @@ class Engine {
         return v;
       }
     }
-    const h = this.canon();
-    const slot = this.probe(h);
+    const useTable = this.undrawn >= this.tableMin;
+    const h = useTable ? this.canon() : 0;
+    const slot = useTable ? this.probe(h) : -1;
     let lo = -R, hi = R, ttMove = -1;
     if (slot >= 0) {
       const tl = this.tLoOf(slot), th = this.tHiOf(slot);
@@ -760,7 +776,7 @@ class Engine {
       const v = this.simple && this.threeCount === 0 ? this.simpleValue() : this.leaf !== null ? this.leafValue() : undefined;
       if (v !== undefined) {
         this.canonSym = sym;
-        this.store(h, slot, v, v, -1, this.workPriority ? 1 : undrawn);
+        if (useTable) this.store(h, slot, v, v, -1, this.workPriority ? 1 : undrawn);
         return v;
       }
     }
@@ -791,7 +807,7 @@ class Engine {
           this.unmake(m, c);
           if (v >= beta) {
             this.canonSym = sym;
-            if (v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
+            if (useTable && v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
             return v;
           }
         }
@@ -814,7 +830,7 @@ class Engine {
     if (best <= a0) { if (((best - R) & 1) !== 0) best--; if (best < hi) hi = best; }
     else if (best >= beta) { if (((best - R) & 1) !== 0) best++; if (best > lo) lo = best; }
     else { lo = best; hi = best; }
-    this.store(h, this.probe(h), lo, hi, bestMove, this.workPriority ? 32 - Math.clz32(this.nodes - n0 + 1) : undrawn);
+    if (useTable) this.store(h, this.probe(h), lo, hi, bestMove, this.workPriority ? 32 - Math.clz32(this.nodes - n0 + 1) : undrawn);
     return best;
   }
 
