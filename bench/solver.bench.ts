@@ -109,7 +109,7 @@ export default async function run(): Promise<void> {
 }
 
 /** The last measured run of `npm run bench:4x4` on the 2-core development machine. */
-const MEASURED_4X4 = 'measured 2026-11-21: exact, value 0, 472.2 s wall on 2 threads (tableBits 26 each), 2.12G nodes, 7 null-window tests; '
+const MEASURED_4X4 = 'measured 2026-11-21: exact, value 0, 472.2 s and 490.4 s wall in two runs on 2 threads (tableBits 26 each; shared machine), 2,118,498,865 nodes, 7 null-window tests; '
   + 'first version of the parallel proof 590.7 s / 2.52G nodes; before this work the first root move alone took 260 s on one thread '
   + 'and the proof did not finish in 540 s';
 
