@@ -6,17 +6,8 @@ import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
 import { Solver, bruteForce, type SolverConfig } from '../server/src/engine/solver';
 import { solveParallel } from '../server/src/engine/solver/parallel';
+import { mulberry32 as rng } from '../test/support/random';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A position reached by cautious random play (no box given away while avoidable), `undrawn` lines left. */
 function playedPosition(w: number, h: number, undrawn: number, r: () => number): BoardState {

@@ -6,17 +6,8 @@ import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
 import { solveParallel } from '../../server/src/engine/solver/parallel';
+import { mulberry32 as rng } from '../support/random';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('solveParallel: empty small boards and late positions equal brute force', async () => {
   const r = rng(99);

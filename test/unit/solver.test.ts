@@ -3,18 +3,8 @@ import assert from 'node:assert/strict';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { Solver, bruteForce, type LeafEvaluator } from '../../server/src/engine/solver';
+import { mulberry32 as rng } from '../support/random';
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sidesOf(st: BoardState, b: number): number { return st.sidesDrawn(b); }
 
