@@ -11,21 +11,9 @@ import {
 } from '../../server/src/engine/nimstring/index';
 import { clearBruteMemo } from '../../server/src/engine/nimstring/brute';
 import { lcg as rng } from '../support/random';
+import { randomPosition } from '../support/boards';
 
 
-function randomPosition(w: number, h: number, r: () => number, minDrawn: number, quiet: boolean): BoardState {
-  const g = geometryOf(w, h);
-  const s = new BoardState(g);
-  const k = minDrawn + Math.floor(r() * (g.lineCount - minDrawn + 1));
-  const order = g.allLines().map((l) => [r(), l]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
-  let drawn = 0;
-  for (const l of order) {
-    if (drawn >= k) break;
-    if (quiet && g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 2)) continue;
-    s.drawSilently(l); drawn++;
-  }
-  return s;
-}
 
 const CONFIGS: [string, Partial<NimRules>][] = [
   ['all rules (+ every skipped move checked)', { ...ALL_RULES, verifySkips: true }],

@@ -5,6 +5,7 @@ import { BoardState } from '../../server/src/engine/board/state';
 import { nimstring, bruteValue, bruteWins, NimCache, naiveValue, regionValue, newContext, canonicalKey, cellsOfState, simplify, LOONY } from '../../server/src/engine/nimstring/index';
 import { bruteLosingHeaps, clearBruteMemo } from '../../server/src/engine/nimstring/brute';
 import { lcg as rng } from '../support/random';
+import { randomPosition } from '../support/boards';
 
 
 /** A board with every line drawn except the named ones. */
@@ -16,20 +17,6 @@ function onlyUndrawn(w: number, h: number, names: string[]): BoardState {
   return s;
 }
 
-function randomPosition(w: number, h: number, r: () => number, minDrawn: number, quiet: boolean): BoardState {
-  const g = geometryOf(w, h);
-  const s = new BoardState(g);
-  const k = minDrawn + Math.floor(r() * (g.lineCount - minDrawn + 1));
-  const order = g.allLines().map((l) => [r(), l]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
-  let drawn = 0;
-  for (const l of order) {
-    if (drawn >= k) break;
-    // "quiet": never make a 3-sided box, so positions are not loony and nim-values are richer
-    if (quiet && g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 2)) continue;
-    s.drawSilently(l); drawn++;
-  }
-  return s;
-}
 
 function crossCheck(w: number, h: number, count: number, minDrawn: number, seed: number, withMoves: number) {
   const r = rng(seed);

@@ -1,0 +1,21 @@
+/** Random board positions for tests and benches. */
+import { geometryOf } from '../../server/src/engine/board/geometry';
+import { BoardState } from '../../server/src/engine/board/state';
+
+/**
+ * At least `minDrawn` random lines drawn on a w x h board. `quiet`: never give a box a third side,
+ * so the position is not loony and Nimstring values are richer.
+ */
+export function randomPosition(w: number, h: number, r: () => number, minDrawn: number, quiet: boolean): BoardState {
+  const g = geometryOf(w, h);
+  const s = new BoardState(g);
+  const k = minDrawn + Math.floor(r() * (g.lineCount - minDrawn + 1));
+  const order = g.allLines().map((l) => [r(), l]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
+  let drawn = 0;
+  for (const l of order) {
+    if (drawn >= k) break;
+    if (quiet && g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 2)) continue;
+    s.drawSilently(l); drawn++;
+  }
+  return s;
+}
