@@ -1,7 +1,7 @@
 // Board extraction of loony endgames vs an independent plain minimax over every undrawn line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { geometryOf, BoardGeometry } from '../../server/src/engine/board/geometry';
+import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState, Player } from '../../server/src/engine/board/state';
 import { analyzeBoardEndgame, loonyEndgameValue, extractComponents } from '../../server/src/engine/endgame';
 import { mulberry32 as rng } from '../support/random';

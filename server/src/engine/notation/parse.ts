@@ -4,9 +4,9 @@
  * over whole lines), so hostile files parse quickly. See docs/notation.md for the grammar.
  */
 import type {
-  ComponentToken, ComponentsField, Diagnostic, DiagramCell, DiagramField, DiagramLine, DiagramRow, Entry, EntryKind,
+  ComponentToken, ComponentsField, Diagnostic, DiagramField, Entry, EntryKind,
   ExpandedComponent, FieldBase, Glyph, LinesField, LittlegolemTurn, MoveToken, MovesField, ParseResult, PlayField,
-  PlayStep, PlayersField, Range, ScoreField, Severity, SizeField, Tag, ToMoveField, Token, ValueField,
+  PlayStep, PlayersField, Range, ScoreField, Severity, SizeField, Tag, ToMoveField, ValueField,
 } from './ast';
 
 export const MAX_DIAGNOSTICS = 2000;

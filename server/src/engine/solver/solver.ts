@@ -834,16 +834,6 @@ class Engine {
     return best;
   }
 
-  private popDrawn(): number {
-    let c = 0;
-    for (let w = 0; w < this.nw; w++) {
-      let x = this.bits[w];
-      x = x - ((x >>> 1) & 0x55555555);
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      c += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-    }
-    return c;
-  }
 }
 
 /**
