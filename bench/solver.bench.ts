@@ -7,20 +7,9 @@ import { BoardState } from '../server/src/engine/board/state';
 import { Solver, bruteForce, type SolverConfig } from '../server/src/engine/solver';
 import { solveParallel } from '../server/src/engine/solver/parallel';
 import { mulberry32 as rng } from '../test/support/random';
+import { playedPosition } from '../test/support/boards';
 
 
-/** A position reached by cautious random play (no box given away while avoidable), `undrawn` lines left. */
-function playedPosition(w: number, h: number, undrawn: number, r: () => number): BoardState {
-  const g = geometryOf(w, h);
-  const st = new BoardState(g);
-  while (g.lineCount - st.drawnCount > undrawn) {
-    const all = st.undrawnLines();
-    const safe = all.filter((l) => !g.boxesOfLine(l).some((b) => st.sidesDrawn(b) === 2));
-    const pool = safe.length > 0 ? safe : all;
-    st.play(pool[Math.floor(r() * pool.length)]);
-  }
-  return st;
-}
 
 const median = (xs: number[]) => { const s = xs.slice().sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;

@@ -19,3 +19,16 @@ export function randomPosition(w: number, h: number, r: () => number, minDrawn: 
   }
   return s;
 }
+
+/** Cautious random play (no box given away while avoidable) until `undrawn` lines are left. */
+export function playedPosition(w: number, h: number, undrawn: number, r: () => number): BoardState {
+  const g = geometryOf(w, h);
+  const st = new BoardState(g);
+  while (g.lineCount - st.drawnCount > undrawn) {
+    const all = st.undrawnLines();
+    const safe = all.filter((l) => !g.boxesOfLine(l).some((b) => st.sidesDrawn(b) === 2));
+    const pool = safe.length > 0 ? safe : all;
+    st.play(pool[Math.floor(r() * pool.length)]);
+  }
+  return st;
+}

@@ -5,22 +5,16 @@
 // partial captures (opened chains, dominoes, several 3-boxes at once).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { Solver, bruteForce, candidateMoves, type SolverConfig } from '../../server/src/engine/solver';
 import { mulberry32 as rng } from '../support/random';
+import { playedPosition } from '../support/boards';
 
 
 /** Cautious play until `target` lines are left, then `extra` random lines (sacrifices, captures). */
 function chainy(w: number, h: number, target: number, extra: number, r: () => number): BoardState {
-  const g = geometryOf(w, h);
-  const st = new BoardState(g);
-  while (g.lineCount - st.drawnCount > target) {
-    const all = st.undrawnLines();
-    const safe = all.filter((l) => !g.boxesOfLine(l).some((b) => st.sidesDrawn(b) === 2));
-    const pool = safe.length > 0 ? safe : all;
-    st.play(pool[Math.floor(r() * pool.length)]);
-  }
+  const st = playedPosition(w, h, target, r);
+  const g = st.geometry;
   for (let i = 0; i < extra && !st.isOver(); i++) {
     const all = st.undrawnLines();
     // prefer captures half of the time: partial captures of opened chains
