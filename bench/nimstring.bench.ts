@@ -3,23 +3,44 @@
 // the empty 3x3 board, 3x3 positions, 4x4 early positions, 5x5 midgames.
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
-import { nimstring, NimCache, naiveValue, regionValue, newContext, cellsOfState, simplify, LOONY, NO_RULES, newGraphContext, regionsValue, regionsOfCells } from '../server/src/engine/nimstring/index';
+import {
+  nimstring,
+  NimCache,
+  naiveValue,
+  regionValue,
+  newContext,
+  cellsOfState,
+  simplify,
+  LOONY,
+  NO_RULES,
+  newGraphContext,
+  regionsValue,
+  regionsOfCells,
+} from '../server/src/engine/nimstring/index';
 import type { NimstringOptions } from '../server/src/engine/nimstring/index';
 import { lcg as rng } from '../test/support/random';
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+};
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 
 /** Random position without 3-sided boxes (so it is not loony), `drawn` lines drawn. */
 function quiet(w: number, h: number, drawn: number, r: () => number): BoardState {
   const g = geometryOf(w, h);
   const s = new BoardState(g);
-  const order = g.allLines().map((l) => [r(), l]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
+  const order = g
+    .allLines()
+    .map((l) => [r(), l])
+    .sort((a, b) => a[0] - b[0])
+    .map((p) => p[1]);
   let k = 0;
   for (const l of order) {
     if (k >= drawn) break;
     if (g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 2)) continue;
-    s.drawSilently(l); k++;
+    s.drawSilently(l);
+    k++;
   }
   return s;
 }
@@ -36,23 +57,28 @@ function compare(label: string, positions: BoardState[], budget: number, moveVal
   const rows: string[] = [];
   const values: string[][] = [];
   for (const c of configs) {
-    const ts: number[] = [], ns: number[] = [];
+    const ts: number[] = [],
+      ns: number[] = [];
     let unknown = 0;
     const vals: string[] = [];
     for (const s of positions) {
       const t0 = performance.now();
       const res = nimstring(s, { ...c.opts, cache: new NimCache(), budget, moveValues });
-      ts.push(performance.now() - t0); ns.push(res.nodes);
+      ts.push(performance.now() - t0);
+      ns.push(res.nodes);
       if (!res.complete) unknown++;
       vals.push(String(res.nimber));
     }
     values.push(vals);
-    rows.push(`    ${c.name.padEnd(18)} median ${ms(median(ts)).padStart(9)}  max ${ms(Math.max(...ts)).padStart(9)}  total ${ms(ts.reduce((a, b) => a + b, 0)).padStart(9)}  median ${median(ns)} regions evaluated, ${unknown}/${positions.length} unknown`);
+    rows.push(
+      `    ${c.name.padEnd(18)} median ${ms(median(ts)).padStart(9)}  max ${ms(Math.max(...ts)).padStart(9)}  total ${ms(ts.reduce((a, b) => a + b, 0)).padStart(9)}  median ${median(ns)} regions evaluated, ${unknown}/${positions.length} unknown`,
+    );
   }
   // where both know the value, they agree (the tests check this against the brute force)
   for (let i = 0; i < positions.length; i++) {
     const known = values.map((v) => v[i]).filter((v) => v !== 'unknown');
-    if (new Set(known).size > 1) throw new Error(`${label}: configurations disagree on position ${i}: ${values.map((v) => v[i])}`);
+    if (new Set(known).size > 1)
+      throw new Error(`${label}: configurations disagree on position ${i}: ${values.map((v) => v[i])}`);
   }
   console.log(`${label}:`);
   for (const r of rows) console.log(r);
@@ -77,12 +103,17 @@ export default async function run(): Promise<void> {
     const cold = performance.now() - t0;
     t0 = performance.now();
     nimstring(s, { moveValues: true, cache, engine: 'graph' });
-    console.log(`3x3 empty board, graph engine, value *${res.nimber} + all 24 move values: cold ${ms(cold)} (${res.nodes} regions), memo warm ${ms(performance.now() - t0)}`);
+    console.log(
+      `3x3 empty board, graph engine, value *${res.nimber} + all 24 move values: cold ${ms(cold)} (${res.nodes} regions), memo warm ${ms(performance.now() - t0)}`,
+    );
   }
 
   // 2. seed 003's naive recursion against the memoized engines on small positions
   {
-    const naiveT: number[] = [], graphT: number[] = [], cellT: number[] = [], naiveN: number[] = [];
+    const naiveT: number[] = [],
+      graphT: number[] = [],
+      cellT: number[] = [],
+      naiveN: number[] = [];
     for (let i = 0; i < 30; i++) {
       const s = quiet(3, 3, 10, r);
       const parts = simplify(cellsOfState(s).cells);
@@ -90,7 +121,8 @@ export default async function run(): Promise<void> {
       let t0 = performance.now();
       const counter = { nodes: 0, budget: 1e8 };
       const y = naiveValue(parts.flat(), counter);
-      naiveT.push(performance.now() - t0); naiveN.push(counter.nodes);
+      naiveT.push(performance.now() - t0);
+      naiveN.push(counter.nodes);
       t0 = performance.now();
       const ctx = newContext(1e8, new NimCache());
       let x = 0;
@@ -102,8 +134,10 @@ export default async function run(): Promise<void> {
       graphT.push(performance.now() - t0);
       if (x !== y || z !== y) throw new Error('naive, cell and graph values differ');
     }
-    console.log(`3x3 with 10 lines drawn (${naiveT.length} positions, cold memo each): naive (seed 003) median ${ms(median(naiveT))} (${median(naiveN)} nodes); ` +
-      `old cell engine ${ms(median(cellT))}; graph engine ${ms(median(graphT))}; speed-up over naive x${(median(naiveT) / median(graphT)).toFixed(0)}`);
+    console.log(
+      `3x3 with 10 lines drawn (${naiveT.length} positions, cold memo each): naive (seed 003) median ${ms(median(naiveT))} (${median(naiveN)} nodes); ` +
+        `old cell engine ${ms(median(cellT))}; graph engine ${ms(median(graphT))}; speed-up over naive x${(median(naiveT) / median(graphT)).toFixed(0)}`,
+    );
   }
 
   // 3. 4x4 early positions (value only, budget 300k regions)
@@ -122,7 +156,12 @@ export default async function run(): Promise<void> {
       if (parts === LOONY || parts.filter((p) => p.length >= 2).length < 2) continue;
       ps.push(s);
     }
-    compare('5x5 midgame (25-30 lines drawn, >= 2 regions, 16 positions), value + every move value, budget 3M', ps, 3_000_000, true);
+    compare(
+      '5x5 midgame (25-30 lines drawn, >= 2 regions, 16 positions), value + every move value, budget 3M',
+      ps,
+      3_000_000,
+      true,
+    );
   }
 
   // 5. earlier 5x5 midgame: bigger regions (value only)
@@ -134,6 +173,11 @@ export default async function run(): Promise<void> {
       if (parts === LOONY || parts.filter((p) => p.length >= 2).length < 2) continue;
       ps.push(s);
     }
-    compare('5x5 earlier midgame (21-24 lines drawn, >= 2 regions, 8 positions), value only, budget 300k', ps, 300_000, false);
+    compare(
+      '5x5 earlier midgame (21-24 lines drawn, >= 2 regions, 8 positions), value only, budget 300k',
+      ps,
+      300_000,
+      false,
+    );
   }
 }

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const only = process.argv[2] ?? '';
-const files = readdirSync(__dirname).filter((f) => f.endsWith('.bench.ts') && f.includes(only)).sort();
+const files = readdirSync(__dirname)
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(only))
+  .sort();
 (async () => {
   for (const f of files) {
     console.log(`\n=== ${f} ===`);
@@ -13,4 +15,7 @@ const files = readdirSync(__dirname).filter((f) => f.endsWith('.bench.ts') && f.
     const run = mod.default?.default ?? mod.default;
     await run();
   }
-})().catch((e) => { console.error(e); process.exit(1); });
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -36,7 +36,10 @@ async function hovers(client: LspTestClient, uri: string, n: number, edit: (i: n
   for (let i = 0; i < n; i++) {
     if (i % 10 === 9) edit(i);
     const t = performance.now();
-    await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 10 + (i % 200) } });
+    await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 10 + (i % 200) },
+    });
     times.push(performance.now() - t);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -59,6 +62,10 @@ export default async function run(): Promise<void> {
   await client.waitForDiagnostics(uri);
   const busy = await hovers(client, uri, 200, (i) => client.change(uri, text + `# edit ${i}\n`, ++version));
   await client.shutdown();
-  console.log(`hover latency, idle server (baseline): p50 ${pct(base, 0.5).toFixed(1)} ms, p95 ${pct(base, 0.95).toFixed(1)} ms`);
-  console.log(`hover latency, 60-move 5x5 record while solving (edit every 10th): p50 ${pct(busy, 0.5).toFixed(1)} ms, p95 ${pct(busy, 0.95).toFixed(1)} ms, max ${Math.max(...busy).toFixed(1)} ms (aim: p95 < 50 ms)`);
+  console.log(
+    `hover latency, idle server (baseline): p50 ${pct(base, 0.5).toFixed(1)} ms, p95 ${pct(base, 0.95).toFixed(1)} ms`,
+  );
+  console.log(
+    `hover latency, 60-move 5x5 record while solving (edit every 10th): p50 ${pct(busy, 0.5).toFixed(1)} ms, p95 ${pct(busy, 0.95).toFixed(1)} ms, max ${Math.max(...busy).toFixed(1)} ms (aim: p95 < 50 ms)`,
+  );
 }

@@ -96,7 +96,14 @@
   }
   document.addEventListener('keydown', (ev) => {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const map = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last', ArrowUp: 'prev', ArrowDown: 'next' };
+    const map = {
+      ArrowLeft: 'prev',
+      ArrowRight: 'next',
+      Home: 'first',
+      End: 'last',
+      ArrowUp: 'prev',
+      ArrowDown: 'next',
+    };
     const which = map[ev.key];
     if (!which) return;
     ev.preventDefault();
@@ -125,12 +132,22 @@
     const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
     const src = svg.querySelectorAll('*');
     const dst = copy.querySelectorAll('*');
-    const props = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'font-family', 'font-size', 'font-weight'];
+    const props = [
+      'fill',
+      'fill-opacity',
+      'stroke',
+      'stroke-width',
+      'stroke-opacity',
+      'stroke-dasharray',
+      'font-family',
+      'font-size',
+      'font-weight',
+    ];
     for (let i = 0; i < src.length; i++) {
       const cs = getComputedStyle(src[i]);
       for (const p of props) {
         const v = cs.getPropertyValue(p);
-        if (v && v !== 'none' || p === 'fill' || p === 'stroke') dst[i].setAttribute(p, v || 'none');
+        if ((v && v !== 'none') || p === 'fill' || p === 'stroke') dst[i].setAttribute(p, v || 'none');
       }
       dst[i].removeAttribute('class');
       dst[i].removeAttribute('tabindex');
@@ -150,7 +167,13 @@
     const m = event.data;
     if (!m || typeof m !== 'object') return;
     if (m.type === 'view') {
-      state = { uri: m.uri, position: m.position, ply: m.view ? m.view.ply : undefined, view: m.view || undefined, message: m.message };
+      state = {
+        uri: m.uri,
+        position: m.position,
+        ply: m.view ? m.view.ply : undefined,
+        view: m.view || undefined,
+        message: m.message,
+      };
       vscode.setState(state);
       render();
     } else if (m.type === 'empty') {

@@ -98,9 +98,12 @@
     const H = Math.max(0, Math.floor(Number(view.height) || 0));
     const onBoard = W > 0 && H > 0;
     const components = Array.isArray(view.components) ? view.components : [];
-    const abstract = !onBoard || (components.length > 0 && components.every((c) => !Array.isArray(c.boxes) || c.boxes.length === 0));
+    const abstract =
+      !onBoard || (components.length > 0 && components.every((c) => !Array.isArray(c.boxes) || c.boxes.length === 0));
 
-    const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (el(doc, 'svg', { class: 'dab-board', role: 'img' })));
+    const svg = /** @type {SVGSVGElement} */ (
+      /** @type {unknown} */ (el(doc, 'svg', { class: 'dab-board', role: 'img' }))
+    );
     svg.setAttribute('xmlns', SVG_NS);
     const title = el(doc, 'title', {}, describeView(view));
     svg.appendChild(title);
@@ -169,11 +172,15 @@
     const coords = el(doc, 'g', { class: 'coords', 'aria-hidden': 'true' });
     for (let x = 0; x <= W; x++) {
       const [cx] = px(H, [x, 0]);
-      coords.appendChild(el(doc, 'text', { class: 'coord', x: cx, y: PAD_TOP + H * CELL + 19, 'text-anchor': 'middle' }, colName(x)));
+      coords.appendChild(
+        el(doc, 'text', { class: 'coord', x: cx, y: PAD_TOP + H * CELL + 19, 'text-anchor': 'middle' }, colName(x)),
+      );
     }
     for (let y = 0; y <= H; y++) {
       const [, cy] = px(H, [0, y]);
-      coords.appendChild(el(doc, 'text', { class: 'coord', x: PAD_LEFT - 12, y: cy + 4, 'text-anchor': 'middle' }, String(y + 1)));
+      coords.appendChild(
+        el(doc, 'text', { class: 'coord', x: PAD_LEFT - 12, y: cy + 4, 'text-anchor': 'middle' }, String(y + 1)),
+      );
     }
     g.appendChild(coords);
 
@@ -187,7 +194,17 @@
         for (const b of Array.isArray(r.boxes) ? r.boxes : []) {
           if (!isXY(b)) continue;
           const [x0, y0] = px(H, [b[0], b[1] + 1]);
-          rgroup.appendChild(el(doc, 'rect', { class: 'region-box', x: x0, y: y0, width: CELL, height: CELL, fill: '#888', 'fill-opacity': 0.12 }));
+          rgroup.appendChild(
+            el(doc, 'rect', {
+              class: 'region-box',
+              x: x0,
+              y: y0,
+              width: CELL,
+              height: CELL,
+              fill: '#888',
+              'fill-opacity': 0.12,
+            }),
+          );
         }
         rg.appendChild(rgroup);
       });
@@ -201,13 +218,42 @@
       const owner = b.owner === 0 || b.owner === 1 ? b.owner : null;
       const cls = owner === null ? 'box owner-unknown' : `box owner-${owner}`;
       const [x0, y0] = px(H, [b.at[0], b.at[1] + 1]);
-      const box = el(doc, 'g', { class: cls, 'data-owner': owner === null ? 'unknown' : String(owner), 'data-box': dotName(b.at) });
+      const box = el(doc, 'g', {
+        class: cls,
+        'data-owner': owner === null ? 'unknown' : String(owner),
+        'data-box': dotName(b.at),
+      });
       const fill = owner === 0 ? '#3b82f6' : owner === 1 ? '#ef4444' : '#888888';
-      box.appendChild(el(doc, 'rect', { class: 'box-fill', x: x0 + 2, y: y0 + 2, width: CELL - 4, height: CELL - 4, fill, 'fill-opacity': 0.35 }));
+      box.appendChild(
+        el(doc, 'rect', {
+          class: 'box-fill',
+          x: x0 + 2,
+          y: y0 + 2,
+          width: CELL - 4,
+          height: CELL - 4,
+          fill,
+          'fill-opacity': 0.35,
+        }),
+      );
       const who = owner === null ? 'unknown owner' : playerName(view, owner);
       box.appendChild(el(doc, 'title', {}, `box ${dotName(b.at)}: ${who}`));
       if (owner !== null) {
-        box.appendChild(el(doc, 'text', { class: 'initial', x: x0 + CELL / 2, y: y0 + CELL / 2 + 6, 'text-anchor': 'middle', 'font-size': 17, 'font-weight': 'bold', fill: '#222' }, initialOf(playerName(view, owner))));
+        box.appendChild(
+          el(
+            doc,
+            'text',
+            {
+              class: 'initial',
+              x: x0 + CELL / 2,
+              y: y0 + CELL / 2 + 6,
+              'text-anchor': 'middle',
+              'font-size': 17,
+              'font-weight': 'bold',
+              fill: '#222',
+            },
+            initialOf(playerName(view, owner)),
+          ),
+        );
       }
       bg.appendChild(box);
     }
@@ -222,10 +268,34 @@
       const size = Number(c.size) || boxes.length;
       const comp = el(doc, 'g', { class: `component ${kind}`, 'data-kind': kind, 'data-size': size });
       comp.appendChild(el(doc, 'title', {}, `${kind} of ${size} box${size === 1 ? '' : 'es'}`));
-      comp.appendChild(el(doc, 'path', { class: 'component-outline', d: outlinePath(H, boxes), fill: 'none', stroke: kind === 'loop' ? '#a855f7' : '#ca8a04', 'stroke-width': 3, 'stroke-opacity': 0.7, 'stroke-linejoin': 'round' }));
+      comp.appendChild(
+        el(doc, 'path', {
+          class: 'component-outline',
+          d: outlinePath(H, boxes),
+          fill: 'none',
+          stroke: kind === 'loop' ? '#a855f7' : '#ca8a04',
+          'stroke-width': 3,
+          'stroke-opacity': 0.7,
+          'stroke-linejoin': 'round',
+        }),
+      );
       const mid = boxes[Math.floor((boxes.length - 1) / 2)];
       const [lx, ly] = px(H, [mid[0] + 0.5, mid[1] + 0.5]);
-      comp.appendChild(el(doc, 'text', { class: 'component-label', x: lx, y: ly + 5, 'text-anchor': 'middle', 'font-size': 13, fill: kind === 'loop' ? '#a855f7' : '#b45309' }, kind === 'loop' ? `${size}l` : String(size)));
+      comp.appendChild(
+        el(
+          doc,
+          'text',
+          {
+            class: 'component-label',
+            x: lx,
+            y: ly + 5,
+            'text-anchor': 'middle',
+            'font-size': 13,
+            fill: kind === 'loop' ? '#a855f7' : '#b45309',
+          },
+          kind === 'loop' ? `${size}l` : String(size),
+        ),
+      );
       cg.appendChild(comp);
     }
     g.appendChild(cg);
@@ -233,14 +303,25 @@
     // Drawn lines.
     const lg = el(doc, 'g', { class: 'lines' });
     const last = view.lastMove && isXY(view.lastMove.from) && isXY(view.lastMove.to) ? view.lastMove : null;
-    const sameLine = (a, b) => (a.from[0] === b.from[0] && a.from[1] === b.from[1] && a.to[0] === b.to[0] && a.to[1] === b.to[1]) ||
+    const sameLine = (a, b) =>
+      (a.from[0] === b.from[0] && a.from[1] === b.from[1] && a.to[0] === b.to[0] && a.to[1] === b.to[1]) ||
       (a.from[0] === b.to[0] && a.from[1] === b.to[1] && a.to[0] === b.from[0] && a.to[1] === b.from[1]);
     for (const l of Array.isArray(view.drawn) ? view.drawn : []) {
       if (!l || !isXY(l.from) || !isXY(l.to)) continue;
       const isLast = last !== null && sameLine(l, last);
       const [x1, y1] = px(H, l.from);
       const [x2, y2] = px(H, l.to);
-      const line = el(doc, 'line', { class: isLast ? 'line drawn last' : 'line drawn', x1, y1, x2, y2, stroke: isLast ? '#f97316' : '#555', 'stroke-width': isLast ? 5 : 3.5, 'stroke-linecap': 'round', 'data-line': str(l.name) });
+      const line = el(doc, 'line', {
+        class: isLast ? 'line drawn last' : 'line drawn',
+        x1,
+        y1,
+        x2,
+        y2,
+        stroke: isLast ? '#f97316' : '#555',
+        'stroke-width': isLast ? 5 : 3.5,
+        'stroke-linecap': 'round',
+        'data-line': str(l.name),
+      });
       line.appendChild(el(doc, 'title', {}, isLast ? `${str(l.name)} (last move)` : str(l.name)));
       lg.appendChild(line);
     }
@@ -252,7 +333,18 @@
     for (const l of best) {
       const [x1, y1] = px(H, l.from);
       const [x2, y2] = px(H, l.to);
-      const line = el(doc, 'line', { class: 'line best-move', x1, y1, x2, y2, stroke: '#16a34a', 'stroke-width': 3, 'stroke-dasharray': '5 4', 'stroke-linecap': 'butt', 'data-line': str(l.name) });
+      const line = el(doc, 'line', {
+        class: 'line best-move',
+        x1,
+        y1,
+        x2,
+        y2,
+        stroke: '#16a34a',
+        'stroke-width': 3,
+        'stroke-dasharray': '5 4',
+        'stroke-linecap': 'butt',
+        'data-line': str(l.name),
+      });
       line.appendChild(el(doc, 'title', {}, `best: ${str(l.name)}`));
       og.appendChild(line);
     }
@@ -276,16 +368,34 @@
     const set = new Set(boxes.map((b) => key(b[0], b[1])));
     const segs = [];
     for (const [x, y] of boxes) {
-      if (!set.has(key(x, y - 1))) segs.push([[x, y], [x + 1, y]]);
-      if (!set.has(key(x, y + 1))) segs.push([[x, y + 1], [x + 1, y + 1]]);
-      if (!set.has(key(x - 1, y))) segs.push([[x, y], [x, y + 1]]);
-      if (!set.has(key(x + 1, y))) segs.push([[x + 1, y], [x + 1, y + 1]]);
+      if (!set.has(key(x, y - 1)))
+        segs.push([
+          [x, y],
+          [x + 1, y],
+        ]);
+      if (!set.has(key(x, y + 1)))
+        segs.push([
+          [x, y + 1],
+          [x + 1, y + 1],
+        ]);
+      if (!set.has(key(x - 1, y)))
+        segs.push([
+          [x, y],
+          [x, y + 1],
+        ]);
+      if (!set.has(key(x + 1, y)))
+        segs.push([
+          [x + 1, y],
+          [x + 1, y + 1],
+        ]);
     }
-    return segs.map(([a, b]) => {
-      const [x1, y1] = px(H, a);
-      const [x2, y2] = px(H, b);
-      return `M${x1} ${y1}L${x2} ${y2}`;
-    }).join('');
+    return segs
+      .map(([a, b]) => {
+        const [x1, y1] = px(H, a);
+        const [x2, y2] = px(H, b);
+        return `M${x1} ${y1}L${x2} ${y2}`;
+      })
+      .join('');
   }
 
   /** An abstract endgame with no board: each chain as a row of boxes, each loop as a ring. */
@@ -304,16 +414,64 @@
       const x0 = 44;
       if (kind === 'chain') {
         for (let i = 0; i < size; i++) {
-          comp.appendChild(el(doc, 'rect', { class: 'component-box', x: x0 + i * S, y, width: S, height: S, fill: 'none', stroke: '#f59e0b', 'stroke-width': 2 }));
+          comp.appendChild(
+            el(doc, 'rect', {
+              class: 'component-box',
+              x: x0 + i * S,
+              y,
+              width: S,
+              height: S,
+              fill: 'none',
+              stroke: '#f59e0b',
+              'stroke-width': 2,
+            }),
+          );
         }
         maxW = Math.max(maxW, x0 + size * S + PAD_RIGHT);
         y += S + 10;
       } else {
         const top = Math.ceil(size / 2);
         const bottom = size - top;
-        for (let i = 0; i < top; i++) comp.appendChild(el(doc, 'rect', { class: 'component-box', x: x0 + i * S, y, width: S, height: S, fill: 'none', stroke: '#a855f7', 'stroke-width': 2 }));
-        for (let i = 0; i < bottom; i++) comp.appendChild(el(doc, 'rect', { class: 'component-box', x: x0 + i * S, y: y + S, width: S, height: S, fill: 'none', stroke: '#a855f7', 'stroke-width': 2 }));
-        comp.appendChild(el(doc, 'rect', { class: 'component-outline', x: x0 - 3, y: y - 3, width: top * S + 6, height: 2 * S + 6, rx: 8, fill: 'none', stroke: '#a855f7', 'stroke-width': 2, 'stroke-opacity': 0.7 }));
+        for (let i = 0; i < top; i++)
+          comp.appendChild(
+            el(doc, 'rect', {
+              class: 'component-box',
+              x: x0 + i * S,
+              y,
+              width: S,
+              height: S,
+              fill: 'none',
+              stroke: '#a855f7',
+              'stroke-width': 2,
+            }),
+          );
+        for (let i = 0; i < bottom; i++)
+          comp.appendChild(
+            el(doc, 'rect', {
+              class: 'component-box',
+              x: x0 + i * S,
+              y: y + S,
+              width: S,
+              height: S,
+              fill: 'none',
+              stroke: '#a855f7',
+              'stroke-width': 2,
+            }),
+          );
+        comp.appendChild(
+          el(doc, 'rect', {
+            class: 'component-outline',
+            x: x0 - 3,
+            y: y - 3,
+            width: top * S + 6,
+            height: 2 * S + 6,
+            rx: 8,
+            fill: 'none',
+            stroke: '#a855f7',
+            'stroke-width': 2,
+            'stroke-opacity': 0.7,
+          }),
+        );
         maxW = Math.max(maxW, x0 + top * S + PAD_RIGHT);
         y += 2 * S + 14;
       }
@@ -343,52 +501,123 @@
     const R = 8;
     const T = 10;
     const B = 18;
-    const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (el(doc, 'svg', { class: 'dab-graph', viewBox: `0 0 ${Wd} ${Ht}`, width: Wd, height: Ht, role: 'group' })));
+    const svg = /** @type {SVGSVGElement} */ (
+      /** @type {unknown} */ (
+        el(doc, 'svg', { class: 'dab-graph', viewBox: `0 0 ${Wd} ${Ht}`, width: Wd, height: Ht, role: 'group' })
+      )
+    );
     svg.setAttribute('aria-label', `Value for ${playerName(view, 0)} after each move`);
     if (!pts.length) {
       svg.appendChild(el(doc, 'text', { class: 'empty', x: L, y: Ht / 2 }, 'no moves'));
       return svg;
     }
     const maxPly = Math.max(1, ...pts.map((p) => p.ply));
-    const maxAbs = Math.max(1, ...pts.map((p) => (p.valueForFirst === null || !Number.isFinite(p.valueForFirst) ? 0 : Math.abs(p.valueForFirst))));
+    const maxAbs = Math.max(
+      1,
+      ...pts.map((p) =>
+        p.valueForFirst === null || !Number.isFinite(p.valueForFirst) ? 0 : Math.abs(p.valueForFirst),
+      ),
+    );
     const gx = (ply) => L + (ply / maxPly) * (Wd - L - R);
     const gy = (v) => T + ((maxAbs - v) / (2 * maxAbs)) * (Ht - T - B);
-    svg.appendChild(el(doc, 'line', { class: 'axis zero', x1: L, y1: gy(0), x2: Wd - R, y2: gy(0), stroke: '#888', 'stroke-width': 1 }));
-    svg.appendChild(el(doc, 'text', { class: 'axis-label', x: L - 4, y: gy(maxAbs) + 4, 'text-anchor': 'end', 'font-size': 10 }, `+${maxAbs}`));
-    svg.appendChild(el(doc, 'text', { class: 'axis-label', x: L - 4, y: gy(0) + 4, 'text-anchor': 'end', 'font-size': 10 }, '0'));
-    svg.appendChild(el(doc, 'text', { class: 'axis-label', x: L - 4, y: gy(-maxAbs) + 4, 'text-anchor': 'end', 'font-size': 10 }, `−${maxAbs}`));
+    svg.appendChild(
+      el(doc, 'line', {
+        class: 'axis zero',
+        x1: L,
+        y1: gy(0),
+        x2: Wd - R,
+        y2: gy(0),
+        stroke: '#888',
+        'stroke-width': 1,
+      }),
+    );
+    svg.appendChild(
+      el(
+        doc,
+        'text',
+        { class: 'axis-label', x: L - 4, y: gy(maxAbs) + 4, 'text-anchor': 'end', 'font-size': 10 },
+        `+${maxAbs}`,
+      ),
+    );
+    svg.appendChild(
+      el(doc, 'text', { class: 'axis-label', x: L - 4, y: gy(0) + 4, 'text-anchor': 'end', 'font-size': 10 }, '0'),
+    );
+    svg.appendChild(
+      el(
+        doc,
+        'text',
+        { class: 'axis-label', x: L - 4, y: gy(-maxAbs) + 4, 'text-anchor': 'end', 'font-size': 10 },
+        `−${maxAbs}`,
+      ),
+    );
     const ply = Number(view.ply) || 0;
-    svg.appendChild(el(doc, 'line', { class: 'current-ply', x1: gx(ply), y1: T, x2: gx(ply), y2: Ht - B, stroke: '#888', 'stroke-dasharray': '2 2' }));
+    svg.appendChild(
+      el(doc, 'line', {
+        class: 'current-ply',
+        x1: gx(ply),
+        y1: T,
+        x2: gx(ply),
+        y2: Ht - B,
+        stroke: '#888',
+        'stroke-dasharray': '2 2',
+      }),
+    );
     // Polyline segments over known values.
     let d = '';
     let pen = false;
     for (const p of pts) {
-      if (p.valueForFirst === null || !Number.isFinite(p.valueForFirst)) { pen = false; continue; }
+      if (p.valueForFirst === null || !Number.isFinite(p.valueForFirst)) {
+        pen = false;
+        continue;
+      }
       d += `${pen ? 'L' : 'M'}${gx(p.ply).toFixed(1)} ${gy(p.valueForFirst).toFixed(1)}`;
       pen = true;
     }
-    if (d) svg.appendChild(el(doc, 'path', { class: 'value-line', d, fill: 'none', stroke: '#3b82f6', 'stroke-width': 2 }));
+    if (d)
+      svg.appendChild(el(doc, 'path', { class: 'value-line', d, fill: 'none', stroke: '#3b82f6', 'stroke-width': 2 }));
     const first = playerName(view, 0);
     for (const p of pts) {
       const known = p.valueForFirst !== null && Number.isFinite(p.valueForFirst);
       const v = known ? p.valueForFirst : 0;
-      const cls = ['point', p.mistake ? 'mistake' : '', known ? '' : 'unknown', p.ply === ply ? 'current' : ''].filter(Boolean).join(' ');
+      const cls = ['point', p.mistake ? 'mistake' : '', known ? '' : 'unknown', p.ply === ply ? 'current' : '']
+        .filter(Boolean)
+        .join(' ');
       const words = known ? (v === 0 ? 'even' : v > 0 ? `${first} +${v}` : `${first} ${v}`) : 'value unknown';
       const label = `${p.ply === 0 ? 'start' : 'after move ' + p.ply}: ${words}${p.mistake ? ', mistake' : ''}`;
-      const c = el(doc, 'circle', { class: cls, cx: gx(p.ply), cy: gy(v), r: p.mistake ? 5 : p.ply === ply ? 4.5 : 3, fill: p.mistake ? '#e11d48' : known ? '#3b82f6' : '#999', 'data-ply': p.ply, role: 'button', 'aria-label': label });
+      const c = el(doc, 'circle', {
+        class: cls,
+        cx: gx(p.ply),
+        cy: gy(v),
+        r: p.mistake ? 5 : p.ply === ply ? 4.5 : 3,
+        fill: p.mistake ? '#e11d48' : known ? '#3b82f6' : '#999',
+        'data-ply': p.ply,
+        role: 'button',
+        'aria-label': label,
+      });
       if (p.mistake || p.ply === ply) c.setAttribute('tabindex', '0');
       c.appendChild(el(doc, 'title', {}, label));
       if (onSelect) {
         c.addEventListener('click', () => onSelect(p.ply));
         c.addEventListener('keydown', (ev) => {
           const k = /** @type {KeyboardEvent} */ (ev).key;
-          if (k === 'Enter' || k === ' ') { ev.preventDefault(); ev.stopPropagation(); onSelect(p.ply); }
+          if (k === 'Enter' || k === ' ') {
+            ev.preventDefault();
+            ev.stopPropagation();
+            onSelect(p.ply);
+          }
         });
       }
       svg.appendChild(c);
     }
     svg.appendChild(el(doc, 'text', { class: 'axis-label', x: L, y: Ht - 4, 'font-size': 10 }, '0'));
-    svg.appendChild(el(doc, 'text', { class: 'axis-label', x: Wd - R, y: Ht - 4, 'text-anchor': 'end', 'font-size': 10 }, String(maxPly)));
+    svg.appendChild(
+      el(
+        doc,
+        'text',
+        { class: 'axis-label', x: Wd - R, y: Ht - 4, 'text-anchor': 'end', 'font-size': 10 },
+        String(maxPly),
+      ),
+    );
     return svg;
   }
 

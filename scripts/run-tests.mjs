@@ -11,14 +11,26 @@ function walk(dir) {
   });
 }
 const filter = process.argv[2] ?? '';
-const files = walk('test').filter((f) => /\.test\.(ts|mjs)$/.test(f) && f.includes(filter)).sort();
-if (files.length === 0) { console.error('no test files found'); process.exit(1); }
+const files = walk('test')
+  .filter((f) => /\.test\.(ts|mjs)$/.test(f) && f.includes(filter))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 if (!filter) {
   // The whole suite also typechecks the project (esbuild strips types without checking them).
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit'], { stdio: 'inherit' });
-  if (tsc.status !== 0) { console.error('typecheck failed'); process.exit(tsc.status ?? 1); }
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit'], {
+    stdio: 'inherit',
+  });
+  if (tsc.status !== 0) {
+    console.error('typecheck failed');
+    process.exit(tsc.status ?? 1);
+  }
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

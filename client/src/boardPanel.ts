@@ -11,14 +11,20 @@ import { boardHtml, makeNonce } from './webviewHtml';
 
 export const BOARD_VIEW_TYPE = 'dab.board';
 
-interface PanelState { uri?: string; position?: { line: number; character: number }; ply?: number }
+interface PanelState {
+  uri?: string;
+  position?: { line: number; character: number };
+  ply?: number;
+}
 
-interface Target { uri: vscode.Uri; position: vscode.Position; ply?: number }
+interface Target {
+  uri: vscode.Uri;
+  position: vscode.Position;
+  ply?: number;
+}
 
 type FromWebview =
-  | { type: 'ready' }
-  | { type: 'gotoPly'; ply: number }
-  | { type: 'svg'; svg: string | null; title?: string };
+  { type: 'ready' } | { type: 'gotoPly'; ply: number } | { type: 'svg'; svg: string | null; title?: string };
 
 export class BoardPanel {
   static current: BoardPanel | undefined;
@@ -44,18 +50,33 @@ export class BoardPanel {
     panel.webview.html = this.html();
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
     panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m), null, this.disposables);
-    panel.onDidChangeViewState(() => { if (panel.visible) void this.refresh(); }, null, this.disposables);
+    panel.onDidChangeViewState(
+      () => {
+        if (panel.visible) void this.refresh();
+      },
+      null,
+      this.disposables,
+    );
   }
 
   /** Opens (or reveals) the panel for a document position. */
-  static show(extensionUri: vscode.Uri, getClient: () => LanguageClient | undefined, target: Target | undefined): BoardPanel {
+  static show(
+    extensionUri: vscode.Uri,
+    getClient: () => LanguageClient | undefined,
+    target: Target | undefined,
+  ): BoardPanel {
     if (BoardPanel.current) {
       BoardPanel.current.panel.reveal(vscode.ViewColumn.Beside, true);
     } else {
-      const panel = vscode.window.createWebviewPanel(BOARD_VIEW_TYPE, 'dab board', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
-      });
+      const panel = vscode.window.createWebviewPanel(
+        BOARD_VIEW_TYPE,
+        'dab board',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        {
+          enableScripts: true,
+          localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+        },
+      );
       BoardPanel.current = new BoardPanel(panel, extensionUri, getClient);
     }
     void vscode.commands.executeCommand('setContext', 'dab.boardOpen', true);
@@ -64,7 +85,12 @@ export class BoardPanel {
   }
 
   /** Brings back a panel after a reload (WebviewPanelSerializer). */
-  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, getClient: () => LanguageClient | undefined, state: PanelState | undefined): BoardPanel {
+  static revive(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    getClient: () => LanguageClient | undefined,
+    state: PanelState | undefined,
+  ): BoardPanel {
     BoardPanel.current?.dispose();
     const p = new BoardPanel(panel, extensionUri, getClient);
     BoardPanel.current = p;
@@ -72,9 +98,16 @@ export class BoardPanel {
     if (state && typeof state.uri === 'string' && state.position) {
       try {
         const uri = vscode.Uri.parse(state.uri, true);
-        p.target = { uri, position: new vscode.Position(state.position.line, state.position.character), ply: state.ply };
+        p.target = {
+          uri,
+          position: new vscode.Position(state.position.line, state.position.character),
+          ply: state.ply,
+        };
         // The server only knows open documents: open it (without showing it) before asking.
-        void vscode.workspace.openTextDocument(uri).then(() => p.refresh(), () => p.postEmpty(`Cannot open ${uri.fsPath}`));
+        void vscode.workspace.openTextDocument(uri).then(
+          () => p.refresh(),
+          () => p.postEmpty(`Cannot open ${uri.fsPath}`),
+        );
       } catch {
         /* ignore a bad saved state */
       }
@@ -106,11 +139,20 @@ export class BoardPanel {
 
   async refresh(): Promise<void> {
     const t = this.target;
-    if (!t) { this.postEmpty(); return; }
+    if (!t) {
+      this.postEmpty();
+      return;
+    }
     const client = this.getClient();
-    if (!client) { this.postEmpty('The dab language server is not running.'); return; }
+    if (!client) {
+      this.postEmpty('The dab language server is not running.');
+      return;
+    }
     const seq = ++this.requestSeq;
-    const params: BoardViewParams = { uri: t.uri.toString(), position: { line: t.position.line, character: t.position.character } };
+    const params: BoardViewParams = {
+      uri: t.uri.toString(),
+      position: { line: t.position.line, character: t.position.character },
+    };
     if (t.ply !== undefined) params.ply = t.ply;
     let view: BoardView | null;
     try {
@@ -134,8 +176,10 @@ export class BoardPanel {
     this.view = null;
     const t = this.target;
     void this.panel.webview.postMessage({
-      type: 'empty', message,
-      uri: t?.uri.toString(), position: t ? { line: t.position.line, character: t.position.character } : undefined,
+      type: 'empty',
+      message,
+      uri: t?.uri.toString(),
+      position: t ? { line: t.position.line, character: t.position.character } : undefined,
     });
   }
 
@@ -168,7 +212,9 @@ export class BoardPanel {
     }
     const doc = await vscode.workspace.openTextDocument(t.uri);
     const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === doc.uri.toString());
-    const editor = visible ?? await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: true });
+    const editor =
+      visible ??
+      (await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: true }));
     this.expected = { uri: doc.uri.toString(), line: pos.line, character: pos.character, ply: target };
     editor.selection = new vscode.Selection(pos, pos);
     editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
@@ -179,18 +225,32 @@ export class BoardPanel {
   /** The board as a standalone SVG (theme colours inlined), or null when nothing is drawn. */
   requestSvg(timeoutMs = 5000): Promise<string | null> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.svgWaiter = undefined; resolve(null); }, timeoutMs);
-      this.svgWaiter = (svg) => { clearTimeout(timer); resolve(svg); };
+      const timer = setTimeout(() => {
+        this.svgWaiter = undefined;
+        resolve(null);
+      }, timeoutMs);
+      this.svgWaiter = (svg) => {
+        clearTimeout(timer);
+        resolve(svg);
+      };
       void this.panel.webview.postMessage({ type: 'exportSvg' });
     });
   }
 
-  get currentView(): BoardView | null { return this.view; }
+  get currentView(): BoardView | null {
+    return this.view;
+  }
 
   private html(): string {
     const webview = this.panel.webview;
     const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', f)).toString();
-    return boardHtml({ cspSource: webview.cspSource, nonce: makeNonce(), css: media('board.css'), boardViewJs: media('boardView.js'), boardJs: media('board.js') });
+    return boardHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      css: media('board.css'),
+      boardViewJs: media('boardView.js'),
+      boardJs: media('board.js'),
+    });
   }
 
   private disposed = false;

@@ -3,7 +3,12 @@
  * documents and adds the board view (dab.showBoard) and its SVG export (dab.exportBoardSvg).
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
 
 let client: LanguageClient | undefined;
@@ -12,7 +17,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ['--nolazy', '--inspect=6009'] },
+    },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'dab' }],
@@ -48,26 +57,40 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (!BoardPanel.current || e.textEditor.document.languageId !== 'dab') return;
       pendingEditor = e.textEditor;
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => { timer = undefined; if (pendingEditor) BoardPanel.current?.followSelection(pendingEditor); }, 150);
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (pendingEditor) BoardPanel.current?.followSelection(pendingEditor);
+      }, 150);
     }),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (!BoardPanel.current || e.document.languageId !== 'dab') return;
       if (timer) return; // a selection update is already on its way
-      timer = setTimeout(() => { timer = undefined; BoardPanel.current?.documentChanged(e.document); }, 300);
+      timer = setTimeout(() => {
+        timer = undefined;
+        BoardPanel.current?.documentChanged(e.document);
+      }, 300);
     }),
-    { dispose: () => { if (timer) clearTimeout(timer); } },
+    {
+      dispose: () => {
+        if (timer) clearTimeout(timer);
+      },
+    },
   );
 
   try {
     await client.start();
     // Search results arrive after the text settles: redraw the board when its document's analysis changes.
-    context.subscriptions.push(client.onNotification('dab/analysisChanged', (p: { uri?: string }) => {
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p?.uri);
-      if (doc && BoardPanel.current) BoardPanel.current.documentChanged(doc);
-    }));
+    context.subscriptions.push(
+      client.onNotification('dab/analysisChanged', (p: { uri?: string }) => {
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p?.uri);
+        if (doc && BoardPanel.current) BoardPanel.current.documentChanged(doc);
+      }),
+    );
   } catch (e) {
     // Keep the commands working (the board says the server is down) and tell the user why.
-    void vscode.window.showErrorMessage(`dab: the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(
+      `dab: the language server did not start: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -81,18 +104,25 @@ export async function deactivate(): Promise<void> {
 function targetOf(uriArg: unknown, posArg: unknown): { uri: vscode.Uri; position: vscode.Position } | undefined {
   let uri: vscode.Uri | undefined;
   if (uriArg instanceof vscode.Uri) uri = uriArg;
-  else if (typeof uriArg === 'string') { try { uri = vscode.Uri.parse(uriArg, true); } catch { uri = undefined; } }
+  else if (typeof uriArg === 'string') {
+    try {
+      uri = vscode.Uri.parse(uriArg, true);
+    } catch {
+      uri = undefined;
+    }
+  }
   const p = posArg as { line?: unknown; character?: unknown } | undefined;
   if (uri && p && typeof p.line === 'number' && typeof p.character === 'number') {
     return { uri, position: new vscode.Position(p.line, p.character) };
   }
-  const editor = vscode.window.activeTextEditor
-    ?? vscode.window.visibleTextEditors.find((e) => e.document.languageId === 'dab');
+  const editor =
+    vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => e.document.languageId === 'dab');
   if (uri) {
     const ed = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri!.toString());
     return { uri, position: ed ? ed.selection.active : new vscode.Position(0, 0) };
   }
-  if (editor && editor.document.languageId === 'dab') return { uri: editor.document.uri, position: editor.selection.active };
+  if (editor && editor.document.languageId === 'dab')
+    return { uri: editor.document.uri, position: editor.selection.active };
   return undefined;
 }
 
@@ -114,7 +144,11 @@ async function exportBoardSvg(): Promise<void> {
     copied = false; // e.g. a browser that refuses clipboard access: still offer the file
   }
   const view = panel.currentView;
-  const base = (view.entryTitle || view.entryKind || 'board').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'board';
+  const base =
+    (view.entryTitle || view.entryKind || 'board')
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'board';
   const name = view.plyCount > 0 ? `${base}-move-${view.ply}.svg` : `${base}.svg`;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
@@ -127,5 +161,7 @@ async function exportBoardSvg(): Promise<void> {
     return;
   }
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(svg));
-  void vscode.window.showInformationMessage(`dab: board saved to ${target.fsPath}${copied ? ' and copied to the clipboard' : ''}.`);
+  void vscode.window.showInformationMessage(
+    `dab: board saved to ${target.fsPath}${copied ? ' and copied to the clipboard' : ''}.`,
+  );
 }

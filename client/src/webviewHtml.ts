@@ -16,7 +16,8 @@ export function boardContentSecurityPolicy(cspSource: string, nonce: string): st
   return `default-src 'none'; img-src ${cspSource}; style-src ${cspSource}; script-src 'nonce-${nonce}';`;
 }
 
-const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const attr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function boardHtml(p: BoardHtmlParts): string {
   const nonce = attr(p.nonce);

@@ -36,7 +36,10 @@ interface Cached {
 export class AnalysisStore {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly search: SearchService, private settings: () => DabSettings) {}
+  constructor(
+    private readonly search: SearchService,
+    private settings: () => DabSettings,
+  ) {}
 
   /** The current analysis of a document (computed now if the text changed). */
   get(document: TextDocument): DocumentReport {
@@ -52,9 +55,13 @@ export class AnalysisStore {
     return this.analyze(uri, c.version, c.doc, c.generation + 1).report;
   }
 
-  generation(uri: string): number { return this.cache.get(uri)?.generation ?? 0; }
+  generation(uri: string): number {
+    return this.cache.get(uri)?.generation ?? 0;
+  }
 
-  uris(): string[] { return [...this.cache.keys()]; }
+  uris(): string[] {
+    return [...this.cache.keys()];
+  }
 
   close(uri: string): void {
     this.cache.delete(uri);

@@ -16,7 +16,11 @@ export interface BoardViewParams {
 /** A point on the board in dot coordinates: x from the left, y from the bottom, both from 0. */
 export type DotXY = [number, number];
 
-export interface BoardViewLine { from: DotXY; to: DotXY; name: string }
+export interface BoardViewLine {
+  from: DotXY;
+  to: DotXY;
+  name: string;
+}
 
 export interface BoardView {
   entryTitle: string;

@@ -4,8 +4,13 @@
  * client (IPC). Search runs in a worker thread; the editor never waits for it.
  */
 import {
-  createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
-  type InitializeParams, type InitializeResult, type WorkDoneProgressServerReporter,
+  createConnection,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type InitializeParams,
+  type InitializeResult,
+  type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisStore } from './analysisStore';
@@ -46,11 +51,19 @@ const search = new SearchService(settings.search, {
     scheduleRefresh();
     void key;
   },
-  onStart: () => { void beginProgress(); },
-  onProgress: (_key, nodes, lower, upper) => {
-    progress?.report(`${solvedSinceStart} positions solved; current: ${nodes.toLocaleString('en-US')} nodes, value in [${lower}, ${upper}]`);
+  onStart: () => {
+    void beginProgress();
   },
-  onIdle: () => { progress?.done(); progress = null; solvedSinceStart = 0; },
+  onProgress: (_key, nodes, lower, upper) => {
+    progress?.report(
+      `${solvedSinceStart} positions solved; current: ${nodes.toLocaleString('en-US')} nodes, value in [${lower}, ${upper}]`,
+    );
+  },
+  onIdle: () => {
+    progress?.done();
+    progress = null;
+    solvedSinceStart = 0;
+  },
 });
 const store = new AnalysisStore(search, () => settings);
 
@@ -60,8 +73,13 @@ async function beginProgress(): Promise<void> {
   try {
     const p = await connection.window.createWorkDoneProgress();
     p.begin('dab: solving positions', undefined, 'searching…', false);
-    if (search.isBusy()) progress = p; else p.done();
-  } catch { /* the client refused; no progress then */ } finally { progressStarting = false; }
+    if (search.isBusy()) progress = p;
+    else p.done();
+  } catch {
+    /* the client refused; no progress then */
+  } finally {
+    progressStarting = false;
+  }
 }
 
 function publish(uri: string): void {
@@ -74,8 +92,17 @@ function publish(uri: string): void {
     // Never leave the user without an answer: say that this text could not be analysed.
     connection.console.error(`dab: ${(e as Error).stack ?? e}`);
     void connection.sendDiagnostics({
-      uri, version: doc.version,
-      diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 1, source: 'dab', code: 'internal-error', message: `dab could not analyse this file (internal error: ${(e as Error).message}); please report it with the file` }],
+      uri,
+      version: doc.version,
+      diagnostics: [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: 1,
+          source: 'dab',
+          code: 'internal-error',
+          message: `dab could not analyse this file (internal error: ${(e as Error).message}); please report it with the file`,
+        },
+      ],
     });
   }
 }
@@ -83,7 +110,13 @@ function publish(uri: string): void {
 function schedulePublish(uri: string): void {
   const t = pendingPublish.get(uri);
   if (t) clearTimeout(t);
-  pendingPublish.set(uri, setTimeout(() => { pendingPublish.delete(uri); guarded(() => publish(uri)); }, DEBOUNCE_MS));
+  pendingPublish.set(
+    uri,
+    setTimeout(() => {
+      pendingPublish.delete(uri);
+      guarded(() => publish(uri));
+    }, DEBOUNCE_MS),
+  );
 }
 
 function scheduleRefresh(): void {
@@ -126,7 +159,9 @@ async function pullSettings(): Promise<void> {
   try {
     const raw = await connection.workspace.getConfiguration({ section: 'dab' });
     applySettings(raw);
-  } catch { /* keep the current settings */ }
+  } catch {
+    /* keep the current settings */
+  }
 }
 
 function applySettings(raw: unknown): void {
@@ -162,7 +197,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   };
 });
 
-connection.onInitialized(() => { void pullSettings(); });
+connection.onInitialized(() => {
+  void pullSettings();
+});
 connection.onDidChangeConfiguration((change) => {
   const s = (change.settings as { dab?: unknown } | undefined)?.dab;
   if (s !== undefined) applySettings(s);

@@ -15,7 +15,8 @@ const CHROMIUM = process.env.DAB_CHROMIUM ?? '/usr/bin/chromium';
 const root = join(import.meta.dirname, '..', '..');
 const media = join(root, 'media');
 const skip = process.env.DAB_SKIP_BROWSER === '1';
-if (skip) console.log('# test/browser: SKIPPED because DAB_SKIP_BROWSER=1 — the board drawing was NOT tested in a browser');
+if (skip)
+  console.log('# test/browser: SKIPPED because DAB_SKIP_BROWSER=1 — the board drawing was NOT tested in a browser');
 
 let browser: Browser | undefined;
 let scratch = '';
@@ -23,13 +24,24 @@ let scratch = '';
 before(async () => {
   if (skip) return;
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get update && apt-get install -y chromium), or set DAB_SKIP_BROWSER=1 to skip the browser tests`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install it (apt-get update && apt-get install -y chromium), or set DAB_SKIP_BROWSER=1 to skip the browser tests`,
+    );
   }
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--allow-file-access-from-files'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--allow-file-access-from-files',
+    ],
   });
   scratch = mkdtempSync(join(tmpdir(), 'dab-browser-'));
 });
@@ -54,7 +66,10 @@ async function drawingPage(): Promise<{ page: Page; dialogs: string[]; errors: s
   const page = await newPage();
   const dialogs: string[] = [];
   const errors: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.setContent('<!DOCTYPE html><html><body><div id="out"></div></body></html>');
   await page.evaluate(NAME_SHIM);
@@ -70,180 +85,310 @@ const L = (from: [number, number], to: [number, number]) => {
 /** 3x3 board mid-game: boxes a1 (A) and b1 (B) done, c3 done by a `lines` setup (owner unknown). */
 function midGame(): BoardView {
   const drawn = [
-    L([0, 0], [1, 0]), L([1, 0], [2, 0]), L([0, 1], [1, 1]), L([1, 1], [2, 1]),
-    L([0, 0], [0, 1]), L([1, 0], [1, 1]), L([2, 0], [2, 1]),
-    L([2, 2], [3, 2]), L([2, 3], [3, 3]), L([2, 2], [2, 3]), L([3, 2], [3, 3]),
+    L([0, 0], [1, 0]),
+    L([1, 0], [2, 0]),
+    L([0, 1], [1, 1]),
+    L([1, 1], [2, 1]),
+    L([0, 0], [0, 1]),
+    L([1, 0], [1, 1]),
+    L([2, 0], [2, 1]),
+    L([2, 2], [3, 2]),
+    L([2, 3], [3, 3]),
+    L([2, 2], [2, 3]),
+    L([3, 2], [3, 3]),
   ];
   return {
-    entryTitle: 'Mid game', entryKind: 'game', entryLine: 3, width: 3, height: 3,
-    players: ['Alice', 'Bob'], drawn, lastMove: L([1, 1], [2, 1]),
-    boxes: [{ at: [0, 0], owner: 0 }, { at: [1, 0], owner: 1 }, { at: [2, 2], owner: null }],
+    entryTitle: 'Mid game',
+    entryKind: 'game',
+    entryLine: 3,
+    width: 3,
+    height: 3,
+    players: ['Alice', 'Bob'],
+    drawn,
+    lastMove: L([1, 1], [2, 1]),
+    boxes: [
+      { at: [0, 0], owner: 0 },
+      { at: [1, 0], owner: 1 },
+      { at: [2, 2], owner: null },
+    ],
     components: [
-      { kind: 'chain', size: 3, boxes: [[0, 1], [0, 2], [1, 2]] },
-      { kind: 'loop', size: 4, boxes: [[1, 1], [2, 1], [2, 0], [1, 0]] },
+      {
+        kind: 'chain',
+        size: 3,
+        boxes: [
+          [0, 1],
+          [0, 2],
+          [1, 2],
+        ],
+      },
+      {
+        kind: 'loop',
+        size: 4,
+        boxes: [
+          [1, 1],
+          [2, 1],
+          [2, 0],
+          [1, 0],
+        ],
+      },
     ],
     best: [L([2, 0], [3, 0]), L([3, 0], [3, 1])],
-    score: [1, 1], toMove: 1, valueText: 'Bob to move wins the rest by 2 (final 5-4)', value: 2,
-    ply: 11, plyCount: 14,
+    score: [1, 1],
+    toMove: 1,
+    valueText: 'Bob to move wins the rest by 2 (final 5-4)',
+    value: 2,
+    ply: 11,
+    plyCount: 14,
     moveRanges: [],
     graph: [
-      { ply: 0, valueForFirst: 1, mistake: false }, { ply: 1, valueForFirst: 1, mistake: false },
-      { ply: 2, valueForFirst: -1, mistake: true }, { ply: 3, valueForFirst: null, mistake: false },
+      { ply: 0, valueForFirst: 1, mistake: false },
+      { ply: 1, valueForFirst: 1, mistake: false },
+      { ply: 2, valueForFirst: -1, mistake: true },
+      { ply: 3, valueForFirst: null, mistake: false },
       { ply: 4, valueForFirst: -1, mistake: false },
     ],
   };
 }
 
-test('browser: a mid-game board has its dots, lines, last move, boxes, owners, components and dashed best moves', { skip: skip ? 'DAB_SKIP_BROWSER=1' : false }, async () => {
-  const { page, errors } = await drawingPage();
-  const r = await page.evaluate((view) => {
-    const svg = (window as any).DabBoard.renderBoard(view, document) as SVGSVGElement;
-    document.getElementById('out')!.appendChild(svg);
-    const q = (s: string) => Array.from(svg.querySelectorAll(s));
-    const bottomLine = q('.line.drawn').find((l) => l.getAttribute('data-line') === 'a1-b1')!;
-    const leftLine = q('.line.drawn').find((l) => l.getAttribute('data-line') === 'a1-a2')!;
-    const dotYs = q('.dot').map((d) => Number(d.getAttribute('cy')));
-    return {
-      tag: svg.tagName, ns: svg.namespaceURI,
-      dots: q('.dot').length,
-      drawn: q('.line.drawn').length,
-      last: q('.line.drawn.last').map((l) => l.getAttribute('data-line')),
-      boxes: q('.box').map((b) => [b.getAttribute('data-box'), b.getAttribute('data-owner'), b.querySelector('.initial')?.textContent ?? null]),
-      best: q('.best-move').map((l) => [l.getAttribute('data-line'), l.getAttribute('stroke-dasharray')]),
-      bestDash: q('.best-move').map((l) => getComputedStyle(l).strokeDasharray),
-      chains: q('.component.chain').map((c) => [c.getAttribute('data-size'), c.querySelector('.component-label')?.textContent]),
-      loops: q('.component.loop').map((c) => [c.getAttribute('data-size'), c.querySelector('.component-label')?.textContent]),
-      outlineSegments: (q('.component.loop .component-outline')[0]?.getAttribute('d') ?? '').split('M').length - 1,
-      bottom: [bottomLine.getAttribute('y1'), bottomLine.getAttribute('y2'), Math.max(...dotYs)],
-      leftX: [leftLine.getAttribute('x1'), leftLine.getAttribute('x2')],
-      caption: q('.caption text').map((t) => t.textContent),
-      label: svg.getAttribute('aria-label'),
-      bbox: (() => { const b = svg.getBBox(); return [b.width > 100, b.height > 100]; })(),
-      coords: q('.coord').map((t) => t.textContent).join(''),
-    };
-  }, midGame());
-  assert.equal(r.tag.toLowerCase(), 'svg');
-  assert.equal(r.ns, 'http://www.w3.org/2000/svg');
-  assert.equal(r.dots, 16, '4x4 dots on a 3x3 board');
-  assert.equal(r.drawn, 11);
-  assert.deepEqual(r.last, ['b2-c2']);
-  assert.deepEqual(r.boxes, [['a1', '0', 'A'], ['b1', '1', 'B'], ['c3', 'unknown', null]]);
-  assert.deepEqual(r.best.map((b) => b[0]), ['c1-d1', 'd1-d2']);
-  for (const b of r.best) assert.ok(b[1] && /\d/.test(b[1]), 'best moves are dashed');
-  for (const d of r.bestDash) assert.notEqual(d, 'none');
-  assert.deepEqual(r.chains, [['3', '3']]);
-  assert.deepEqual(r.loops, [['4', '4l']]);
-  assert.equal(r.outlineSegments, 8, 'a 2x2 loop has an outline of 8 unit edges');
-  assert.equal(r.bottom[0], r.bottom[1]);
-  assert.equal(Number(r.bottom[0]), r.bottom[2], 'row 1 is at the bottom');
-  assert.equal(r.leftX[0], r.leftX[1], 'a1-a2 is vertical');
-  assert.deepEqual(r.bbox, [true, true]);
-  assert.equal(r.coords, 'abcd1234');
-  assert.ok(r.caption.includes('Bob to move wins the rest by 2 (final 5-4)'));
-  assert.ok(r.caption.some((c) => c?.includes('Alice 1 – 1 Bob') && c.includes('Bob to move') && c.includes('move 11/14')), JSON.stringify(r.caption));
-  assert.match(r.label!, /Bob to move/);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  'browser: a mid-game board has its dots, lines, last move, boxes, owners, components and dashed best moves',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page, errors } = await drawingPage();
+    const r = await page.evaluate((view) => {
+      const svg = (window as any).DabBoard.renderBoard(view, document) as SVGSVGElement;
+      document.getElementById('out')!.appendChild(svg);
+      const q = (s: string) => Array.from(svg.querySelectorAll(s));
+      const bottomLine = q('.line.drawn').find((l) => l.getAttribute('data-line') === 'a1-b1')!;
+      const leftLine = q('.line.drawn').find((l) => l.getAttribute('data-line') === 'a1-a2')!;
+      const dotYs = q('.dot').map((d) => Number(d.getAttribute('cy')));
+      return {
+        tag: svg.tagName,
+        ns: svg.namespaceURI,
+        dots: q('.dot').length,
+        drawn: q('.line.drawn').length,
+        last: q('.line.drawn.last').map((l) => l.getAttribute('data-line')),
+        boxes: q('.box').map((b) => [
+          b.getAttribute('data-box'),
+          b.getAttribute('data-owner'),
+          b.querySelector('.initial')?.textContent ?? null,
+        ]),
+        best: q('.best-move').map((l) => [l.getAttribute('data-line'), l.getAttribute('stroke-dasharray')]),
+        bestDash: q('.best-move').map((l) => getComputedStyle(l).strokeDasharray),
+        chains: q('.component.chain').map((c) => [
+          c.getAttribute('data-size'),
+          c.querySelector('.component-label')?.textContent,
+        ]),
+        loops: q('.component.loop').map((c) => [
+          c.getAttribute('data-size'),
+          c.querySelector('.component-label')?.textContent,
+        ]),
+        outlineSegments: (q('.component.loop .component-outline')[0]?.getAttribute('d') ?? '').split('M').length - 1,
+        bottom: [bottomLine.getAttribute('y1'), bottomLine.getAttribute('y2'), Math.max(...dotYs)],
+        leftX: [leftLine.getAttribute('x1'), leftLine.getAttribute('x2')],
+        caption: q('.caption text').map((t) => t.textContent),
+        label: svg.getAttribute('aria-label'),
+        bbox: (() => {
+          const b = svg.getBBox();
+          return [b.width > 100, b.height > 100];
+        })(),
+        coords: q('.coord')
+          .map((t) => t.textContent)
+          .join(''),
+      };
+    }, midGame());
+    assert.equal(r.tag.toLowerCase(), 'svg');
+    assert.equal(r.ns, 'http://www.w3.org/2000/svg');
+    assert.equal(r.dots, 16, '4x4 dots on a 3x3 board');
+    assert.equal(r.drawn, 11);
+    assert.deepEqual(r.last, ['b2-c2']);
+    assert.deepEqual(r.boxes, [
+      ['a1', '0', 'A'],
+      ['b1', '1', 'B'],
+      ['c3', 'unknown', null],
+    ]);
+    assert.deepEqual(
+      r.best.map((b) => b[0]),
+      ['c1-d1', 'd1-d2'],
+    );
+    for (const b of r.best) assert.ok(b[1] && /\d/.test(b[1]), 'best moves are dashed');
+    for (const d of r.bestDash) assert.notEqual(d, 'none');
+    assert.deepEqual(r.chains, [['3', '3']]);
+    assert.deepEqual(r.loops, [['4', '4l']]);
+    assert.equal(r.outlineSegments, 8, 'a 2x2 loop has an outline of 8 unit edges');
+    assert.equal(r.bottom[0], r.bottom[1]);
+    assert.equal(Number(r.bottom[0]), r.bottom[2], 'row 1 is at the bottom');
+    assert.equal(r.leftX[0], r.leftX[1], 'a1-a2 is vertical');
+    assert.deepEqual(r.bbox, [true, true]);
+    assert.equal(r.coords, 'abcd1234');
+    assert.ok(r.caption.includes('Bob to move wins the rest by 2 (final 5-4)'));
+    assert.ok(
+      r.caption.some((c) => c?.includes('Alice 1 – 1 Bob') && c.includes('Bob to move') && c.includes('move 11/14')),
+      JSON.stringify(r.caption),
+    );
+    assert.match(r.label!, /Bob to move/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
-test('browser: file text is shown as text and never runs (title, players, value text)', { skip: skip ? 'DAB_SKIP_BROWSER=1' : false }, async () => {
-  const { page, dialogs, errors } = await drawingPage();
-  const evil = '<img src=x onerror=alert(1)>';
-  const view: BoardView = {
-    ...midGame(),
-    entryTitle: evil,
-    players: ['<script>alert(2)</script>', '"><svg onload=alert(3)>'],
-    valueText: '<img src=y onerror=alert(4)> wins',
-  };
-  view.drawn[0] = { ...view.drawn[0], name: '<img src=z onerror=alert(5)>' };
-  const r = await page.evaluate((v) => {
-    const scriptsBefore = document.querySelectorAll('script').length;
-    const svg = (window as any).DabBoard.renderBoard(v, document) as SVGSVGElement;
-    document.getElementById('out')!.appendChild(svg);
-    return {
-      imgs: document.querySelectorAll('img').length,
-      scripts: document.querySelectorAll('script').length - scriptsBefore + svg.querySelectorAll('svg, foreignObject').length,
-      text: svg.textContent ?? '',
-      initials: Array.from(svg.querySelectorAll('.initial')).map((t) => t.textContent),
+test(
+  'browser: file text is shown as text and never runs (title, players, value text)',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page, dialogs, errors } = await drawingPage();
+    const evil = '<img src=x onerror=alert(1)>';
+    const view: BoardView = {
+      ...midGame(),
+      entryTitle: evil,
+      players: ['<script>alert(2)</script>', '"><svg onload=alert(3)>'],
+      valueText: '<img src=y onerror=alert(4)> wins',
     };
-  }, view);
-  await page.waitForTimeout(300);
-  assert.equal(r.imgs, 0, 'no img element was created');
-  assert.equal(r.scripts, 0, 'no script element was created');
-  assert.ok(r.text.includes(evil), 'the title shows literally');
-  assert.ok(r.text.includes('<img src=y onerror=alert(4)> wins'));
-  assert.deepEqual(r.initials, ['<', '"']);
-  assert.deepEqual(dialogs, [], 'no alert ran');
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+    view.drawn[0] = { ...view.drawn[0], name: '<img src=z onerror=alert(5)>' };
+    const r = await page.evaluate((v) => {
+      const scriptsBefore = document.querySelectorAll('script').length;
+      const svg = (window as any).DabBoard.renderBoard(v, document) as SVGSVGElement;
+      document.getElementById('out')!.appendChild(svg);
+      return {
+        imgs: document.querySelectorAll('img').length,
+        scripts:
+          document.querySelectorAll('script').length -
+          scriptsBefore +
+          svg.querySelectorAll('svg, foreignObject').length,
+        text: svg.textContent ?? '',
+        initials: Array.from(svg.querySelectorAll('.initial')).map((t) => t.textContent),
+      };
+    }, view);
+    await page.waitForTimeout(300);
+    assert.equal(r.imgs, 0, 'no img element was created');
+    assert.equal(r.scripts, 0, 'no script element was created');
+    assert.ok(r.text.includes(evil), 'the title shows literally');
+    assert.ok(r.text.includes('<img src=y onerror=alert(4)> wins'));
+    assert.deepEqual(r.initials, ['<', '"']);
+    assert.deepEqual(dialogs, [], 'no alert ran');
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
-test('browser: an abstract endgame draws each chain and loop with its length', { skip: skip ? 'DAB_SKIP_BROWSER=1' : false }, async () => {
-  const { page } = await drawingPage();
-  const view: BoardView = {
-    entryTitle: 'Allcock, example 1.2', entryKind: 'endgame', entryLine: 0, width: 0, height: 0,
-    players: ['A', 'B'], drawn: [], boxes: [],
-    components: [{ kind: 'chain', size: 3, boxes: [] }, { kind: 'chain', size: 3, boxes: [] }, { kind: 'loop', size: 4, boxes: [] }, { kind: 'loop', size: 8, boxes: [] }],
-    best: [], score: [0, 0], toMove: 0, valueText: 'the controller wins by 1', value: -1,
-    ply: 0, plyCount: 0, moveRanges: [], graph: [],
-  };
-  const r = await page.evaluate((v) => {
-    const svg = (window as any).DabBoard.renderBoard(v, document) as SVGSVGElement;
-    document.body.appendChild(svg);
-    return {
-      comps: Array.from(svg.querySelectorAll('.component')).map((c) => [c.getAttribute('data-kind'), c.querySelector('.component-label')?.textContent, c.querySelectorAll('.component-box').length]),
-      dots: svg.querySelectorAll('.dot').length,
-      text: svg.textContent,
+test(
+  'browser: an abstract endgame draws each chain and loop with its length',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page } = await drawingPage();
+    const view: BoardView = {
+      entryTitle: 'Allcock, example 1.2',
+      entryKind: 'endgame',
+      entryLine: 0,
+      width: 0,
+      height: 0,
+      players: ['A', 'B'],
+      drawn: [],
+      boxes: [],
+      components: [
+        { kind: 'chain', size: 3, boxes: [] },
+        { kind: 'chain', size: 3, boxes: [] },
+        { kind: 'loop', size: 4, boxes: [] },
+        { kind: 'loop', size: 8, boxes: [] },
+      ],
+      best: [],
+      score: [0, 0],
+      toMove: 0,
+      valueText: 'the controller wins by 1',
+      value: -1,
+      ply: 0,
+      plyCount: 0,
+      moveRanges: [],
+      graph: [],
     };
-  }, view);
-  assert.deepEqual(r.comps, [['chain', '3', 3], ['chain', '3', 3], ['loop', '4l', 4], ['loop', '8l', 8]]);
-  assert.equal(r.dots, 0);
-  assert.match(r.text!, /the controller wins by 1/);
-  await page.close();
-});
+    const r = await page.evaluate((v) => {
+      const svg = (window as any).DabBoard.renderBoard(v, document) as SVGSVGElement;
+      document.body.appendChild(svg);
+      return {
+        comps: Array.from(svg.querySelectorAll('.component')).map((c) => [
+          c.getAttribute('data-kind'),
+          c.querySelector('.component-label')?.textContent,
+          c.querySelectorAll('.component-box').length,
+        ]),
+        dots: svg.querySelectorAll('.dot').length,
+        text: svg.textContent,
+      };
+    }, view);
+    assert.deepEqual(r.comps, [
+      ['chain', '3', 3],
+      ['chain', '3', 3],
+      ['loop', '4l', 4],
+      ['loop', '8l', 8],
+    ]);
+    assert.equal(r.dots, 0);
+    assert.match(r.text!, /the controller wins by 1/);
+    await page.close();
+  },
+);
 
-test('browser: the value graph marks mistakes and unknown values, and a click selects the ply', { skip: skip ? 'DAB_SKIP_BROWSER=1' : false }, async () => {
-  const { page } = await drawingPage();
-  const view = { ...midGame(), ply: 2 };
-  await page.evaluate((v) => {
-    (window as any).picked = [];
-    const svg = (window as any).DabBoard.renderGraph(v, document, (p: number) => (window as any).picked.push(p));
-    document.body.appendChild(svg);
-  }, view);
-  const r = await page.evaluate(() => ({
-    points: document.querySelectorAll('.dab-graph .point').length,
-    mistakes: Array.from(document.querySelectorAll('.dab-graph .point.mistake')).map((p) => p.getAttribute('data-ply')),
-    unknown: Array.from(document.querySelectorAll('.dab-graph .point.unknown')).map((p) => p.getAttribute('data-ply')),
-    current: Array.from(document.querySelectorAll('.dab-graph .point.current')).map((p) => p.getAttribute('data-ply')),
-    labels: Array.from(document.querySelectorAll('.dab-graph .point')).map((p) => p.getAttribute('aria-label')),
-    pathMoves: (document.querySelector('.dab-graph .value-line')?.getAttribute('d') ?? '').split('M').length - 1,
-  }));
-  assert.equal(r.points, 5);
-  assert.deepEqual(r.mistakes, ['2']);
-  assert.deepEqual(r.unknown, ['3']);
-  assert.deepEqual(r.current, ['2']);
-  assert.equal(r.pathMoves, 2, 'the line breaks at the unknown value');
-  assert.equal(r.labels[2], 'after move 2: Alice -1, mistake');
-  await page.click('.dab-graph .point[data-ply="4"]', { force: true });
-  await page.focus('.dab-graph .point.mistake');
-  await page.keyboard.press('Enter');
-  assert.deepEqual(await page.evaluate(() => (window as any).picked), [4, 2]);
-  await page.close();
-});
+test(
+  'browser: the value graph marks mistakes and unknown values, and a click selects the ply',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page } = await drawingPage();
+    const view = { ...midGame(), ply: 2 };
+    await page.evaluate((v) => {
+      (window as any).picked = [];
+      const svg = (window as any).DabBoard.renderGraph(v, document, (p: number) => (window as any).picked.push(p));
+      document.body.appendChild(svg);
+    }, view);
+    const r = await page.evaluate(() => ({
+      points: document.querySelectorAll('.dab-graph .point').length,
+      mistakes: Array.from(document.querySelectorAll('.dab-graph .point.mistake')).map((p) =>
+        p.getAttribute('data-ply'),
+      ),
+      unknown: Array.from(document.querySelectorAll('.dab-graph .point.unknown')).map((p) =>
+        p.getAttribute('data-ply'),
+      ),
+      current: Array.from(document.querySelectorAll('.dab-graph .point.current')).map((p) =>
+        p.getAttribute('data-ply'),
+      ),
+      labels: Array.from(document.querySelectorAll('.dab-graph .point')).map((p) => p.getAttribute('aria-label')),
+      pathMoves: (document.querySelector('.dab-graph .value-line')?.getAttribute('d') ?? '').split('M').length - 1,
+    }));
+    assert.equal(r.points, 5);
+    assert.deepEqual(r.mistakes, ['2']);
+    assert.deepEqual(r.unknown, ['3']);
+    assert.deepEqual(r.current, ['2']);
+    assert.equal(r.pathMoves, 2, 'the line breaks at the unknown value');
+    assert.equal(r.labels[2], 'after move 2: Alice -1, mistake');
+    await page.click('.dab-graph .point[data-ply="4"]', { force: true });
+    await page.focus('.dab-graph .point.mistake');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await page.evaluate(() => (window as any).picked), [4, 2]);
+    await page.close();
+  },
+);
 
 /** The real webview page (same HTML as the extension, strict CSP) with a stand-in webview API. */
 async function webviewPage(): Promise<{ page: Page; dialogs: string[]; errors: string[]; csp: string[] }> {
   const u = (f: string) => pathToFileURL(join(media, f)).toString();
-  const html = boardHtml({ cspSource: 'file:', nonce: 'testnonce123', css: u('board.css'), boardViewJs: u('boardView.js'), boardJs: u('board.js') });
+  const html = boardHtml({
+    cspSource: 'file:',
+    nonce: 'testnonce123',
+    css: u('board.css'),
+    boardViewJs: u('boardView.js'),
+    boardJs: u('board.js'),
+  });
   const file = join(scratch, `board-${Math.random().toString(36).slice(2)}.html`);
   writeFileSync(file, html);
   const page = await newPage();
   const dialogs: string[] = [];
   const errors: string[] = [];
   const csp: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
+  });
   await page.addInitScript(() => {
     const w = window as any;
     w.__posted = [];
@@ -251,7 +396,9 @@ async function webviewPage(): Promise<{ page: Page; dialogs: string[]; errors: s
     w.acquireVsCodeApi = () => ({
       postMessage: (m: unknown) => w.__posted.push(m),
       getState: () => w.__state,
-      setState: (s: unknown) => { w.__state = s; },
+      setState: (s: unknown) => {
+        w.__state = s;
+      },
     });
   });
   await page.goto(pathToFileURL(file).toString());
@@ -259,93 +406,141 @@ async function webviewPage(): Promise<{ page: Page; dialogs: string[]; errors: s
   return { page, dialogs, errors, csp };
 }
 
-test('browser: the webview page draws a posted view, steps with buttons and arrow keys, exports SVG, keeps state', { skip: skip ? 'DAB_SKIP_BROWSER=1' : false }, async () => {
-  const { page, dialogs, errors, csp } = await webviewPage();
-  const view = { ...midGame(), entryTitle: '<img src=x onerror=alert(1)>' };
-  await page.evaluate((v) => window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 5, character: 2 } }, '*'), view);
-  await page.waitForSelector('#board svg .dot');
-  const shown = await page.evaluate(() => ({
-    title: document.getElementById('title')!.textContent,
-    score: document.getElementById('score')!.textContent,
-    mover: document.getElementById('mover')!.textContent,
-    value: document.getElementById('value')!.textContent,
-    ply: document.getElementById('ply')!.textContent,
-    navHidden: (document.getElementById('nav') as HTMLElement).hidden,
-    graphPoints: document.querySelectorAll('#graph .point').length,
-    imgs: document.querySelectorAll('img').length,
-    state: (window as any).__state,
-    dotFill: getComputedStyle(document.querySelector('#board .dot')!).fill,
-    captions: document.querySelectorAll('#board .caption text').length,
-  }));
-  assert.equal(shown.title, '<img src=x onerror=alert(1)>');
-  assert.equal(shown.score, 'Alice 1 – 1 Bob');
-  assert.equal(shown.mover, 'Bob to move');
-  assert.equal(shown.value, 'Bob to move wins the rest by 2 (final 5-4)');
-  assert.equal(shown.ply, 'move 11 of 14');
-  assert.equal(shown.navHidden, false);
-  assert.equal(shown.graphPoints, 5);
-  assert.equal(shown.imgs, 0);
-  assert.equal(shown.captions, 0, 'the panel shows the facts above the board, not in a caption');
-  assert.equal(shown.state.uri, 'file:///x.dab');
-  assert.deepEqual(shown.state.position, { line: 5, character: 2 });
-  assert.equal(shown.state.ply, 11);
-  assert.ok(shown.dotFill && shown.dotFill !== 'none', 'the stylesheet loaded under the CSP');
+test(
+  'browser: the webview page draws a posted view, steps with buttons and arrow keys, exports SVG, keeps state',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page, dialogs, errors, csp } = await webviewPage();
+    const view = { ...midGame(), entryTitle: '<img src=x onerror=alert(1)>' };
+    await page.evaluate(
+      (v) =>
+        window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 5, character: 2 } }, '*'),
+      view,
+    );
+    await page.waitForSelector('#board svg .dot');
+    const shown = await page.evaluate(() => ({
+      title: document.getElementById('title')!.textContent,
+      score: document.getElementById('score')!.textContent,
+      mover: document.getElementById('mover')!.textContent,
+      value: document.getElementById('value')!.textContent,
+      ply: document.getElementById('ply')!.textContent,
+      navHidden: (document.getElementById('nav') as HTMLElement).hidden,
+      graphPoints: document.querySelectorAll('#graph .point').length,
+      imgs: document.querySelectorAll('img').length,
+      state: (window as any).__state,
+      dotFill: getComputedStyle(document.querySelector('#board .dot')!).fill,
+      captions: document.querySelectorAll('#board .caption text').length,
+    }));
+    assert.equal(shown.title, '<img src=x onerror=alert(1)>');
+    assert.equal(shown.score, 'Alice 1 – 1 Bob');
+    assert.equal(shown.mover, 'Bob to move');
+    assert.equal(shown.value, 'Bob to move wins the rest by 2 (final 5-4)');
+    assert.equal(shown.ply, 'move 11 of 14');
+    assert.equal(shown.navHidden, false);
+    assert.equal(shown.graphPoints, 5);
+    assert.equal(shown.imgs, 0);
+    assert.equal(shown.captions, 0, 'the panel shows the facts above the board, not in a caption');
+    assert.equal(shown.state.uri, 'file:///x.dab');
+    assert.deepEqual(shown.state.position, { line: 5, character: 2 });
+    assert.equal(shown.state.ply, 11);
+    assert.ok(shown.dotFill && shown.dotFill !== 'none', 'the stylesheet loaded under the CSP');
 
-  await page.click('#next');
-  await page.click('#first');
-  await page.focus('#board');
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('End');
-  await page.click('#graph .point[data-ply="2"]', { force: true });
-  const posted = await page.evaluate(() => (window as any).__posted.filter((m: any) => m.type === 'gotoPly').map((m: any) => m.ply));
-  assert.deepEqual(posted, [12, 0, 10, 14, 2]);
+    await page.click('#next');
+    await page.click('#first');
+    await page.focus('#board');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('End');
+    await page.click('#graph .point[data-ply="2"]', { force: true });
+    const posted = await page.evaluate(() =>
+      (window as any).__posted.filter((m: any) => m.type === 'gotoPly').map((m: any) => m.ply),
+    );
+    assert.deepEqual(posted, [12, 0, 10, 14, 2]);
 
-  await page.evaluate(() => window.postMessage({ type: 'exportSvg' }, '*'));
-  await page.waitForFunction(() => (window as any).__posted.some((m: any) => m.type === 'svg'));
-  const svg: string = await page.evaluate(() => (window as any).__posted.find((m: any) => m.type === 'svg').svg);
-  assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-  assert.ok(svg.includes('&lt;img src=x onerror=alert(1)&gt;'), 'the title is escaped in the exported SVG');
-  assert.ok(!svg.includes('<img'), 'no raw img in the export');
-  assert.ok(!/class=/.test(svg), 'the export carries colours, not classes');
-  assert.ok(/stroke-dasharray="[^"n]*\d/.test(svg), 'dashed best moves survive the export');
+    await page.evaluate(() => window.postMessage({ type: 'exportSvg' }, '*'));
+    await page.waitForFunction(() => (window as any).__posted.some((m: any) => m.type === 'svg'));
+    const svg: string = await page.evaluate(() => (window as any).__posted.find((m: any) => m.type === 'svg').svg);
+    assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.ok(svg.includes('&lt;img src=x onerror=alert(1)&gt;'), 'the title is escaped in the exported SVG');
+    assert.ok(!svg.includes('<img'), 'no raw img in the export');
+    assert.ok(!/class=/.test(svg), 'the export carries colours, not classes');
+    assert.ok(/stroke-dasharray="[^"n]*\d/.test(svg), 'dashed best moves survive the export');
 
-  await page.evaluate(() => window.postMessage({ type: 'empty', message: 'Place the cursor in an entry' }, '*'));
-  await page.waitForFunction(() => document.body.classList.contains('is-empty'));
-  assert.equal(await page.textContent('#empty'), 'Place the cursor in an entry');
-  assert.equal(await page.locator('#board svg').count(), 0);
+    await page.evaluate(() => window.postMessage({ type: 'empty', message: 'Place the cursor in an entry' }, '*'));
+    await page.waitForFunction(() => document.body.classList.contains('is-empty'));
+    assert.equal(await page.textContent('#empty'), 'Place the cursor in an entry');
+    assert.equal(await page.locator('#board svg').count(), 0);
 
-  assert.deepEqual(dialogs, []);
-  assert.deepEqual(errors, []);
-  assert.deepEqual(csp, [], 'nothing was blocked by the CSP');
-  await page.close();
-});
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(csp, [], 'nothing was blocked by the CSP');
+    await page.close();
+  },
+);
 
-test('browser: a reloaded webview redraws from its saved state before the extension answers', { skip: skip ? 'DAB_SKIP_BROWSER=1' : false }, async () => {
-  const u = (f: string) => pathToFileURL(join(media, f)).toString();
-  const html = boardHtml({ cspSource: 'file:', nonce: 'n0nce', css: u('board.css'), boardViewJs: u('boardView.js'), boardJs: u('board.js') });
-  const file = join(scratch, 'reload.html');
-  writeFileSync(file, html);
-  const page = await newPage();
-  await page.addInitScript((saved) => {
-    (window as any).acquireVsCodeApi = () => ({ postMessage: () => undefined, getState: () => saved, setState: () => undefined });
-  }, { uri: 'file:///x.dab', position: { line: 1, character: 0 }, ply: 11, view: midGame() });
-  await page.goto(pathToFileURL(file).toString());
-  await page.waitForSelector('#board svg');
-  assert.equal(await page.locator('#board .line.drawn').count(), 11);
-  assert.equal(await page.textContent('#title'), 'Mid game');
-  await page.close();
-});
+test(
+  'browser: a reloaded webview redraws from its saved state before the extension answers',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const u = (f: string) => pathToFileURL(join(media, f)).toString();
+    const html = boardHtml({
+      cspSource: 'file:',
+      nonce: 'n0nce',
+      css: u('board.css'),
+      boardViewJs: u('boardView.js'),
+      boardJs: u('board.js'),
+    });
+    const file = join(scratch, 'reload.html');
+    writeFileSync(file, html);
+    const page = await newPage();
+    await page.addInitScript(
+      (saved) => {
+        (window as any).acquireVsCodeApi = () => ({
+          postMessage: () => undefined,
+          getState: () => saved,
+          setState: () => undefined,
+        });
+      },
+      { uri: 'file:///x.dab', position: { line: 1, character: 0 }, ply: 11, view: midGame() },
+    );
+    await page.goto(pathToFileURL(file).toString());
+    await page.waitForSelector('#board svg');
+    assert.equal(await page.locator('#board .line.drawn').count(), 11);
+    assert.equal(await page.textContent('#title'), 'Mid game');
+    await page.close();
+  },
+);
 
-test('browser: an inline script is refused by the webview CSP', { skip: skip ? 'DAB_SKIP_BROWSER=1' : false }, async () => {
-  const u = (f: string) => pathToFileURL(join(media, f)).toString();
-  const html = boardHtml({ cspSource: 'file:', nonce: 'abc', css: u('board.css'), boardViewJs: u('boardView.js'), boardJs: u('board.js') })
-    .replace('</body>', '<script>window.__inline = 1</script><script nonce="wrong" src="data:text/javascript,window.__data=1"></script></body>');
-  const file = join(scratch, 'csp.html');
-  writeFileSync(file, html);
-  const page = await newPage();
-  await page.addInitScript(() => { (window as any).acquireVsCodeApi = () => ({ postMessage: () => undefined, getState: () => undefined, setState: () => undefined }); });
-  await page.goto(pathToFileURL(file).toString());
-  await page.waitForSelector('#empty:not(:empty)');
-  assert.deepEqual(await page.evaluate(() => [(window as any).__inline, (window as any).__data]), [undefined, undefined]);
-  await page.close();
-});
+test(
+  'browser: an inline script is refused by the webview CSP',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const u = (f: string) => pathToFileURL(join(media, f)).toString();
+    const html = boardHtml({
+      cspSource: 'file:',
+      nonce: 'abc',
+      css: u('board.css'),
+      boardViewJs: u('boardView.js'),
+      boardJs: u('board.js'),
+    }).replace(
+      '</body>',
+      '<script>window.__inline = 1</script><script nonce="wrong" src="data:text/javascript,window.__data=1"></script></body>',
+    );
+    const file = join(scratch, 'csp.html');
+    writeFileSync(file, html);
+    const page = await newPage();
+    await page.addInitScript(() => {
+      (window as any).acquireVsCodeApi = () => ({
+        postMessage: () => undefined,
+        getState: () => undefined,
+        setState: () => undefined,
+      });
+    });
+    await page.goto(pathToFileURL(file).toString());
+    await page.waitForSelector('#empty:not(:empty)');
+    assert.deepEqual(await page.evaluate(() => [(window as any).__inline, (window as any).__data]), [
+      undefined,
+      undefined,
+    ]);
+    await page.close();
+  },
+);

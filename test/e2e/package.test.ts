@@ -11,13 +11,32 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 test('package: the .vsix file list is the allow-list (bundles, media, grammar, manifest, docs)', () => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
-  const files = r.stdout.split('\n').map((s) => s.trim()).filter(Boolean).sort();
-  const allowed = /^(dist\/(client|server|worker)\.js|media\/[\w.-]+\.(js|css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+  const files = r.stdout
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .sort();
+  const allowed =
+    /^(dist\/(client|server|worker)\.js|media\/[\w.-]+\.(js|css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const extra = files.filter((f) => !allowed.test(f));
   assert.deepEqual(extra, [], `unexpected files in the package: ${extra.join(', ')}`);
-  for (const must of ['dist/client.js', 'dist/server.js', 'media/board.js', 'media/boardView.js', 'media/board.css', 'syntaxes/dab.tmLanguage.json', 'language-configuration.json', 'package.json', 'LICENSE']) {
+  for (const must of [
+    'dist/client.js',
+    'dist/server.js',
+    'media/board.js',
+    'media/boardView.js',
+    'media/board.css',
+    'syntaxes/dab.tmLanguage.json',
+    'language-configuration.json',
+    'package.json',
+    'LICENSE',
+  ]) {
     assert.ok(files.includes(must), `${must} is packaged`);
   }
   assert.ok(!files.some((f) => f.startsWith('node_modules/') || f.endsWith('.map') || f.endsWith('.ts')));
@@ -40,12 +59,25 @@ test('package: manifest wiring of the client side', () => {
   assert.equal(pkg.main, './dist/client.js');
   assert.ok(pkg.activationEvents.includes('onLanguage:dab'), 'activates on .dab files (code-server does not infer it)');
   assert.ok(pkg.activationEvents.includes('onWebviewPanel:dab.board'), 'activates to restore a board panel');
-  const cmds = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string; category: string }) => [c.command, `${c.category}: ${c.title}`]));
+  const cmds = Object.fromEntries(
+    pkg.contributes.commands.map((c: { command: string; title: string; category: string }) => [
+      c.command,
+      `${c.category}: ${c.title}`,
+    ]),
+  );
   assert.equal(cmds['dab.showBoard'], 'dab: Show Board');
   assert.equal(cmds['dab.exportBoardSvg'], 'dab: Export Board as SVG');
   const title = pkg.contributes.menus['editor/title'];
-  assert.ok(title.some((m: { command: string; when: string }) => m.command === 'dab.showBoard' && m.when === 'resourceLangId == dab'));
+  assert.ok(
+    title.some(
+      (m: { command: string; when: string }) => m.command === 'dab.showBoard' && m.when === 'resourceLangId == dab',
+    ),
+  );
   assert.match(pkg.scripts.package, /--production/);
   assert.match(pkg.scripts.package, /vsce package --no-dependencies/);
-  assert.match(readFileSync(join(ROOT, '.vscodeignore'), 'utf8'), /^\*\*$/m, '.vscodeignore starts from excluding everything');
+  assert.match(
+    readFileSync(join(ROOT, '.vscodeignore'), 'utf8'),
+    /^\*\*$/m,
+    '.vscodeignore starts from excluding everything',
+  );
 });

@@ -8,8 +8,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  ROOT, boardFrame, codeLensTexts, cursorPosition, gotoLine, hoverText, launchBrowser, missingSetup,
-  openFile, readExample, runCommand, screenshot, startCodeServer, waitFor, type Session,
+  ROOT,
+  boardFrame,
+  codeLensTexts,
+  cursorPosition,
+  gotoLine,
+  hoverText,
+  launchBrowser,
+  missingSetup,
+  openFile,
+  readExample,
+  runCommand,
+  screenshot,
+  startCodeServer,
+  waitFor,
+  type Session,
 } from './codeServer';
 
 const skip = process.env.DAB_SKIP_E2E === '1';
@@ -32,12 +45,7 @@ const moveColumn = (k: number) => {
 };
 
 /** The same line drawn twice: an illegal move. */
-const ILLEGAL = [
-  'game "illegal"',
-  '  size 2x2',
-  '  moves a1-b1 b1-c1 a1-b1',
-  '',
-].join('\n');
+const ILLEGAL = ['game "illegal"', '  size 2x2', '  moves a1-b1 b1-c1 a1-b1', ''].join('\n');
 
 /** Preferences: Color Theme (Ctrl+K Ctrl+T), with the editor focused. */
 async function openThemePicker(p: Page) {
@@ -53,231 +61,336 @@ async function editorCursor(p: Page) {
   return waitFor('the cursor position in the status bar', () => cursorPosition(p), 10_000);
 }
 
-test('e2e: the dab extension in a real VS Code (code-server + Chromium)', { skip: skip ? 'DAB_SKIP_E2E=1' : false, timeout: 900_000 }, async (t) => {
-  const why = missingSetup();
-  if (why) throw new Error(why);
+test(
+  'e2e: the dab extension in a real VS Code (code-server + Chromium)',
+  { skip: skip ? 'DAB_SKIP_E2E=1' : false, timeout: 900_000 },
+  async (t) => {
+    const why = missingSetup();
+    if (why) throw new Error(why);
 
-  const files: Record<string, string> = { 'e2e-game.dab': GAME, 'e2e-illegal.dab': ILLEGAL };
-  for (const f of readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.dab'))) files[f] = readExample(f);
-  const allcock = files['allcock.dab'];
+    const files: Record<string, string> = { 'e2e-game.dab': GAME, 'e2e-illegal.dab': ILLEGAL };
+    for (const f of readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.dab'))) files[f] = readExample(f);
+    const allcock = files['allcock.dab'];
 
-  let session: Session | undefined;
-  let browser: Browser | undefined;
-  let page: Page | undefined;
-  const shots: string[] = [];
-  try {
-    session = await startCodeServer(files);
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    page = await context.newPage();
-    const p = page;
-    await p.goto(session.url);
-    await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-    // Let the workbench settle (extension host start, explorer).
-    await p.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 }).catch(() => undefined);
-
-    await t.test('a .dab file opens in the dab language with syntax colouring', async () => {
-      assert.ok(allcock, 'examples/allcock.dab exists');
-      await openFile(p, 'allcock.dab');
-      const mode = await waitFor('the language mode in the status bar', async () => {
-        const s = (await p.locator('#status\\.editor\\.mode').first().textContent())?.trim();
-        return s && s !== 'Plain Text' ? s : undefined;
-      }, 30_000);
-      assert.match(mode, /Dots and Boxes|dab/);
-      // The header line is coloured in several token classes (keyword, title string, …).
-      const header = p.locator('.view-line', { hasText: 'endgame "Allcock' }).first();
-      await header.waitFor({ timeout: 10_000 });
-      // Tokenisation runs in the background: wait until the header has several colours.
-      const classes = await waitFor('a coloured header line', async () => {
-        const c = await header.locator('span span').evaluateAll((spans) => [...new Set(spans.map((x) => x.className))]);
-        return c.length >= 2 ? c : undefined;
-      }, 20_000).catch(async () => header.locator('span span').evaluateAll((spans) => [...new Set(spans.map((x) => x.className))]));
-      assert.ok(classes.length >= 2, `header tokens have ${classes.length} colour classes: ${classes.join(' ')}`);
-      shots.push(await screenshot(p, '1-opened'));
-    });
-
-    await t.test('code lenses show the value of each endgame', async () => {
-      const lenses = await waitFor('code lenses', async () => {
-        const l = await codeLensTexts(p);
-        return l.length ? l : undefined;
-      }, 60_000);
-      console.log(`# code lenses: ${JSON.stringify(lenses)}`);
-      assert.ok(lenses.some((l) => /wins|draw/i.test(l)), `a lens gives a value in words: ${JSON.stringify(lenses)}`);
-      assert.ok(lenses.some((l) => /4-loop/.test(l) && /controller\b.*\bwins by 1\b/.test(l)), `the 3 + 4l + 8l lens says to open the 4-loop and the controller wins by 1: ${JSON.stringify(lenses)}`);
-      shots.push(await screenshot(p, '2-codelens'));
-    });
-
-    await t.test('hover on an endgame header gives its value in words', async () => {
-      const lines = allcock.split('\n');
-      const idx = lines.findIndex((l) => /^endgame\s+"Allcock, section 1/.test(l));
-      assert.ok(idx >= 0, 'allcock.dab has the "Allcock, section 1" entry');
-      await gotoLine(p, idx + 1, 3);
-      const text = await hoverText(p, 30_000);
-      console.log(`# hover: ${JSON.stringify(text.slice(0, 300))}`);
-      assert.match(text, /wins/, `hover text: ${text}`);
-      shots.push(await screenshot(p, '3-hover'));
-      await p.keyboard.press('Escape');
-    });
-
-    await t.test('an illegal move is reported in the Problems panel', async () => {
-      await openFile(p, 'e2e-illegal.dab');
-      await runCommand(p, 'View: Focus Problems');
-      const rows = await waitFor('problem rows', async () => {
-        const r = await p.locator('.markers-panel .monaco-list-row').allInnerTexts();
-        return r.length ? r : undefined;
-      }, 60_000);
-      console.log(`# problems: ${JSON.stringify(rows)}`);
-      assert.ok(rows.some((r) => /e2e-illegal\.dab/.test(r)), 'the file is listed');
-      assert.ok(rows.some((r) => /a1-b1|already|illegal|drawn/i.test(r)), `the illegal move is explained: ${JSON.stringify(rows)}`);
-      const count = await p.locator('#status\\.problems').first().innerText().catch(() => '');
-      console.log(`# problems count in the status bar: ${JSON.stringify(count)}`);
-      assert.match(count, /[1-9]/, 'the status bar counts at least one problem');
-      shots.push(await screenshot(p, '4-problems'));
-    });
-
-    await t.test('the board view draws the position under the cursor and follows it', async () => {
-      await openFile(p, 'e2e-game.dab');
-      await gotoLine(p, GAME_MOVES_LINE, moveColumn(3));
-      await runCommand(p, 'dab: Show Board');
-      const frame = await waitFor('the board webview', () => boardFrame(p), 30_000);
-      await waitFor('a drawn board', async () => (await frame.locator('#board svg .dot').count()) > 0, 30_000);
-      assert.equal(await frame.locator('#board svg .dot').count(), 9, '3x3 dots on a 2x2 board');
-      const drawnAt3 = await frame.locator('#board svg .line.drawn').count();
-      const plyText = await frame.locator('#ply').innerText();
-      console.log(`# board at move 3: ${drawnAt3} lines, "${plyText}", value "${await frame.locator('#value').innerText()}"`);
-      assert.equal(drawnAt3, 3, 'three lines after the third move');
-      assert.match(plyText, /move 3 of 6/);
-      assert.equal(await frame.locator('#board svg .line.drawn.last').getAttribute('data-line'), 'a3-b3');
-      assert.match(await frame.locator('#value').innerText(), /wins|draw|unknown|even/i);
-      shots.push(await screenshot(p, '5-board'));
-
-      // Moving the editor cursor to the fifth move redraws the board.
-      await gotoLine(p, GAME_MOVES_LINE, moveColumn(5));
-      await waitFor('the board at move 5', async () => (await frame.locator('#board svg .line.drawn').count()) === 5, 15_000);
-      assert.match(await frame.locator('#ply').innerText(), /move 5 of 6/);
-
-      // Stepping in the board moves the editor's cursor.
-      await frame.locator('#first').click();
-      await waitFor('the board at the start', async () => (await frame.locator('#board svg .line.drawn').count()) === 0, 15_000);
-      const atStart = await editorCursor(p);
-      assert.equal(atStart?.line, 2, 'the cursor went to the entry header');
-      await frame.locator('#next').click();
-      await waitFor('the board after move 1', async () => (await frame.locator('#board svg .line.drawn').count()) === 1, 15_000);
-      const at1 = await editorCursor(p);
-      assert.equal(at1?.line, GAME_MOVES_LINE, 'the cursor is on the moves line');
-      assert.equal(at1?.column, moveColumn(1) - 2, 'the cursor is at the first move');
-      const frame2 = await waitFor('the board webview', () => boardFrame(p), 10_000);
-      await frame2.locator('#board').focus();
-      await p.keyboard.press('ArrowRight');
-      await waitFor('the board after move 2 (arrow key)', async () => (await frame.locator('#board svg .line.drawn').count()) === 2, 15_000);
-      shots.push(await screenshot(p, '6-board-stepped'));
-    });
-
-    await t.test('the board follows the colour theme (light, dark, high contrast)', async () => {
-      const look = async () => {
-        const f = await waitFor('the board webview', () => boardFrame(p), 10_000);
-        return f.evaluate(() => ({
-          body: document.body.className,
-          dot: getComputedStyle(document.querySelector('#board .dot')!).fill,
-          bg: getComputedStyle(document.body).backgroundColor,
-        }));
-      };
-      const seen: Record<string, { body: string; dot: string; bg: string }> = {};
-      const start = await look();
-      const themes = [['light', 'Light Modern', 'vscode-light'], ['dark', 'Dark Modern', 'vscode-dark'], ['hc', 'Dark High Contrast', 'vscode-high-contrast']] as const;
-      for (const [name, theme, cls] of themes) {
-        await openThemePicker(p);
-        const input = p.locator('.quick-input-widget input');
-        await input.waitFor({ state: 'visible', timeout: 10_000 });
-        await input.fill(theme);
-        await p.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 10_000 })
-          .catch(async (e) => { shots.push(await screenshot(p, '6-theme-picker')); throw e; });
-        await p.keyboard.press('Enter');
-        let last: unknown;
-        seen[name] = await waitFor(`the ${name} theme in the board`, async () => {
-          const l = await look();
-          last = l;
-          return l.body.split(/\s+/).includes(cls) ? l : undefined;
-        }, 20_000).catch((e) => { throw new Error(`${String(e)}; last seen ${JSON.stringify(last)}`); });
-        shots.push(await screenshot(p, `6-theme-${name}`));
-      }
-      console.log(`# themes: ${JSON.stringify(seen)}`);
-      assert.notEqual(seen.dark.dot, seen.light.dot, 'dots take the theme foreground');
-      assert.notEqual(seen.dark.bg, seen.light.bg, 'the background follows the theme');
-      // Back to the starting theme.
-      const back = themes.find(([, , cls]) => start.body.includes(cls));
-      if (back) {
-        await openThemePicker(p);
-        await p.locator('.quick-input-widget input').fill(back[1]);
-        await p.locator('.quick-input-widget .monaco-list-row', { hasText: back[1] }).first().waitFor({ timeout: 10_000 });
-        await p.keyboard.press('Enter');
-      }
-    });
-
-    await t.test('dab: Export Board as SVG saves the board to a file and the clipboard', async () => {
-      const before = new Set(readdirSync(session!.workspace));
-      await runCommand(p, 'dab: Export Board as SVG');
-      // code-server's save dialog is a quick input with the proposed path: accept it.
-      const input = p.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      // The dialog fills in the proposed path a moment after it opens.
-      const proposed = await waitFor('the proposed file name', async () => {
-        const v = await input.inputValue();
-        return v.endsWith('.svg') ? v : undefined;
-      }, 10_000).catch(async () => input.inputValue());
-      console.log(`# export: proposed path ${JSON.stringify(proposed)}`);
-      shots.push(await screenshot(p, '7-export-dialog'));
-      assert.match(proposed, /e2e-2x2-move-2\.svg$/, 'the dialog proposes <title>-move-<ply>.svg in the workspace');
-      await p.keyboard.press('Enter');
-      const file = await waitFor('the exported SVG file', async () => readdirSync(session!.workspace).find((f) => f.endsWith('.svg') && !before.has(f)), 15_000);
-      const svg = readFileSync(join(session!.workspace, file), 'utf8');
-      assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-      assert.equal((svg.match(/<circle/g) ?? []).length, 9, 'nine dots');
-      assert.ok(svg.includes('e2e 2x2') && svg.includes('Alice to move'), 'the caption is in the file');
-      const clip = await p.evaluate(() => navigator.clipboard.readText()).catch((e) => `unreadable: ${String(e)}`);
-      console.log(`# export: clipboard holds ${clip.length} characters`);
-      assert.equal(clip, svg, 'the clipboard holds the same SVG');
-      shots.push(await screenshot(p, '7-exported'));
-    });
-
-    await t.test('clicking an endgame code lens shows that endgame on the board', async () => {
-      await openFile(p, 'allcock.dab');
-      const lens = p.locator('.codelens-decoration a', { hasText: 'Open the 4-loop' }).first();
-      await lens.waitFor({ timeout: 30_000 });
-      await lens.click();
-      const frame = await waitFor('the board webview', () => boardFrame(p), 15_000);
-      await waitFor('the endgame on the board', async () => /Allcock, section 1/.test(await frame.locator('#title').innerText()), 15_000);
-      const comps = await frame.locator('#board svg .component').evaluateAll((cs) => cs.map((c) => `${c.getAttribute('data-kind')}:${c.getAttribute('data-size')}`));
-      console.log(`# endgame board: components ${JSON.stringify(comps)}, value "${await frame.locator('#value').innerText()}"`);
-      assert.deepEqual([...comps].sort(), ['chain:3', 'loop:4', 'loop:8']);
-      assert.match(await frame.locator('#value').innerText(), /wins by 1/);
-      shots.push(await screenshot(p, '8-endgame-board'));
-    });
-
-    await t.test('the board view comes back after a reload', async () => {
-      const before = await boardFrame(p);
-      assert.ok(before, 'a board is open before the reload');
-      const title = await before.locator('#title').innerText();
-      const lines = await before.locator('#board svg .line, #board svg .component').count();
-      // An orderly reload (as a user does it): the workbench saves its state, then reloads.
-      await Promise.all([
-        p.waitForEvent('load', { timeout: 60_000 }),
-        runCommand(p, 'Developer: Reload Window'),
-      ]);
+    let session: Session | undefined;
+    let browser: Browser | undefined;
+    let page: Page | undefined;
+    const shots: string[] = [];
+    try {
+      session = await startCodeServer(files);
+      browser = await launchBrowser();
+      const context = await browser.newContext({
+        viewport: { width: 1400, height: 900 },
+        permissions: ['clipboard-read', 'clipboard-write'],
+      });
+      page = await context.newPage();
+      const p = page;
+      await p.goto(session.url);
       await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-      const frame = await waitFor('the restored board webview', () => boardFrame(p), 60_000);
-      await waitFor('the restored board drawing', async () => (await frame.locator('#title').innerText()) === title, 30_000);
-      assert.equal(await frame.locator('#board svg .line, #board svg .component').count(), lines, 'the same drawing');
-      shots.push(await screenshot(p, '9-reloaded'));
-    });
-  } finally {
-    if (page && t.signal.aborted === false) {
-      try { shots.push(await screenshot(page, 'final')); } catch { /* page gone */ }
+      // Let the workbench settle (extension host start, explorer).
+      await p
+        .locator('.explorer-folders-view, .explorer-viewlet')
+        .first()
+        .waitFor({ timeout: 60_000 })
+        .catch(() => undefined);
+
+      await t.test('a .dab file opens in the dab language with syntax colouring', async () => {
+        assert.ok(allcock, 'examples/allcock.dab exists');
+        await openFile(p, 'allcock.dab');
+        const mode = await waitFor(
+          'the language mode in the status bar',
+          async () => {
+            const s = (await p.locator('#status\\.editor\\.mode').first().textContent())?.trim();
+            return s && s !== 'Plain Text' ? s : undefined;
+          },
+          30_000,
+        );
+        assert.match(mode, /Dots and Boxes|dab/);
+        // The header line is coloured in several token classes (keyword, title string, …).
+        const header = p.locator('.view-line', { hasText: 'endgame "Allcock' }).first();
+        await header.waitFor({ timeout: 10_000 });
+        // Tokenisation runs in the background: wait until the header has several colours.
+        const classes = await waitFor(
+          'a coloured header line',
+          async () => {
+            const c = await header
+              .locator('span span')
+              .evaluateAll((spans) => [...new Set(spans.map((x) => x.className))]);
+            return c.length >= 2 ? c : undefined;
+          },
+          20_000,
+        ).catch(async () =>
+          header.locator('span span').evaluateAll((spans) => [...new Set(spans.map((x) => x.className))]),
+        );
+        assert.ok(classes.length >= 2, `header tokens have ${classes.length} colour classes: ${classes.join(' ')}`);
+        shots.push(await screenshot(p, '1-opened'));
+      });
+
+      await t.test('code lenses show the value of each endgame', async () => {
+        const lenses = await waitFor(
+          'code lenses',
+          async () => {
+            const l = await codeLensTexts(p);
+            return l.length ? l : undefined;
+          },
+          60_000,
+        );
+        console.log(`# code lenses: ${JSON.stringify(lenses)}`);
+        assert.ok(
+          lenses.some((l) => /wins|draw/i.test(l)),
+          `a lens gives a value in words: ${JSON.stringify(lenses)}`,
+        );
+        assert.ok(
+          lenses.some((l) => /4-loop/.test(l) && /controller\b.*\bwins by 1\b/.test(l)),
+          `the 3 + 4l + 8l lens says to open the 4-loop and the controller wins by 1: ${JSON.stringify(lenses)}`,
+        );
+        shots.push(await screenshot(p, '2-codelens'));
+      });
+
+      await t.test('hover on an endgame header gives its value in words', async () => {
+        const lines = allcock.split('\n');
+        const idx = lines.findIndex((l) => /^endgame\s+"Allcock, section 1/.test(l));
+        assert.ok(idx >= 0, 'allcock.dab has the "Allcock, section 1" entry');
+        await gotoLine(p, idx + 1, 3);
+        const text = await hoverText(p, 30_000);
+        console.log(`# hover: ${JSON.stringify(text.slice(0, 300))}`);
+        assert.match(text, /wins/, `hover text: ${text}`);
+        shots.push(await screenshot(p, '3-hover'));
+        await p.keyboard.press('Escape');
+      });
+
+      await t.test('an illegal move is reported in the Problems panel', async () => {
+        await openFile(p, 'e2e-illegal.dab');
+        await runCommand(p, 'View: Focus Problems');
+        const rows = await waitFor(
+          'problem rows',
+          async () => {
+            const r = await p.locator('.markers-panel .monaco-list-row').allInnerTexts();
+            return r.length ? r : undefined;
+          },
+          60_000,
+        );
+        console.log(`# problems: ${JSON.stringify(rows)}`);
+        assert.ok(
+          rows.some((r) => /e2e-illegal\.dab/.test(r)),
+          'the file is listed',
+        );
+        assert.ok(
+          rows.some((r) => /a1-b1|already|illegal|drawn/i.test(r)),
+          `the illegal move is explained: ${JSON.stringify(rows)}`,
+        );
+        const count = await p
+          .locator('#status\\.problems')
+          .first()
+          .innerText()
+          .catch(() => '');
+        console.log(`# problems count in the status bar: ${JSON.stringify(count)}`);
+        assert.match(count, /[1-9]/, 'the status bar counts at least one problem');
+        shots.push(await screenshot(p, '4-problems'));
+      });
+
+      await t.test('the board view draws the position under the cursor and follows it', async () => {
+        await openFile(p, 'e2e-game.dab');
+        await gotoLine(p, GAME_MOVES_LINE, moveColumn(3));
+        await runCommand(p, 'dab: Show Board');
+        const frame = await waitFor('the board webview', () => boardFrame(p), 30_000);
+        await waitFor('a drawn board', async () => (await frame.locator('#board svg .dot').count()) > 0, 30_000);
+        assert.equal(await frame.locator('#board svg .dot').count(), 9, '3x3 dots on a 2x2 board');
+        const drawnAt3 = await frame.locator('#board svg .line.drawn').count();
+        const plyText = await frame.locator('#ply').innerText();
+        console.log(
+          `# board at move 3: ${drawnAt3} lines, "${plyText}", value "${await frame.locator('#value').innerText()}"`,
+        );
+        assert.equal(drawnAt3, 3, 'three lines after the third move');
+        assert.match(plyText, /move 3 of 6/);
+        assert.equal(await frame.locator('#board svg .line.drawn.last').getAttribute('data-line'), 'a3-b3');
+        assert.match(await frame.locator('#value').innerText(), /wins|draw|unknown|even/i);
+        shots.push(await screenshot(p, '5-board'));
+
+        // Moving the editor cursor to the fifth move redraws the board.
+        await gotoLine(p, GAME_MOVES_LINE, moveColumn(5));
+        await waitFor(
+          'the board at move 5',
+          async () => (await frame.locator('#board svg .line.drawn').count()) === 5,
+          15_000,
+        );
+        assert.match(await frame.locator('#ply').innerText(), /move 5 of 6/);
+
+        // Stepping in the board moves the editor's cursor.
+        await frame.locator('#first').click();
+        await waitFor(
+          'the board at the start',
+          async () => (await frame.locator('#board svg .line.drawn').count()) === 0,
+          15_000,
+        );
+        const atStart = await editorCursor(p);
+        assert.equal(atStart?.line, 2, 'the cursor went to the entry header');
+        await frame.locator('#next').click();
+        await waitFor(
+          'the board after move 1',
+          async () => (await frame.locator('#board svg .line.drawn').count()) === 1,
+          15_000,
+        );
+        const at1 = await editorCursor(p);
+        assert.equal(at1?.line, GAME_MOVES_LINE, 'the cursor is on the moves line');
+        assert.equal(at1?.column, moveColumn(1) - 2, 'the cursor is at the first move');
+        const frame2 = await waitFor('the board webview', () => boardFrame(p), 10_000);
+        await frame2.locator('#board').focus();
+        await p.keyboard.press('ArrowRight');
+        await waitFor(
+          'the board after move 2 (arrow key)',
+          async () => (await frame.locator('#board svg .line.drawn').count()) === 2,
+          15_000,
+        );
+        shots.push(await screenshot(p, '6-board-stepped'));
+      });
+
+      await t.test('the board follows the colour theme (light, dark, high contrast)', async () => {
+        const look = async () => {
+          const f = await waitFor('the board webview', () => boardFrame(p), 10_000);
+          return f.evaluate(() => ({
+            body: document.body.className,
+            dot: getComputedStyle(document.querySelector('#board .dot')!).fill,
+            bg: getComputedStyle(document.body).backgroundColor,
+          }));
+        };
+        const seen: Record<string, { body: string; dot: string; bg: string }> = {};
+        const start = await look();
+        const themes = [
+          ['light', 'Light Modern', 'vscode-light'],
+          ['dark', 'Dark Modern', 'vscode-dark'],
+          ['hc', 'Dark High Contrast', 'vscode-high-contrast'],
+        ] as const;
+        for (const [name, theme, cls] of themes) {
+          await openThemePicker(p);
+          const input = p.locator('.quick-input-widget input');
+          await input.waitFor({ state: 'visible', timeout: 10_000 });
+          await input.fill(theme);
+          await p
+            .locator('.quick-input-widget .monaco-list-row', { hasText: theme })
+            .first()
+            .waitFor({ timeout: 10_000 })
+            .catch(async (e) => {
+              shots.push(await screenshot(p, '6-theme-picker'));
+              throw e;
+            });
+          await p.keyboard.press('Enter');
+          let last: unknown;
+          seen[name] = await waitFor(
+            `the ${name} theme in the board`,
+            async () => {
+              const l = await look();
+              last = l;
+              return l.body.split(/\s+/).includes(cls) ? l : undefined;
+            },
+            20_000,
+          ).catch((e) => {
+            throw new Error(`${String(e)}; last seen ${JSON.stringify(last)}`);
+          });
+          shots.push(await screenshot(p, `6-theme-${name}`));
+        }
+        console.log(`# themes: ${JSON.stringify(seen)}`);
+        assert.notEqual(seen.dark.dot, seen.light.dot, 'dots take the theme foreground');
+        assert.notEqual(seen.dark.bg, seen.light.bg, 'the background follows the theme');
+        // Back to the starting theme.
+        const back = themes.find(([, , cls]) => start.body.includes(cls));
+        if (back) {
+          await openThemePicker(p);
+          await p.locator('.quick-input-widget input').fill(back[1]);
+          await p
+            .locator('.quick-input-widget .monaco-list-row', { hasText: back[1] })
+            .first()
+            .waitFor({ timeout: 10_000 });
+          await p.keyboard.press('Enter');
+        }
+      });
+
+      await t.test('dab: Export Board as SVG saves the board to a file and the clipboard', async () => {
+        const before = new Set(readdirSync(session!.workspace));
+        await runCommand(p, 'dab: Export Board as SVG');
+        // code-server's save dialog is a quick input with the proposed path: accept it.
+        const input = p.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible', timeout: 15_000 });
+        // The dialog fills in the proposed path a moment after it opens.
+        const proposed = await waitFor(
+          'the proposed file name',
+          async () => {
+            const v = await input.inputValue();
+            return v.endsWith('.svg') ? v : undefined;
+          },
+          10_000,
+        ).catch(async () => input.inputValue());
+        console.log(`# export: proposed path ${JSON.stringify(proposed)}`);
+        shots.push(await screenshot(p, '7-export-dialog'));
+        assert.match(proposed, /e2e-2x2-move-2\.svg$/, 'the dialog proposes <title>-move-<ply>.svg in the workspace');
+        await p.keyboard.press('Enter');
+        const file = await waitFor(
+          'the exported SVG file',
+          async () => readdirSync(session!.workspace).find((f) => f.endsWith('.svg') && !before.has(f)),
+          15_000,
+        );
+        const svg = readFileSync(join(session!.workspace, file), 'utf8');
+        assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+        assert.equal((svg.match(/<circle/g) ?? []).length, 9, 'nine dots');
+        assert.ok(svg.includes('e2e 2x2') && svg.includes('Alice to move'), 'the caption is in the file');
+        const clip = await p.evaluate(() => navigator.clipboard.readText()).catch((e) => `unreadable: ${String(e)}`);
+        console.log(`# export: clipboard holds ${clip.length} characters`);
+        assert.equal(clip, svg, 'the clipboard holds the same SVG');
+        shots.push(await screenshot(p, '7-exported'));
+      });
+
+      await t.test('clicking an endgame code lens shows that endgame on the board', async () => {
+        await openFile(p, 'allcock.dab');
+        const lens = p.locator('.codelens-decoration a', { hasText: 'Open the 4-loop' }).first();
+        await lens.waitFor({ timeout: 30_000 });
+        await lens.click();
+        const frame = await waitFor('the board webview', () => boardFrame(p), 15_000);
+        await waitFor(
+          'the endgame on the board',
+          async () => /Allcock, section 1/.test(await frame.locator('#title').innerText()),
+          15_000,
+        );
+        const comps = await frame
+          .locator('#board svg .component')
+          .evaluateAll((cs) => cs.map((c) => `${c.getAttribute('data-kind')}:${c.getAttribute('data-size')}`));
+        console.log(
+          `# endgame board: components ${JSON.stringify(comps)}, value "${await frame.locator('#value').innerText()}"`,
+        );
+        assert.deepEqual([...comps].sort(), ['chain:3', 'loop:4', 'loop:8']);
+        assert.match(await frame.locator('#value').innerText(), /wins by 1/);
+        shots.push(await screenshot(p, '8-endgame-board'));
+      });
+
+      await t.test('the board view comes back after a reload', async () => {
+        const before = await boardFrame(p);
+        assert.ok(before, 'a board is open before the reload');
+        const title = await before.locator('#title').innerText();
+        const lines = await before.locator('#board svg .line, #board svg .component').count();
+        // An orderly reload (as a user does it): the workbench saves its state, then reloads.
+        await Promise.all([p.waitForEvent('load', { timeout: 60_000 }), runCommand(p, 'Developer: Reload Window')]);
+        await p.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+        const frame = await waitFor('the restored board webview', () => boardFrame(p), 60_000);
+        await waitFor(
+          'the restored board drawing',
+          async () => (await frame.locator('#title').innerText()) === title,
+          30_000,
+        );
+        assert.equal(await frame.locator('#board svg .line, #board svg .component').count(), lines, 'the same drawing');
+        shots.push(await screenshot(p, '9-reloaded'));
+      });
+    } finally {
+      if (page && t.signal.aborted === false) {
+        try {
+          shots.push(await screenshot(page, 'final'));
+        } catch {
+          /* page gone */
+        }
+      }
+      await browser?.close().catch(() => undefined);
+      const log = session?.log.join('') ?? '';
+      await session?.stop();
+      console.log(`# screenshots: ${shots.join(', ')}`);
+      if (log && process.env.DAB_E2E_LOG === '1') console.log(log);
     }
-    await browser?.close().catch(() => undefined);
-    const log = session?.log.join('') ?? '';
-    await session?.stop();
-    console.log(`# screenshots: ${shots.join(', ')}`);
-    if (log && process.env.DAB_E2E_LOG === '1') console.log(log);
-  }
-});
+  },
+);

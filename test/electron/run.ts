@@ -12,7 +12,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 async function main(): Promise<number> {
   const exe = process.env.VSCODE_EXECUTABLE;
   if (!exe) {
-    console.log('test:electron DID NOT RUN: set VSCODE_EXECUTABLE to a local VS Code executable (this machine cannot download one). The code-server end-to-end test (test/e2e) covers the same ground here.');
+    console.log(
+      'test:electron DID NOT RUN: set VSCODE_EXECUTABLE to a local VS Code executable (this machine cannot download one). The code-server end-to-end test (test/e2e) covers the same ground here.',
+    );
     return 0;
   }
   if (!existsSync(exe)) {
@@ -27,11 +29,17 @@ async function main(): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   await build({
     entryPoints: [join(ROOT, 'test', 'electron', 'suite', 'index.ts')],
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'],
-    outfile: join(outDir, 'suite.js'), logLevel: 'warning',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    outfile: join(outDir, 'suite.js'),
+    logLevel: 'warning',
   });
   const workspace = mkdtempSync(join(tmpdir(), 'dab-electron-'));
-  for (const f of readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.dab'))) copyFileSync(join(ROOT, 'examples', f), join(workspace, f));
+  for (const f of readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.dab')))
+    copyFileSync(join(ROOT, 'examples', f), join(workspace, f));
   writeFileSync(join(workspace, 'illegal.dab'), 'game "illegal"\n  size 2x2\n  moves a1-b1 b1-c1 a1-b1\n');
   const { runTests } = await import('@vscode/test-electron');
   try {
@@ -39,7 +47,13 @@ async function main(): Promise<number> {
       vscodeExecutablePath: exe,
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: join(outDir, 'suite.js'),
-      launchArgs: [workspace, '--disable-extensions', '--skip-welcome', '--skip-release-notes', '--disable-workspace-trust'],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--skip-welcome',
+        '--skip-release-notes',
+        '--disable-workspace-trust',
+      ],
     });
     console.log('test:electron: all passed');
     return 0;
@@ -51,4 +65,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (e) => { console.error(e); process.exit(1); });
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

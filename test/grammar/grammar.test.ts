@@ -34,7 +34,10 @@ function loadGrammar(): Promise<vsctm.IGrammar> {
   return grammarPromise;
 }
 
-interface Tok { text: string; scopes: string[] }
+interface Tok {
+  text: string;
+  scopes: string[];
+}
 
 /** Tokenises a whole document; returns the tokens of each line. */
 async function tokenize(doc: string): Promise<Tok[][]> {
@@ -57,7 +60,10 @@ function scopesOf(line: Tok[], text: string, n = 0): string[] {
 }
 function hasScope(line: Tok[], text: string, scope: string, n = 0): void {
   const s = scopesOf(line, text, n);
-  assert.ok(s.some((x) => x.split(' ').includes(scope) || x === scope), `"${text}" has ${JSON.stringify(s)}, expected ${scope}`);
+  assert.ok(
+    s.some((x) => x.split(' ').includes(scope) || x === scope),
+    `"${text}" has ${JSON.stringify(s)}, expected ${scope}`,
+  );
 }
 function lacksScope(line: Tok[], text: string, prefix: string): void {
   const s = scopesOf(line, text);
@@ -65,7 +71,9 @@ function lacksScope(line: Tok[], text: string, prefix: string): void {
 }
 
 test('grammar: entry headers with titles', async () => {
-  const [g, p, e, bare] = await tokenize('game "Barker v Smith"\nposition "Study 3"\n  endgame "Allcock, example 1.2"  # trailing\nendgame');
+  const [g, p, e, bare] = await tokenize(
+    'game "Barker v Smith"\nposition "Study 3"\n  endgame "Allcock, example 1.2"  # trailing\nendgame',
+  );
   hasScope(g, 'game', 'keyword.other.entry.game.dab');
   hasScope(g, 'Barker v Smith', 'entity.name.section.title.dab');
   hasScope(g, '"', 'punctuation.definition.string.begin.dab');
@@ -78,15 +86,17 @@ test('grammar: entry headers with titles', async () => {
 });
 
 test('grammar: fields, strings, numbers, players', async () => {
-  const lines = await tokenize([
-    'game "g"',
-    '  size 5x5',
-    '  players "Alice" "Bob"',
-    '  tomove second',
-    '  tomove Bob',
-    '  score 3 0',
-    '  value -2',
-  ].join('\n'));
+  const lines = await tokenize(
+    [
+      'game "g"',
+      '  size 5x5',
+      '  players "Alice" "Bob"',
+      '  tomove second',
+      '  tomove Bob',
+      '  score 3 0',
+      '  value -2',
+    ].join('\n'),
+  );
   hasScope(lines[1], 'size', 'keyword.other.field.size.dab');
   hasScope(lines[1], '5', 'constant.numeric.size.dab');
   hasScope(lines[1], 'x', 'keyword.operator.size.dab');
@@ -112,12 +122,14 @@ test('grammar: PGN tags', async () => {
 });
 
 test('grammar: move lists — dot moves, compact moves, numbers, glyphs, brace comments, littlegolem codes', async () => {
-  const lines = await tokenize([
-    'game',
-    '  moves 1. a1-b1 2. b1b2?! c3-c4!! {takes the loop',
-    '    and gives up control} haa, vab?',
-    '    d1-d2  # comment a1-b1',
-  ].join('\n'));
+  const lines = await tokenize(
+    [
+      'game',
+      '  moves 1. a1-b1 2. b1b2?! c3-c4!! {takes the loop',
+      '    and gives up control} haa, vab?',
+      '    d1-d2  # comment a1-b1',
+    ].join('\n'),
+  );
   const m = lines[1];
   hasScope(m, 'moves', 'keyword.other.field.moves.dab');
   hasScope(m, '1.', 'constant.numeric.move-number.dab');
@@ -165,11 +177,13 @@ test('grammar: lines field and malformed move tokens', async () => {
 });
 
 test('grammar: endgame components with loops and repeats; play suffixes', async () => {
-  const lines = await tokenize([
-    'endgame "Allcock, example 1.2"',
-    '  components 3 + 4l, 6l^9 8L 5ℓ 3*2 12   # value: the controller wins by 1',
-    '  play 3:keep 3:all 4l:all 3?',
-  ].join('\n'));
+  const lines = await tokenize(
+    [
+      'endgame "Allcock, example 1.2"',
+      '  components 3 + 4l, 6l^9 8L 5ℓ 3*2 12   # value: the controller wins by 1',
+      '  play 3:keep 3:all 4l:all 3?',
+    ].join('\n'),
+  );
   const c = lines[1];
   hasScope(c, 'components', 'keyword.other.field.components.dab');
   hasScope(c, '3', 'constant.numeric.component.chain.dab');
@@ -192,19 +206,21 @@ test('grammar: endgame components with loops and repeats; play suffixes', async 
 });
 
 test('grammar: diagrams — dots, lines, owners; the diagram ends at the next field', async () => {
-  const lines = await tokenize([
-    'position "2x2"',
-    '  diagram   # three lines undrawn',
-    '  +---+---+',
-    '  | A |',
-    '  +---+   +',
-    '',
-    '  o-o o',
-    '  |       |',
-    '  +---+---+',
-    '  tomove second',
-    '  moves a1-b1',
-  ].join('\n'));
+  const lines = await tokenize(
+    [
+      'position "2x2"',
+      '  diagram   # three lines undrawn',
+      '  +---+---+',
+      '  | A |',
+      '  +---+   +',
+      '',
+      '  o-o o',
+      '  |       |',
+      '  +---+---+',
+      '  tomove second',
+      '  moves a1-b1',
+    ].join('\n'),
+  );
   hasScope(lines[1], 'diagram', 'keyword.other.field.diagram.dab');
   hasScope(lines[1], ' three lines undrawn', 'comment.line.number-sign.dab');
   hasScope(lines[2], '+', 'constant.character.dot.dab');
@@ -220,14 +236,9 @@ test('grammar: diagrams — dots, lines, owners; the diagram ends at the next fi
 });
 
 test('grammar: a field ends at the next header; comments everywhere', async () => {
-  const lines = await tokenize([
-    '# a file comment',
-    'game "one"',
-    '  moves a1-b1',
-    'endgame "two"',
-    '  components 3 3',
-    '[Event "x"]',
-  ].join('\n'));
+  const lines = await tokenize(
+    ['# a file comment', 'game "one"', '  moves a1-b1', 'endgame "two"', '  components 3 3', '[Event "x"]'].join('\n'),
+  );
   hasScope(lines[0], ' a file comment', 'comment.line.number-sign.dab');
   hasScope(lines[0], '#', 'punctuation.definition.comment.dab');
   hasScope(lines[3], 'endgame', 'keyword.other.entry.endgame.dab');

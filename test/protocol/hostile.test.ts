@@ -9,8 +9,13 @@ import { LspTestClient } from './lspClient';
 import { lcg } from '../support/random';
 
 let client: LspTestClient;
-before(async () => { client = new LspTestClient(); await client.initialize(true); });
-after(async () => { await client.shutdown(); });
+before(async () => {
+  client = new LspTestClient();
+  await client.initialize(true);
+});
+after(async () => {
+  await client.shutdown();
+});
 
 test('a bare client gets pushed diagnostics, hover and lenses', async () => {
   const uri = client.open('bare.dab', 'endgame "e"\n  components 3 + 4l + 8l\n  value 2\n');
@@ -25,7 +30,17 @@ test('a bare client gets pushed diagnostics, hover and lenses', async () => {
 test('a 50,000-line file: diagnostics arrive, the server stays responsive', async () => {
   const parts: string[] = [];
   for (let i = 0; parts.length < 50_000; i++) {
-    parts.push(`game "g${i}"`, '  size 3x3', '  moves a1-b1 b1-c1 q9-z9 a1-a2 {c', `garbage ${i} [[[ "`, `endgame`, `  components 3 4l 8l^2`, '  play 3:keep', 'position', '  size 500x500');
+    parts.push(
+      `game "g${i}"`,
+      '  size 3x3',
+      '  moves a1-b1 b1-c1 q9-z9 a1-a2 {c',
+      `garbage ${i} [[[ "`,
+      `endgame`,
+      `  components 3 4l 8l^2`,
+      '  play 3:keep',
+      'position',
+      '  size 500x500',
+    );
   }
   const text = parts.slice(0, 50_000).join('\n');
   const t0 = Date.now();
@@ -53,7 +68,10 @@ test('random bytes, control characters and unmatched brackets never crash the se
     for (let i = 0; i < n; i++) text += alphabet[Math.floor(rand() * alphabet.length)];
     const uri = client.open(`fuzz${k}.dab`, text);
     await client.waitForDiagnostics(uri);
-    const r = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 1 } });
+    const r = await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 1, character: 1 },
+    });
     assert.ok(r === null || typeof r.contents.value === 'string');
   }
   assert.equal(client.process.exitCode, null, 'the server is still running');

@@ -6,31 +6,51 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection,
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
 } from 'vscode-jsonrpc/node';
 
-export interface PublishedDiagnostics { uri: string; version?: number; diagnostics: any[] }
+export interface PublishedDiagnostics {
+  uri: string;
+  version?: number;
+  diagnostics: any[];
+}
 
 export class LspTestClient {
   readonly process: ChildProcess;
   readonly connection: MessageConnection;
   readonly diagnostics = new Map<string, PublishedDiagnostics>();
-  private waiters: { uri: string; pred: (d: PublishedDiagnostics) => boolean; resolve: (d: PublishedDiagnostics) => void }[] = [];
+  private waiters: {
+    uri: string;
+    pred: (d: PublishedDiagnostics) => boolean;
+    resolve: (d: PublishedDiagnostics) => void;
+  }[] = [];
   stderr = '';
 
   constructor(settings: Record<string, unknown> = {}) {
     this.process = spawn(process.execPath, [resolve('dist/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.process.stderr!.on('data', (d) => { this.stderr += String(d); });
-    this.connection = createMessageConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
+    this.process.stderr!.on('data', (d) => {
+      this.stderr += String(d);
+    });
+    this.connection = createMessageConnection(
+      new StreamMessageReader(this.process.stdout!),
+      new StreamMessageWriter(this.process.stdin!),
+    );
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
       this.diagnostics.set(p.uri, p);
       this.waiters = this.waiters.filter((w) => {
-        if (w.uri === p.uri && w.pred(p)) { w.resolve(p); return false; }
+        if (w.uri === p.uri && w.pred(p)) {
+          w.resolve(p);
+          return false;
+        }
         return true;
       });
     });
     this.connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-      params.items.map((i) => (i.section === 'dab' || i.section === undefined ? settings : null)));
+      params.items.map((i) => (i.section === 'dab' || i.section === undefined ? settings : null)),
+    );
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
     this.connection.onRequest('workspace/inlayHint/refresh', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
@@ -43,15 +63,17 @@ export class LspTestClient {
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
-      capabilities: bare ? {} : {
-        workspace: { configuration: true, codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
-        textDocument: {
-          hover: { contentFormat: ['markdown', 'plaintext'] },
-          publishDiagnostics: { relatedInformation: true },
-          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-        },
-        window: { workDoneProgress: true },
-      },
+      capabilities: bare
+        ? {}
+        : {
+            workspace: { configuration: true, codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
+            textDocument: {
+              hover: { contentFormat: ['markdown', 'plaintext'] },
+              publishDiagnostics: { relatedInformation: true },
+              documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+            },
+            window: { workDoneProgress: true },
+          },
     });
     await this.connection.sendNotification('initialized', {});
     return result;
@@ -59,21 +81,40 @@ export class LspTestClient {
 
   open(name: string, text: string, version = 1): string {
     const uri = pathToFileURL(resolve('/tmp/dab-protocol', name)).href;
-    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'dab', version, text } });
+    void this.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'dab', version, text },
+    });
     return uri;
   }
 
   change(uri: string, text: string, version: number): void {
-    void this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    void this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
   }
 
   /** Resolves with the next diagnostics for `uri` that satisfy `pred` (or the current ones if they already do). */
-  waitForDiagnostics(uri: string, pred: (d: PublishedDiagnostics) => boolean = () => true, timeoutMs = 15000): Promise<PublishedDiagnostics> {
+  waitForDiagnostics(
+    uri: string,
+    pred: (d: PublishedDiagnostics) => boolean = () => true,
+    timeoutMs = 15000,
+  ): Promise<PublishedDiagnostics> {
     const now = this.diagnostics.get(uri);
     if (now && pred(now)) return Promise.resolve(now);
     return new Promise((res, rej) => {
-      const t = setTimeout(() => rej(new Error(`no diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
-      this.waiters.push({ uri, pred, resolve: (d) => { clearTimeout(t); res(d); } });
+      const t = setTimeout(
+        () => rej(new Error(`no diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${this.stderr}`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        uri,
+        pred,
+        resolve: (d) => {
+          clearTimeout(t);
+          res(d);
+        },
+      });
     });
   }
 
@@ -85,7 +126,9 @@ export class LspTestClient {
     try {
       await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
       void this.connection.sendNotification('exit');
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
     setTimeout(() => this.process.kill('SIGKILL'), 1000).unref();
     this.connection.dispose();
   }

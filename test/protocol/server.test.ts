@@ -14,7 +14,9 @@ before(async () => {
   assert.ok(init.capabilities.hoverProvider, 'server announces hover');
   assert.ok(init.capabilities.codeLensProvider, 'server announces code lenses');
 });
-after(async () => { await client.shutdown(); });
+after(async () => {
+  await client.shutdown();
+});
 
 const allcock = readFileSync('examples/allcock.dab', 'utf8');
 
@@ -36,7 +38,10 @@ test('code lens above the endgame says what to open and who wins', async () => {
   const lenses: any[] = await client.request('textDocument/codeLens', { textDocument: { uri } });
   const titles = lenses.map((l) => l.command.title);
   assert.ok(titles.includes('Open the 4-loop — the controller wins by 1'), titles.join('\n'));
-  assert.ok(titles.some((t) => /^Open a 3-chain — the controller wins by 1$/.test(t)), titles.join('\n'));
+  assert.ok(
+    titles.some((t) => /^Open a 3-chain — the controller wins by 1$/.test(t)),
+    titles.join('\n'),
+  );
   for (const l of lenses) assert.equal(l.command.command, 'dab.showBoard');
 });
 
@@ -75,7 +80,10 @@ test('document symbols: one per entry; folding ranges per entry', async () => {
 
 test('inlay hints show value and controlled value at the end of each entry', async () => {
   const uri = client.open('hints.dab', allcock);
-  const hints: any[] = await client.request('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } });
+  const hints: any[] = await client.request('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } },
+  });
   const labels = hints.map((h) => h.label);
   assert.ok(labels.includes('value -1 · controlled -1'), labels.join(' | '));
   assert.ok(labels.includes('value -1 · controlled +3'), labels.join(' | '));
@@ -85,7 +93,10 @@ test('garbage and a huge board give diagnostics, and the server keeps answering'
   const text = 'position "huge"\n  size 500x500\n\n\u0000\u0007 garbage {{{ [[[ "\ngame\n  moves 1. 2. ;b[zzz]\n';
   const uri = client.open('garbage.dab', text);
   const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
-  assert.ok(d.diagnostics.some((x) => x.code === 'bad-size'), JSON.stringify(d.diagnostics.map((x) => x.code)));
+  assert.ok(
+    d.diagnostics.some((x) => x.code === 'bad-size'),
+    JSON.stringify(d.diagnostics.map((x) => x.code)),
+  );
   const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 2 } });
   assert.ok(h === null || typeof h.contents.value === 'string');
   const symbols: any[] = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
@@ -95,16 +106,26 @@ test('garbage and a huge board give diagnostics, and the server keeps answering'
 test('a game record is reviewed by the search worker: the mistake appears once the solves finish', async () => {
   const games = readFileSync('examples/games.dab', 'utf8');
   const uri = client.open('games.dab', games);
-  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'result-changing-mistake'), 60000);
+  const d = await client.waitForDiagnostics(
+    uri,
+    (p) => p.diagnostics.some((x) => x.code === 'result-changing-mistake'),
+    60000,
+  );
   const m = d.diagnostics.find((x) => x.code === 'result-changing-mistake');
   assert.match(m.message, /^a1-b1 gives away 8 boxes and turns Bob's 3-box win into a 5-box loss\. Best: a3-a4\.$/);
   assert.equal(m.severity, 2);
   const line = games.split('\n').findIndex((l) => l.includes('a1-b1??'));
   assert.equal(m.range.start.line, line);
-  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: m.range.start.character + 1 } });
+  const h = await client.request('textDocument/hover', {
+    textDocument: { uri },
+    position: { line, character: m.range.start.character + 1 },
+  });
   assert.match(h.contents.value, /gives away 8 boxes/);
   assert.match(h.contents.value, /Alice to move: Alice wins the rest by/);
-  const view = await client.request('dab/boardView', { uri, position: { line, character: m.range.start.character + 1 } });
+  const view = await client.request('dab/boardView', {
+    uri,
+    position: { line, character: m.range.start.character + 1 },
+  });
   assert.equal(view.width, 3);
   assert.equal(view.lastMove.name, 'a1-b1');
   assert.equal(view.graph.length, 25);
@@ -115,7 +136,11 @@ test('editing while a search runs: the stale work is dropped and the new text is
   const base = 'game "typing"\n  size 4x4\n  moves a1-b1 c3-c4';
   const uri = client.open('typing.dab', base, 1);
   for (let v = 2; v < 12; v++) client.change(uri, base + ' d1-d2'.repeat(v % 2) + ' zz', v);
-  const d = await client.waitForDiagnostics(uri, (p) => p.version === 11 && p.diagnostics.some((x) => x.code === 'bad-move'), 15000);
+  const d = await client.waitForDiagnostics(
+    uri,
+    (p) => p.version === 11 && p.diagnostics.some((x) => x.code === 'bad-move'),
+    15000,
+  );
   assert.ok(d.diagnostics.length >= 1);
   const t0 = Date.now();
   const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 9 } });
@@ -126,9 +151,17 @@ test('editing while a search runs: the stale work is dropped and the new text is
 test('code action inserts the best continuation after a mistake as a comment', async () => {
   const games = readFileSync('examples/games.dab', 'utf8');
   const uri = client.open('games-action.dab', games);
-  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'result-changing-mistake'), 60000);
+  const d = await client.waitForDiagnostics(
+    uri,
+    (p) => p.diagnostics.some((x) => x.code === 'result-changing-mistake'),
+    60000,
+  );
   const m = d.diagnostics.find((x) => x.code === 'result-changing-mistake');
-  const actions: any[] = await client.request('textDocument/codeAction', { textDocument: { uri }, range: m.range, context: { diagnostics: [m] } });
+  const actions: any[] = await client.request('textDocument/codeAction', {
+    textDocument: { uri },
+    range: m.range,
+    context: { diagnostics: [m] },
+  });
   assert.equal(actions.length, 1);
   const edit = actions[0].edit.changes[uri][0];
   assert.match(edit.newText, /^ \{better: a3-a4( [a-d][1-4]-[a-d][1-4])*\}$/);

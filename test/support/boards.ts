@@ -10,12 +10,17 @@ export function randomPosition(w: number, h: number, r: () => number, minDrawn: 
   const g = geometryOf(w, h);
   const s = new BoardState(g);
   const k = minDrawn + Math.floor(r() * (g.lineCount - minDrawn + 1));
-  const order = g.allLines().map((l) => [r(), l]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
+  const order = g
+    .allLines()
+    .map((l) => [r(), l])
+    .sort((a, b) => a[0] - b[0])
+    .map((p) => p[1]);
   let drawn = 0;
   for (const l of order) {
     if (drawn >= k) break;
     if (quiet && g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 2)) continue;
-    s.drawSilently(l); drawn++;
+    s.drawSilently(l);
+    drawn++;
   }
   return s;
 }

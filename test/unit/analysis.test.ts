@@ -16,7 +16,6 @@ import { analyzeText } from '../../server/src/engine/analysis/analyze';
 import { createSearchCache } from '../../server/src/cli/search';
 import { lcg, lcg as rng } from '../support/random';
 
-
 function randomRecord(rand: () => number, w: number, h: number, maxUndrawn: number) {
   const g = geometryOf(w, h);
   const order = g.allLines().sort(() => rand() - 0.5);
@@ -36,9 +35,16 @@ function randomRecord(rand: () => number, w: number, h: number, maxUndrawn: numb
 test('record reviews agree with exhaustive minimax on random 2x2, 2x3 and 3x3 records', () => {
   const rand = rng(20261121);
   const search = createSearchCache({ timeBudgetMs: 60_000 });
-  let positions = 0, moves = 0, mistakes = 0;
+  let positions = 0,
+    moves = 0,
+    mistakes = 0;
   for (let n = 0; n < 220; n++) {
-    const [w, h] = [[2, 2], [2, 3], [3, 2], [3, 3]][n % 4];
+    const [w, h] = [
+      [2, 2],
+      [2, 3],
+      [3, 2],
+      [3, 3],
+    ][n % 4];
     const rec = randomRecord(rand, w, h, w * h >= 9 ? 18 : 16);
     const report = analyzeText(rec.text, { search: search.lookup });
     assert.equal(report.diagnostics.filter((d) => d.severity === 'error').length, 0, rec.text);
@@ -78,7 +84,10 @@ test('endgame entries: values, decisions and losses along a line of play', () =>
   assert.deepEqual(e.positions[1].best, ['all']);
   assert.equal(e.moves[1].move, 'keep');
   assert.equal(e.moves[1].loss, 2, 'keeping control of the first of four 3-chains throws 2 boxes away (v(3^3)=1 < 2)');
-  assert.ok(r.diagnostics.some((d) => d.code.includes('mistake') && /Keeping control gives away 2 boxes/.test(d.message)), JSON.stringify(r.diagnostics));
+  assert.ok(
+    r.diagnostics.some((d) => d.code.includes('mistake') && /Keeping control gives away 2 boxes/.test(d.message)),
+    JSON.stringify(r.diagnostics),
+  );
 });
 
 test('dab CLI: exit codes and the JSON shape of the spec', () => {
@@ -91,7 +100,12 @@ test('dab CLI: exit codes and the JSON shape of the spec', () => {
   const a = run('analyze', '--json', good);
   assert.equal(a.status, 0, a.stderr);
   const json = JSON.parse(a.stdout);
-  assert.deepEqual(Object.keys(json).filter((k) => k === 'diagnostics' || k === 'entries').sort(), ['diagnostics', 'entries']);
+  assert.deepEqual(
+    Object.keys(json)
+      .filter((k) => k === 'diagnostics' || k === 'entries')
+      .sort(),
+    ['diagnostics', 'entries'],
+  );
   const p0 = json.entries[0].positions[0];
   assert.equal(p0.value, -1);
   assert.equal(p0.exact, true);
@@ -129,10 +143,21 @@ test('loony board positions through the whole pipeline agree with exhaustive min
   const rand = rng(4242);
   let checked = 0;
   for (let n = 0; n < 3000 && checked < 300; n++) {
-    const [w, h] = [[2, 2], [3, 2], [2, 3], [3, 3], [4, 2], [4, 3]][n % 6];
+    const [w, h] = [
+      [2, 2],
+      [3, 2],
+      [2, 3],
+      [3, 3],
+      [4, 2],
+      [4, 3],
+    ][n % 6];
     const s = loonyPosition(rand, w, h);
     if (!s || s.undrawnLines().length > 24) continue;
-    const text = `position\n  size ${w}x${h}\n  lines ${s.geometry.allLines().filter((l) => s.drawn[l]).map((l) => s.geometry.lineName(l)).join(' ')}\n`;
+    const text = `position\n  size ${w}x${h}\n  lines ${s.geometry
+      .allLines()
+      .filter((l) => s.drawn[l])
+      .map((l) => s.geometry.lineName(l))
+      .join(' ')}\n`;
     const e = analyzeText(text).entries[0];
     const p = e.positions[0];
     assert.equal(p.method, 'loony-endgame', text);
@@ -151,7 +176,28 @@ test('loony board positions through the whole pipeline agree with exhaustive min
 
 test('fuzz: move-like garbage (row 0, far columns, long numbers) never throws anywhere in the analysis', () => {
   const rand = lcg(7);
-  const tokens = ['a0-b0', 'a0', 'z99-z98', 'a1-a0', 'b0c0', 'h00', 'vzz', 'a1-b1', 'a100-a101', 'q9', '0-0', '-', 'a1--b1', ';b[aa0]', '12.', '{', '}', '!?', '\n', ' '];
+  const tokens = [
+    'a0-b0',
+    'a0',
+    'z99-z98',
+    'a1-a0',
+    'b0c0',
+    'h00',
+    'vzz',
+    'a1-b1',
+    'a100-a101',
+    'q9',
+    '0-0',
+    '-',
+    'a1--b1',
+    ';b[aa0]',
+    '12.',
+    '{',
+    '}',
+    '!?',
+    '\n',
+    ' ',
+  ];
   for (let k = 0; k < 2000; k++) {
     let text = ['game\n  size 3x3\n  moves ', 'position\n  size 2x2\n  lines ', 'endgame\n  play '][k % 3];
     const n = 1 + Math.floor(rand() * 30);

@@ -9,7 +9,10 @@ import { mulberry32 as rng } from '../support/random';
 // ---- deterministic PRNG (mulberry32)
 
 // ---- plain minimax over all undrawn lines (knows nothing about chains or loops)
-interface Brute { value: number; lineValues: Map<number, number> }
+interface Brute {
+  value: number;
+  lineValues: Map<number, number>;
+}
 function bruteForce(state: BoardState): Brute {
   const g = state.geometry;
   const lines = state.undrawnLines();
@@ -67,7 +70,10 @@ function genLoony(r: () => number, w: number, h: number, maxUndrawn: number, min
   const used = new Uint8Array(g.boxCount); // box belongs to a component
   let total = 0;
   const sidesOf = (b: number) => g.linesOfBox(b);
-  const other = (l: number, b: number) => { const x = g.boxesOfLine(l); return x.length === 1 ? -1 : x[0] === b ? x[1] : x[0]; };
+  const other = (l: number, b: number) => {
+    const x = g.boxesOfLine(l);
+    return x.length === 1 ? -1 : x[0] === b ? x[1] : x[0];
+  };
   for (let attempt = 0; attempt < 40 && total < maxUndrawn; attempt++) {
     const cycle = r() < 0.35;
     const free = [];
@@ -89,18 +95,30 @@ function genLoony(r: () => number, w: number, h: number, maxUndrawn: number, min
       for (const l of sidesOf(cur)) {
         if (walkLines.includes(l)) continue;
         const o = other(l, cur);
-        if (o === -1) { if (!cycle && walk.length >= minChain) opts.push({ line: l, to: -1 }); continue; }
-        if (cycle && o === start && walk.length >= 4) { opts.push({ line: l, to: -2 }); continue; }
+        if (o === -1) {
+          if (!cycle && walk.length >= minChain) opts.push({ line: l, to: -1 });
+          continue;
+        }
+        if (cycle && o === start && walk.length >= 4) {
+          opts.push({ line: l, to: -2 });
+          continue;
+        }
         if (!used[o] && !inWalk.has(o)) opts.push({ line: l, to: o });
       }
       if (!opts.length) break;
       const closing = opts.filter((x) => x.to < 0);
       let pick: { line: number; to: number };
-      if (closing.length && r() < (cycle ? 0.8 : walk.length < 3 ? 0.15 : 0.4)) pick = closing[Math.floor(r() * closing.length)];
+      if (closing.length && r() < (cycle ? 0.8 : walk.length < 3 ? 0.15 : 0.4))
+        pick = closing[Math.floor(r() * closing.length)];
       else pick = opts[Math.floor(r() * opts.length)];
       walkLines.push(pick.line);
-      if (pick.to < 0) { ok = true; break; }
-      walk.push(pick.to); inWalk.add(pick.to); cur = pick.to;
+      if (pick.to < 0) {
+        ok = true;
+        break;
+      }
+      walk.push(pick.to);
+      inWalk.add(pick.to);
+      cur = pick.to;
     }
     if (!ok || total + walkLines.length > maxUndrawn) continue;
     for (const b of walk) used[b] = 1;
@@ -120,17 +138,37 @@ function check(state: BoardState, label: string): { phase: string } {
   assert.equal(a.value, bf.value, `${label}: value`);
   assert.equal(loonyEndgameValue(state), bf.value, `${label}: fast value`);
   for (const x of a.lines) assert.equal(x.value, bf.lineValues.get(x.line), `${label}: line ${x.name} (${x.role})`);
-  const bestBf = [...bf.lineValues].filter(([, v]) => v === bf.value).map(([l]) => l).sort((p, q) => p - q);
-  assert.deepEqual([...a.best].sort((p, q) => p - q), bestBf, `${label}: optimal lines`);
+  const bestBf = [...bf.lineValues]
+    .filter(([, v]) => v === bf.value)
+    .map(([l]) => l)
+    .sort((p, q) => p - q);
+  assert.deepEqual(
+    [...a.best].sort((p, q) => p - q),
+    bestBf,
+    `${label}: optimal lines`,
+  );
   return { phase: a.phase };
 }
 
 function describe(s: BoardState): string {
   const c = extractComponents(s);
-  return `${s.geometry.width}x${s.geometry.height} drawn=${s.key()} ` + (c.ok ? c.components.map((x) => x.name).join(',') : c.reason);
+  return (
+    `${s.geometry.width}x${s.geometry.height} drawn=${s.key()} ` +
+    (c.ok ? c.components.map((x) => x.name).join(',') : c.reason)
+  );
 }
 
-const SIZES: [number, number][] = [[2, 2], [3, 2], [3, 3], [4, 3], [5, 3], [4, 4], [5, 2], [1, 5], [6, 2]];
+const SIZES: [number, number][] = [
+  [2, 2],
+  [3, 2],
+  [3, 3],
+  [4, 3],
+  [5, 3],
+  [4, 4],
+  [5, 2],
+  [1, 5],
+  [6, 2],
+];
 
 test('board extraction agrees with a plain minimax: unopened loony endgames', () => {
   const r = rng(12345);
@@ -145,9 +183,15 @@ test('board extraction agrees with a plain minimax: unopened loony endgames', ()
     if (c.ok) for (const x of c.components) shapes.set(x.name, (shapes.get(x.name) ?? 0) + 1);
     n++;
   }
-  console.log(`  ${n} unopened positions; component shapes seen: ${[...shapes].sort().map(([k, v]) => `${k}:${v}`).join(' ')}`);
+  console.log(
+    `  ${n} unopened positions; component shapes seen: ${[...shapes]
+      .sort()
+      .map(([k, v]) => `${k}:${v}`)
+      .join(' ')}`,
+  );
   assert.ok(n >= 500);
-  for (const name of ['1', '2', '3', '4', '4l', '6l']) assert.ok((shapes.get(name) ?? 0) > 5, `generator covers ${name}`);
+  for (const name of ['1', '2', '3', '4', '4l', '6l'])
+    assert.ok((shapes.get(name) ?? 0) > 5, `generator covers ${name}`);
 });
 
 test('board extraction agrees with a plain minimax: opened pieces and later positions', () => {
@@ -177,10 +221,20 @@ test('board extraction agrees with a plain minimax: opened pieces and later posi
 
 test('board extraction agrees with a plain minimax: long chains and loops only (closed form)', () => {
   const r = rng(31337);
-  let n = 0, multi = 0;
+  let n = 0,
+    multi = 0;
   const shapes = new Map<string, number>();
   for (let i = 0; i < 1500 && n < 250; i++) {
-    const [w, h] = ([[3, 3], [4, 3], [5, 3], [4, 4], [6, 2], [5, 4]] as [number, number][])[i % 6];
+    const [w, h] = (
+      [
+        [3, 3],
+        [4, 3],
+        [5, 3],
+        [4, 4],
+        [6, 2],
+        [5, 4],
+      ] as [number, number][]
+    )[i % 6];
     const s = genLoony(r, w, h, 18, 3);
     const c = extractComponents(s);
     if (!c.ok || c.components.length === 0) continue;
@@ -193,7 +247,12 @@ test('board extraction agrees with a plain minimax: long chains and loops only (
     for (const x of c.components) shapes.set(x.name, (shapes.get(x.name) ?? 0) + 1);
     n++;
   }
-  console.log(`  ${n} simple loony boards (${multi} with 2+ components): ${[...shapes].sort().map(([k, v]) => `${k}:${v}`).join(' ')}`);
+  console.log(
+    `  ${n} simple loony boards (${multi} with 2+ components): ${[...shapes]
+      .sort()
+      .map(([k, v]) => `${k}:${v}`)
+      .join(' ')}`,
+  );
   assert.ok(n >= 200 && multi >= 50);
 });
 
@@ -202,7 +261,10 @@ test('positions right after an opening: controller options and concrete lines', 
   // a 1x4 board: boxes a1..d1 in a row; draw all top and bottom lines: one 4-chain with 5 lines.
   const g = geometryOf(4, 1);
   const s = new BoardState(g, 0);
-  for (let x = 0; x < 4; x++) { s.drawSilently(g.hLine(x, 0)); s.drawSilently(g.hLine(x, 1)); }
+  for (let x = 0; x < 4; x++) {
+    s.drawSilently(g.hLine(x, 0));
+    s.drawSilently(g.hLine(x, 1));
+  }
   const a0 = analyzeBoardEndgame(s);
   assert.ok(a0.ok && a0.phase === 'loony');
   if (!a0.ok) return;
@@ -218,7 +280,8 @@ test('positions right after an opening: controller options and concrete lines', 
   assert.equal(capture.role, 'capture');
   assert.equal(capture.optimal, true);
   // take two boxes, then the handout line (the far end) is a single move
-  s.play(g.vLine(1, 0)); s.play(g.vLine(2, 0));
+  s.play(g.vLine(1, 0));
+  s.play(g.vLine(2, 0));
   const a2 = analyzeBoardEndgame(s);
   assert.ok(a2.ok);
   if (!a2.ok) return;
@@ -239,7 +302,10 @@ test('2-chain lines: middle line forces the capture, end lines give a choice', (
   const a = analyzeBoardEndgame(s);
   assert.ok(a.ok);
   if (!a.ok) return;
-  assert.deepEqual(a.components.map((c) => c.name), ['2', '2']);
+  assert.deepEqual(
+    a.components.map((c) => c.name),
+    ['2', '2'],
+  );
   const mid = a.lines.find((x) => x.line === g.vLine(1, 0))!;
   const end = a.lines.find((x) => x.line === g.vLine(0, 0))!;
   assert.equal(mid.role, 'open-middle');

@@ -4,16 +4,39 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mulberry32 as rng } from '../support/random';
 import {
-  ComponentCounts, addComponent, analyzeEndgame, emptyCounts, emptyStats, addToStats, formatCounts,
-  solveRecursion, controlledValue, valueExplicit, valueProcedural, valueAfterOpening, totalBoxes,
+  ComponentCounts,
+  addComponent,
+  analyzeEndgame,
+  emptyCounts,
+  emptyStats,
+  addToStats,
+  formatCounts,
+  solveRecursion,
+  controlledValue,
+  valueExplicit,
+  valueProcedural,
+  valueAfterOpening,
+  totalBoxes,
 } from '../../server/src/engine/endgame';
-
 
 // weighted alphabet, rich in 3-chains, 4-loops and 6-loops
 const ALPHABET: [number, 'chain' | 'loop', number][] = [
-  [30, 'chain', 3], [20, 'loop', 4], [16, 'loop', 6], [7, 'chain', 4], [5, 'chain', 5], [3, 'chain', 6],
-  [6, 'loop', 8], [3, 'loop', 10], [2, 'chain', 7], [1, 'chain', 8], [1, 'chain', 9], [1, 'chain', 12],
-  [1, 'loop', 12], [1, 'loop', 14], [1, 'chain', 18], [1, 'loop', 20],
+  [30, 'chain', 3],
+  [20, 'loop', 4],
+  [16, 'loop', 6],
+  [7, 'chain', 4],
+  [5, 'chain', 5],
+  [3, 'chain', 6],
+  [6, 'loop', 8],
+  [3, 'loop', 10],
+  [2, 'chain', 7],
+  [1, 'chain', 8],
+  [1, 'chain', 9],
+  [1, 'chain', 12],
+  [1, 'loop', 12],
+  [1, 'loop', 14],
+  [1, 'chain', 18],
+  [1, 'loop', 20],
 ];
 const TOTAL_W = ALPHABET.reduce((s, a) => s + a[0], 0);
 
@@ -23,15 +46,26 @@ function generate(r: () => number): ComponentCounts {
   const target = r() < 0.3 ? 1 + Math.floor(r() * 8) : 1 + Math.floor(r() * 40);
   // sometimes restrict to a few types so that counts get large
   const restrict = r() < 0.35 ? 1 + Math.floor(r() * 3) : 0;
-  const allowed = restrict ? Array.from({ length: restrict }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]) : ALPHABET;
+  const allowed = restrict
+    ? Array.from({ length: restrict }, () => ALPHABET[Math.floor(r() * ALPHABET.length)])
+    : ALPHABET;
   const w = allowed.reduce((s, a) => s + a[0], 0);
-  let boxes = 0, n = 0;
+  let boxes = 0,
+    n = 0;
   while (n < target) {
-    let x = r() * w, pick = allowed[0];
-    for (const a of allowed) { x -= a[0]; if (x < 0) { pick = a; break; } }
+    let x = r() * w,
+      pick = allowed[0];
+    for (const a of allowed) {
+      x -= a[0];
+      if (x < 0) {
+        pick = a;
+        break;
+      }
+    }
     if (boxes + pick[2] > 100) break;
     addComponent(g, { kind: pick[1], size: pick[2] });
-    boxes += pick[2]; n++;
+    boxes += pick[2];
+    n++;
   }
   void TOTAL_W;
   return g;
@@ -60,7 +94,10 @@ function theorem11(g: ComponentCounts): string {
 
 test('closed form (4.1, 4.2, openings, decisions) == recursion on 10,000 endgames and all their sub-multisets', () => {
   const r = rng(20240601);
-  let cases = 0, subs = 0, maxComps = 0, maxStates = 0;
+  let cases = 0,
+    subs = 0,
+    maxComps = 0,
+    maxStates = 0;
   const seenValues = new Map<number, number>();
   for (let i = 0; i < 10_000; i++) {
     const g = generate(r);
@@ -77,7 +114,12 @@ test('closed form (4.1, 4.2, openings, decisions) == recursion on 10,000 endgame
     assert.equal(valueProcedural(st), rec.value, `${label}: Theorem 4.2`);
     assert.deepEqual(cf.best, rec.best, `${label}: optimal openings`);
     assert.deepEqual(cf.openings, rec.openings, `${label}: openings, values after, decisions`);
-    for (const b of cf.best) assert.equal(cf.openings.find((o) => o.component === b)!.valueAfter, cf.value, `${label}: best ${b} achieves the value`);
+    for (const b of cf.best)
+      assert.equal(
+        cf.openings.find((o) => o.component === b)!.valueAfter,
+        cf.value,
+        `${label}: best ${b} achieves the value`,
+      );
     // Theorem 1.1 (opener strategy) names an optimal move
     const t11 = theorem11(g);
     assert.ok(cf.best.includes(t11), `${label}: Theorem 1.1 move ${t11} not among ${cf.best}`);
@@ -105,13 +147,22 @@ test('closed form (4.1, 4.2, openings, decisions) == recursion on 10,000 endgame
     for (let idx = 0; idx < table.table.length; idx++) {
       if (idx > 0) {
         let j = 0;
-        while (d[j] === table.types[j].count) { addToStats(sub, table.types[j].kind, table.types[j].size, -d[j]); d[j] = 0; j++; }
-        d[j]++; addToStats(sub, table.types[j].kind, table.types[j].size, 1);
+        while (d[j] === table.types[j].count) {
+          addToStats(sub, table.types[j].kind, table.types[j].size, -d[j]);
+          d[j] = 0;
+          j++;
+        }
+        d[j]++;
+        addToStats(sub, table.types[j].kind, table.types[j].size, 1);
       }
       const v = table.table[idx];
       const e = valueExplicit(sub);
       if (e !== v || valueProcedural(sub) !== v) {
-        assert.fail(`sub-multiset ${Array.from(d.slice(0, T)).map((k, q) => `${table.types[q].name}x${k}`).join(' ')} of ${label}: recursion ${v}, 4.1 ${e}, 4.2 ${valueProcedural(sub)}`);
+        assert.fail(
+          `sub-multiset ${Array.from(d.slice(0, T))
+            .map((k, q) => `${table.types[q].name}x${k}`)
+            .join(' ')} of ${label}: recursion ${v}, 4.1 ${e}, 4.2 ${valueProcedural(sub)}`,
+        );
       }
       // optimal openings by closed form of G - C must reproduce the minimum
       let min = Infinity;
@@ -129,8 +180,15 @@ test('closed form (4.1, 4.2, openings, decisions) == recursion on 10,000 endgame
       subs++;
     }
   }
-  console.log(`  ${cases} endgames (max ${maxComps} components, max ${maxStates} sub-multisets each), ${subs} sub-multisets of a third of them checked`);
-  console.log(`  value distribution: ${[...seenValues].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${v}`).join(' ')}`);
+  console.log(
+    `  ${cases} endgames (max ${maxComps} components, max ${maxStates} sub-multisets each), ${subs} sub-multisets of a third of them checked`,
+  );
+  console.log(
+    `  value distribution: ${[...seenValues]
+      .sort((a, b) => a[0] - b[0])
+      .map(([k, v]) => `${k}:${v}`)
+      .join(' ')}`,
+  );
   assert.ok(cases >= 10_000);
   assert.ok(maxComps >= 30);
 });
@@ -147,7 +205,8 @@ test('closed form == recursion on 3^a + 4l^b + 6l^c (+ one extra) with up to 40 
         if (c) addComponent(g, { kind: 'loop', size: 6 }, c);
         const extra = ALPHABET[Math.floor(r() * ALPHABET.length)];
         if (r() < 0.5) addComponent(g, { kind: extra[1], size: extra[2] });
-        const cf = analyzeEndgame(g), rec = analyzeEndgame(g, { method: 'recursion' });
+        const cf = analyzeEndgame(g),
+          rec = analyzeEndgame(g, { method: 'recursion' });
         assert.equal(cf.value, rec.value, formatCounts(g));
         assert.deepEqual(cf.openings, rec.openings, formatCounts(g));
         n++;

@@ -4,11 +4,30 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mulberry32 as rng } from '../support/random';
 import {
-  analyzeEndgame, evaluatePlay, parseComponents, countsOf, cloneCounts, removeComponent, addComponent,
-  emptyCounts, formatCounts, countsKey, statsOf, controlledValue, terminalBonus, coreOf, sigmaPow, phiPow,
-  valueExplicit, valueProcedural, ComponentCounts, componentsOf, typesOf, recursionValue, parsePlay,
+  analyzeEndgame,
+  evaluatePlay,
+  parseComponents,
+  countsOf,
+  cloneCounts,
+  removeComponent,
+  addComponent,
+  emptyCounts,
+  formatCounts,
+  countsKey,
+  statsOf,
+  controlledValue,
+  terminalBonus,
+  coreOf,
+  sigmaPow,
+  phiPow,
+  valueExplicit,
+  valueProcedural,
+  ComponentCounts,
+  componentsOf,
+  typesOf,
+  recursionValue,
+  parsePlay,
 } from '../../server/src/engine/endgame';
-
 
 // ------------------------------------------------------------------ seed facts (Allcock, B&C)
 
@@ -40,7 +59,10 @@ test('v(3 + 4l + 8l) = 1, opening the 4-loop is the only optimal move', () => {
   // "open the 4-loop first and the 8-loop second"
   const p = evaluatePlay('3 4l 8l', '4l:keep 8l:all 3');
   assert.ok(p.ok);
-  assert.deepEqual(p.steps.map((s) => s.openerLoss), [0, 0, 0]);
+  assert.deepEqual(
+    p.steps.map((s) => s.openerLoss),
+    [0, 0, 0],
+  );
 });
 
 test('Allcock example 1.2: five 3-chains + 4l + 8l, c = -3, the optimal opening orders', () => {
@@ -55,14 +77,20 @@ test('Allcock example 1.2: five 3-chains + 4l + 8l, c = -3, the optimal opening 
     assert.equal(s.openerLoss, 0, `opener at step ${s.index}`);
     assert.equal(s.controllerLoss, 0, `controller at step ${s.index}`);
   }
-  assert.deepEqual(p.steps.map((s) => s.opener), [0, 0, 1, 0, 0, 0, 1]);
+  assert.deepEqual(
+    p.steps.map((s) => s.opener),
+    [0, 0, 1, 0, 0, 0, 1],
+  );
   assert.deepEqual(p.score, [13, 14]);
   assert.ok(p.complete);
   // Allcock: the only optimal lines open 3,3,4l,3,3,8l,3 or 3,4l,3,3,3,8l,3
   const orders = new Set<string>();
   const walk = (g: ComponentCounts, prefix: string[]) => {
     const r = analyzeEndgame(g);
-    if (r.componentCount === 0) { orders.add(prefix.join(',')); return; }
+    if (r.componentCount === 0) {
+      orders.add(prefix.join(','));
+      return;
+    }
     for (const b of r.best) {
       const o = r.openings.find((x) => x.component === b)!;
       const h = cloneCounts(g);
@@ -121,11 +149,17 @@ test('Buzzard & Ciere figure 5: 3 3 4 6l, value 2, the line 3:all 3:keep 6l:all 
   assert.deepEqual(a.best, ['3', '4']);
   const p = evaluatePlay('3 3 4 6l', '3:all 3:keep 6l:all 4');
   assert.ok(p.ok);
-  for (const s of p.steps) { assert.equal(s.openerLoss, 0); assert.equal(s.controllerLoss, 0); }
+  for (const s of p.steps) {
+    assert.equal(s.openerLoss, 0);
+    assert.equal(s.controllerLoss, 0);
+  }
   // side 0 opens first; the controller (side 1) ends 2 boxes ahead
   assert.deepEqual(p.score, [7, 9]);
-  assert.deepEqual(p.steps.map((s) => s.opener), [0, 1, 1, 0]);
-  // the Nimstring line (controller always keeps) loses 10-6 for the opener... and is worse for nobody? 
+  assert.deepEqual(
+    p.steps.map((s) => s.opener),
+    [0, 1, 1, 0],
+  );
+  // the Nimstring line (controller always keeps) loses 10-6 for the opener... and is worse for nobody?
   const keepAll = evaluatePlay('3 3 4 6l', '3:keep 3:keep 4:keep 6l');
   assert.deepEqual(keepAll.score, [6, 10]);
   assert.ok(keepAll.steps.some((s) => (s.controllerLoss ?? 0) > 0 || (s.openerLoss ?? 0) > 0));
@@ -156,14 +190,32 @@ test('component parsing: separators, repeats, loops, errors, notes', () => {
   assert.equal(bad.ok, false);
   if (!bad.ok) {
     assert.equal(bad.errors.length, 4);
-    assert.deepEqual(bad.errors.map((e) => [e.start, e.end]), [[2, 4], [5, 6], [7, 8], [9, 13]]);
+    assert.deepEqual(
+      bad.errors.map((e) => [e.start, e.end]),
+      [
+        [2, 4],
+        [5, 6],
+        [7, 8],
+        [9, 13],
+      ],
+    );
   }
   const odd = parseComponents('5l 3');
   assert.ok(odd.ok);
   assert.equal(odd.notes.length, 1);
   assert.match(odd.notes[0].message, /strings-and-coins/);
-  assert.deepEqual(componentsOf(countsOf('3 4l 3')), [{ kind: 'chain', size: 3 }, { kind: 'chain', size: 3 }, { kind: 'loop', size: 4 }]);
-  assert.deepEqual(typesOf(countsOf('4l 3 3')).map((t) => [t.name, t.count]), [['3', 2], ['4l', 1]]);
+  assert.deepEqual(componentsOf(countsOf('3 4l 3')), [
+    { kind: 'chain', size: 3 },
+    { kind: 'chain', size: 3 },
+    { kind: 'loop', size: 4 },
+  ]);
+  assert.deepEqual(
+    typesOf(countsOf('4l 3 3')).map((t) => [t.name, t.count]),
+    [
+      ['3', 2],
+      ['4l', 1],
+    ],
+  );
   assert.throws(() => countsOf([{ kind: 'loop', size: 2 }]));
 });
 
@@ -203,7 +255,10 @@ test('hostile input to the recursion: 1 2 3 ... 200 is refused at once, not comp
   assert.equal(a.value, undefined);
   assert.match(a.reason!, /budget/);
   assert.equal(recursionValue(countsOf('1 1 1 2 2 2 5 7l'), { maxStates: 10 }), undefined);
-  assert.equal(recursionValue(countsOf('1 1 1 2 2 2 5 7l'), { maxStates: 1000 }), recursionValue(countsOf('1 1 1 2 2 2 5 7l')));
+  assert.equal(
+    recursionValue(countsOf('1 1 1 2 2 2 5 7l'), { maxStates: 1000 }),
+    recursionValue(countsOf('1 1 1 2 2 2 5 7l')),
+  );
   // a huge simple part plus one 1-chain still fits the budget (2 x 100,001 states)
   const b = analyzeEndgame('3^100000 1');
   assert.equal(b.exact, true);
@@ -227,7 +282,10 @@ test('play evaluation: illegal steps, suffix rules, opener after :all', () => {
   const s = evaluatePlay('1 3', '1:all 3:all');
   assert.ok(s.ok);
   assert.ok(s.steps[0].note && s.steps[1].note);
-  assert.deepEqual(s.steps.map((x) => x.opener), [0, 1]);
+  assert.deepEqual(
+    s.steps.map((x) => x.opener),
+    [0, 1],
+  );
   assert.deepEqual(s.score, [3, 1]);
   // v(1 + 3) = 1 - 3 = -2: the opener wins by 2
   assert.equal(analyzeEndgame('1 3').value, -2);
@@ -268,7 +326,10 @@ test('play losses: a bad opening and a bad controller reply are measured', () =>
 function scBrute(strings: [number, number][], coins: number): { value: number; after: number[] } {
   const k = strings.length;
   const coinMask = new Array(coins).fill(0);
-  strings.forEach(([a, b], i) => { coinMask[a] |= 1 << i; if (b >= 0) coinMask[b] |= 1 << i; });
+  strings.forEach(([a, b], i) => {
+    coinMask[a] |= 1 << i;
+    if (b >= 0) coinMask[b] |= 1 << i;
+  });
   const full = (1 << k) - 1;
   const SENT = -32768;
   const memo = new Int16Array(1 << k).fill(SENT);
@@ -311,11 +372,19 @@ function buildSC(comps: { kind: 'chain' | 'loop'; size: number }[]) {
     const idx: number[] = [];
     const first = coin;
     if (c.kind === 'chain') {
-      idx.push(strings.length); strings.push([first, -1]);
-      for (let i = 0; i < c.size - 1; i++) { idx.push(strings.length); strings.push([first + i, first + i + 1]); }
-      idx.push(strings.length); strings.push([first + c.size - 1, -1]);
+      idx.push(strings.length);
+      strings.push([first, -1]);
+      for (let i = 0; i < c.size - 1; i++) {
+        idx.push(strings.length);
+        strings.push([first + i, first + i + 1]);
+      }
+      idx.push(strings.length);
+      strings.push([first + c.size - 1, -1]);
     } else {
-      for (let i = 0; i < c.size; i++) { idx.push(strings.length); strings.push([first + i, first + ((i + 1) % c.size)]); }
+      for (let i = 0; i < c.size; i++) {
+        idx.push(strings.length);
+        strings.push([first + i, first + ((i + 1) % c.size)]);
+      }
     }
     coin += c.size;
     owner.push(idx);
@@ -326,11 +395,19 @@ function buildSC(comps: { kind: 'chain' | 'loop'; size: number }[]) {
 test('recursion with 1-chains, 2-chains and odd loops == strings-and-coins minimax', () => {
   const r = rng(4242);
   const alphabet: { kind: 'chain' | 'loop'; size: number }[] = [
-    { kind: 'chain', size: 1 }, { kind: 'chain', size: 2 }, { kind: 'chain', size: 3 }, { kind: 'chain', size: 4 },
-    { kind: 'chain', size: 5 }, { kind: 'loop', size: 3 }, { kind: 'loop', size: 4 }, { kind: 'loop', size: 5 },
-    { kind: 'loop', size: 6 }, { kind: 'loop', size: 7 },
+    { kind: 'chain', size: 1 },
+    { kind: 'chain', size: 2 },
+    { kind: 'chain', size: 3 },
+    { kind: 'chain', size: 4 },
+    { kind: 'chain', size: 5 },
+    { kind: 'loop', size: 3 },
+    { kind: 'loop', size: 4 },
+    { kind: 'loop', size: 5 },
+    { kind: 'loop', size: 6 },
+    { kind: 'loop', size: 7 },
   ];
-  let n = 0, negative = 0;
+  let n = 0,
+    negative = 0;
   for (let i = 0; i < 700; i++) {
     const comps: { kind: 'chain' | 'loop'; size: number }[] = [];
     let strings = 0;
@@ -339,7 +416,8 @@ test('recursion with 1-chains, 2-chains and odd loops == strings-and-coins minim
       const c = alphabet[Math.floor(r() * alphabet.length)];
       const s = c.kind === 'chain' ? c.size + 1 : c.size;
       if (strings + s > 17) break;
-      comps.push(c); strings += s;
+      comps.push(c);
+      strings += s;
     }
     if (!comps.length) continue;
     const g = countsOf(comps);
@@ -358,7 +436,8 @@ test('recursion with 1-chains, 2-chains and odd loops == strings-and-coins minim
         // end lines: |v(G-2) - 2|
         assert.equal(Math.abs(o.valueRest! - 2), 0 - bf.after[idx[0]], `${label}: 2-chain end`);
       } else {
-        for (const s of idx) assert.equal(o.valueAfter, 0 - bf.after[s], `${label}: opening ${o.component} at string ${s}`);
+        for (const s of idx)
+          assert.equal(o.valueAfter, 0 - bf.after[s], `${label}: opening ${o.component} at string ${s}`);
       }
     }
     n++;

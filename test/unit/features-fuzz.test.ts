@@ -20,7 +20,38 @@ test('mutated examples: analysis, JSON and every feature answer without throwing
   const files = readdirSync('examples').map((f) => readFileSync('examples/' + f, 'utf8'));
   const rand = lcg(31337);
   const search = createSearchCache({ timeBudgetMs: 50 });
-  const pieces = ['a0', 'b1-b2', '3', '4l', ':keep', ':all', '{', '}', '"', '\n', '  ', 'x', '+', '|', '---', '9', '12', '^', '(', ')', 'game', 'size', 'moves', 'diagram\n', '+---+', '  value -1', '\r\n', ';b[haa]', '!!', '#'];
+  const pieces = [
+    'a0',
+    'b1-b2',
+    '3',
+    '4l',
+    ':keep',
+    ':all',
+    '{',
+    '}',
+    '"',
+    '\n',
+    '  ',
+    'x',
+    '+',
+    '|',
+    '---',
+    '9',
+    '12',
+    '^',
+    '(',
+    ')',
+    'game',
+    'size',
+    'moves',
+    'diagram\n',
+    '+---+',
+    '  value -1',
+    '\r\n',
+    ';b[haa]',
+    '!!',
+    '#',
+  ];
   let n = 0;
   for (let k = 0; k < 600; k++) {
     let t = files[Math.floor(rand() * files.length)];
@@ -30,23 +61,44 @@ test('mutated examples: analysis, JSON and every feature answer without throwing
       const r = rand();
       if (r < 0.4) t = t.slice(0, at) + t.slice(at + 1 + Math.floor(rand() * 20));
       else if (r < 0.8) t = t.slice(0, at) + pieces[Math.floor(rand() * pieces.length)] + t.slice(at);
-      else { const lines = t.split('\n'); const i = Math.floor(rand() * lines.length), j = Math.floor(rand() * lines.length); [lines[i], lines[j]] = [lines[j], lines[i]]; t = lines.join('\n'); }
+      else {
+        const lines = t.split('\n');
+        const i = Math.floor(rand() * lines.length),
+          j = Math.floor(rand() * lines.length);
+        [lines[i], lines[j]] = [lines[j], lines[i]];
+        t = lines.join('\n');
+      }
     }
     {
       const rep = analyzeText(t, { search: search.lookup, nim: search.nim });
       JSON.stringify(toJson(rep, 'x'));
       const lines = t.split('\n');
       for (let q = 0; q < 5; q++) {
-        const line = Math.floor(rand() * lines.length), character = Math.floor(rand() * ((lines[line]?.length ?? 0) + 2));
+        const line = Math.floor(rand() * lines.length),
+          character = Math.floor(rand() * ((lines[line]?.length ?? 0) + 2));
         hover(rep, { line, character });
         boardView(rep, { uri: 'u', position: { line, character } });
-        codeActions(rep, { textDocument: { uri: 'u' }, range: { start: { line, character }, end: { line, character } }, context: { diagnostics: [] } } as any, () => undefined);
+        codeActions(
+          rep,
+          {
+            textDocument: { uri: 'u' },
+            range: { start: { line, character }, end: { line, character } },
+            context: { diagnostics: [] },
+          } as any,
+          () => undefined,
+        );
       }
-      codeLenses(rep, 'u'); inlayHints(rep, { start: { line: 0, character: 0 }, end: { line: 9999, character: 0 } }, { ...defaultSettings, inlayHints: { enabled: true, afterEachMove: true } }); documentSymbols(rep); foldingRanges(rep);
+      codeLenses(rep, 'u');
+      inlayHints(
+        rep,
+        { start: { line: 0, character: 0 }, end: { line: 9999, character: 0 } },
+        { ...defaultSettings, inlayHints: { enabled: true, afterEachMove: true } },
+      );
+      documentSymbols(rep);
+      foldingRanges(rep);
       n++;
     }
   }
   assert.equal(n, 600);
   console.log(`${n} mutated example files analysed; every feature answered without throwing`);
-
 });

@@ -6,14 +6,24 @@ import assert from 'node:assert/strict';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import {
-  nimstring, bruteValue, bruteWins, NimCache, ALL_RULES, NO_RULES, NimRules, newGraphContext, graphOf, simplifyGraph,
-  regionsValue, graphKey, LOONY, SGraph,
+  nimstring,
+  bruteValue,
+  bruteWins,
+  NimCache,
+  ALL_RULES,
+  NO_RULES,
+  NimRules,
+  newGraphContext,
+  graphOf,
+  simplifyGraph,
+  regionsValue,
+  graphKey,
+  LOONY,
+  SGraph,
 } from '../../server/src/engine/nimstring/index';
 import { clearBruteMemo } from '../../server/src/engine/nimstring/brute';
 import { lcg as rng } from '../support/random';
 import { randomPosition } from '../support/boards';
-
-
 
 const CONFIGS: [string, Partial<NimRules>][] = [
   ['all rules (+ every skipped move checked)', { ...ALL_RULES, verifySkips: true }],
@@ -38,7 +48,8 @@ function crossCheck(w: number, h: number, count: number, minDrawn: number, seed:
       const res = nimstring(s, { cache, rules, moveValues: i < withMoves, budget: 1e7 });
       assert.equal(res.nimber, brute[i], `${name}: ${w}x${h} ${s.key()}: ${res.nimber} vs brute ${brute[i]}`);
       for (const m of res.moveValues) {
-        const after = s.clone(); after.drawSilently(m.line);
+        const after = s.clone();
+        after.drawSilently(m.line);
         assert.equal(m.nimber, bruteValue(after), `${name}: ${s.key()} move ${m.name}`);
         assert.equal(m.winning, m.capture ? bruteWins(after) : !bruteWins(after));
       }
@@ -73,7 +84,16 @@ test('graph engine, every rule configuration: late 2x5 and 3x4 positions = brute
 
 test('graph engine: the empty 3x3 board is *2 under every configuration but the slow raw one', () => {
   for (const [name, rules] of CONFIGS.filter(([, r]) => r.graphKey)) {
-    assert.equal(nimstring(new BoardState(geometryOf(3, 3)), { cache: new NimCache(), rules: { ...rules, verifySkips: false }, moveValues: false, budget: 1e7 }).nimber, 2, name);
+    assert.equal(
+      nimstring(new BoardState(geometryOf(3, 3)), {
+        cache: new NimCache(),
+        rules: { ...rules, verifySkips: false },
+        moveValues: false,
+        budget: 1e7,
+      }).nimber,
+      2,
+      name,
+    );
   }
 });
 
@@ -82,11 +102,17 @@ test('graph engine: the empty 3x3 board is *2 under every configuration but the 
 /** Independent brute force on a graph: strings as a bit mask, Nimstring + a Nim heap of size k (as brute.ts). */
 function graphBrute(ground: number[], edges: [number, number][]): number | 'loony' {
   const strings: [number, number][] = []; // [coin, coin or -1 for ground]
-  ground.forEach((k, i) => { for (let t = 0; t < k; t++) strings.push([i, -1]); });
+  ground.forEach((k, i) => {
+    for (let t = 0; t < k; t++) strings.push([i, -1]);
+  });
   for (const [a, b] of edges) strings.push([a, b]);
   const S = strings.length;
   const memo = new Map<number, boolean>();
-  const deg = (mask: number, c: number) => { let d = 0; for (let s = 0; s < S; s++) if (mask & (1 << s) && (strings[s][0] === c || strings[s][1] === c)) d++; return d; };
+  const deg = (mask: number, c: number) => {
+    let d = 0;
+    for (let s = 0; s < S; s++) if (mask & (1 << s) && (strings[s][0] === c || strings[s][1] === c)) d++;
+    return d;
+  };
   const wins = (mask: number, k: number): boolean => {
     const key = mask * 64 + k;
     const m = memo.get(key);
@@ -111,15 +137,20 @@ function graphBrute(ground: number[], edges: [number, number][]): number | 'loon
 function randomGraph(r: () => number): { ground: number[]; edges: [number, number][] } {
   for (;;) {
     const n = 1 + Math.floor(r() * 7);
-    const ground: number[] = Array.from({ length: n }, (): number => (r() < 0.45 ? 0 : r() < 0.7 ? 1 : r() < 0.7 ? 2 : 3));
+    const ground: number[] = Array.from({ length: n }, (): number =>
+      r() < 0.45 ? 0 : r() < 0.7 ? 1 : r() < 0.7 ? 2 : 3,
+    );
     const edges: [number, number][] = [];
     const deg = new Array(n).fill(0);
     const has = new Set<string>();
     const tries = Math.floor(r() * 2.2 * n);
     for (let t = 0; t < tries; t++) {
-      const a = Math.floor(r() * n), b = Math.floor(r() * n);
+      const a = Math.floor(r() * n),
+        b = Math.floor(r() * n);
       if (a === b || has.has(`${Math.min(a, b)},${Math.max(a, b)}`) || deg[a] >= 4 || deg[b] >= 4) continue;
-      has.add(`${Math.min(a, b)},${Math.max(a, b)}`); deg[a]++; deg[b]++;
+      has.add(`${Math.min(a, b)},${Math.max(a, b)}`);
+      deg[a]++;
+      deg[b]++;
       edges.push([a, b]);
     }
     // sometimes a long chain or a loop hung on coin 0 (exercises shortenChains)
@@ -127,8 +158,14 @@ function randomGraph(r: () => number): { ground: number[]; edges: [number, numbe
       const len = 3 + Math.floor(r() * 4);
       const loop = r() < 0.4 && deg[0] <= 2;
       let prev = 0;
-      for (let t = 0; t < len; t++) { ground.push(0); const c = ground.length - 1; edges.push([prev, c]); prev = c; }
-      if (loop) edges.push([prev, 0]); else ground[prev] = 1;
+      for (let t = 0; t < len; t++) {
+        ground.push(0);
+        const c = ground.length - 1;
+        edges.push([prev, c]);
+        prev = c;
+      }
+      if (loop) edges.push([prev, 0]);
+      else ground[prev] = 1;
     }
     const S = ground.reduce((a, b) => a + b, 0) + edges.length;
     if (S >= 2 && S <= 17) return { ground, edges };
@@ -147,12 +184,19 @@ test('graph engine on random strings-and-coins graphs = graph brute force, every
       const ctx = newGraphContext(1e7, new NimCache(), rules);
       const got = regionsValue(simplifyGraph(graphOf(ground, edges), ctx), ctx);
       assert.equal(got, expect, `${name}: ground ${JSON.stringify(ground)} edges ${JSON.stringify(edges)}`);
-      if (name.startsWith('all rules')) { counters.shortened += ctx.shortened; counters.dropped += ctx.dropped; counters.skipped += ctx.skipped; }
+      if (name.startsWith('all rules')) {
+        counters.shortened += ctx.shortened;
+        counters.dropped += ctx.dropped;
+        counters.skipped += ctx.skipped;
+      }
     }
   }
   // every rule actually fired
   assert.ok(counters.shortened > 50 && counters.dropped > 20 && counters.skipped > 200, JSON.stringify(counters));
-  assert.ok((seen.get('loony') ?? 0) > 20 && (seen.get('0') ?? 0) > 20 && (seen.get('1') ?? 0) > 20 && (seen.get('2') ?? 0) > 5, JSON.stringify([...seen]));
+  assert.ok(
+    (seen.get('loony') ?? 0) > 20 && (seen.get('0') ?? 0) > 20 && (seen.get('1') ?? 0) > 20 && (seen.get('2') ?? 0) > 5,
+    JSON.stringify([...seen]),
+  );
 });
 
 test('graph keys: isomorphic graphs (relabelled at random) share a key; different graphs do not', () => {
@@ -161,14 +205,25 @@ test('graph keys: isomorphic graphs (relabelled at random) share a key; differen
   for (let it = 0; it < 400; it++) {
     const { ground, edges } = randomGraph(r);
     const n = ground.length;
-    const perm = Array.from({ length: n }, (_, i) => i).map((i) => [r(), i]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
+    const perm = Array.from({ length: n }, (_, i) => i)
+      .map((i) => [r(), i])
+      .sort((a, b) => a[0] - b[0])
+      .map((p) => p[1]);
     const G1 = graphOf(ground, edges);
     const g2 = new Array<number>(n);
-    ground.forEach((k, i) => { g2[perm[i]] = k; });
-    const G2 = graphOf(g2, edges.map(([a, b]) => [perm[b], perm[a]] as [number, number]));
+    ground.forEach((k, i) => {
+      g2[perm[i]] = k;
+    });
+    const G2 = graphOf(
+      g2,
+      edges.map(([a, b]) => [perm[b], perm[a]] as [number, number]),
+    );
     assert.equal(graphKey(G1), graphKey(G2), `${JSON.stringify(ground)} ${JSON.stringify(edges)}`);
     // a key never stands for two different graphs: its decoding is the graph (checked by degree sequences here)
-    const sig = (G: SGraph) => Array.from({ length: G.n }, (_, i) => `${G.g[i]}/${G.nd[i]}`).sort().join(',') + `|${edges.length}`;
+    const sig = (G: SGraph) =>
+      Array.from({ length: G.n }, (_, i) => `${G.g[i]}/${G.nd[i]}`)
+        .sort()
+        .join(',') + `|${edges.length}`;
     const k = graphKey(G1);
     const prev = byKey.get(k);
     if (prev !== undefined) assert.equal(prev, sig(G1));
@@ -179,7 +234,20 @@ test('graph keys: isomorphic graphs (relabelled at random) share a key; differen
 test('chain rules are visible: a long chain shortened, an isolated loop and long chain dropped', () => {
   // junction 0 with 2 ground strings and a 6-chain to the ground
   const ctx = newGraphContext(1e7, new NimCache(), ALL_RULES);
-  const parts = simplifyGraph(graphOf([2, 0, 0, 0, 0, 0, 1], [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6]]), ctx);
+  const parts = simplifyGraph(
+    graphOf(
+      [2, 0, 0, 0, 0, 0, 1],
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 4],
+        [4, 5],
+        [5, 6],
+      ],
+    ),
+    ctx,
+  );
   assert.notEqual(parts, LOONY);
   if (parts === LOONY) return;
   assert.equal(parts.length, 1);
@@ -187,7 +255,22 @@ test('chain rules are visible: a long chain shortened, an isolated loop and long
   assert.equal(ctx.shortened, 1);
   // an isolated 5-loop and an isolated 4-chain: value 0, dropped
   const ctx2 = newGraphContext(1e7, new NimCache(), ALL_RULES);
-  const p2 = simplifyGraph(graphOf([0, 0, 0, 0, 0, 1, 0, 0, 1], [[0, 1], [1, 2], [2, 3], [3, 4], [4, 0], [5, 6], [6, 7], [7, 8]]), ctx2);
+  const p2 = simplifyGraph(
+    graphOf(
+      [0, 0, 0, 0, 0, 1, 0, 0, 1],
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 4],
+        [4, 0],
+        [5, 6],
+        [6, 7],
+        [7, 8],
+      ],
+    ),
+    ctx2,
+  );
   assert.deepEqual(p2, []);
   assert.equal(ctx2.dropped, 2);
 });

@@ -2,21 +2,37 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { geometryOf, parseLine } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
-import { nimstring, bruteValue, bruteWins, NimCache, naiveValue, regionValue, newContext, canonicalKey, cellsOfState, simplify, LOONY } from '../../server/src/engine/nimstring/index';
+import {
+  nimstring,
+  bruteValue,
+  bruteWins,
+  NimCache,
+  naiveValue,
+  regionValue,
+  newContext,
+  canonicalKey,
+  cellsOfState,
+  simplify,
+  LOONY,
+} from '../../server/src/engine/nimstring/index';
 import { bruteLosingHeaps, clearBruteMemo } from '../../server/src/engine/nimstring/brute';
 import { lcg as rng } from '../support/random';
 import { randomPosition } from '../support/boards';
-
 
 /** A board with every line drawn except the named ones. */
 function onlyUndrawn(w: number, h: number, names: string[]): BoardState {
   const g = geometryOf(w, h);
   const s = new BoardState(g);
-  const keep = new Set(names.map((n) => { const p = parseLine(g, n); if (!p.ok) throw new Error(p.message); return p.line; }));
+  const keep = new Set(
+    names.map((n) => {
+      const p = parseLine(g, n);
+      if (!p.ok) throw new Error(p.message);
+      return p.line;
+    }),
+  );
   for (const l of g.allLines()) if (!keep.has(l)) s.drawSilently(l);
   return s;
 }
-
 
 function crossCheck(w: number, h: number, count: number, minDrawn: number, seed: number, withMoves: number) {
   const r = rng(seed);
@@ -33,7 +49,8 @@ function crossCheck(w: number, h: number, count: number, minDrawn: number, seed:
     const losing = bruteLosingHeaps(s, g(s) + 2);
     assert.deepEqual(losing, b === 'loony' ? [] : [b], `${s.key()} losing heaps`);
     for (const m of res.moveValues) {
-      const after = s.clone(); after.drawSilently(m.line);
+      const after = s.clone();
+      after.drawSilently(m.line);
       assert.equal(m.nimber, bruteValue(after), `${s.key()} move ${m.name}`);
       assert.equal(m.winning, m.capture ? bruteWins(after) : !bruteWins(after), `${s.key()} move ${m.name} winning`);
     }
@@ -69,7 +86,10 @@ test('pinned values: chains, loops, single boxes, opened chains', () => {
   // sums: 1-chain + 1-chain = 0; 1-chain + 2-chain = 0; 1-chain + long chain = 1
   const oneTwo = onlyUndrawn(3, 1, ['a1-b1', 'a2-b2', 'b1-c1', 'c1-c2', 'd1-d2']);
   assert.equal(nimstring(oneTwo).regions.length, 2);
-  assert.deepEqual(nimstring(oneTwo).regions.map((r) => r.nimber), [1, 1]);
+  assert.deepEqual(
+    nimstring(oneTwo).regions.map((r) => r.nimber),
+    [1, 1],
+  );
   assert.equal(nimstring(oneTwo).nimber, 0);
   assert.equal(bruteValue(oneTwo), 0);
   // empty boards (checked against the brute force in the random tests as well)
@@ -97,7 +117,8 @@ test('exhaustive 2x2: every position agrees with the whole-board brute force', (
     const res = nimstring(s, { cache });
     assert.equal(res.nimber, bruteValue(s), s.key());
     for (const m of res.moveValues) {
-      const after = s.clone(); after.drawSilently(m.line);
+      const after = s.clone();
+      after.drawSilently(m.line);
       assert.equal(m.winning, m.capture ? bruteWins(after) : !bruteWins(after));
     }
   }
@@ -135,7 +156,10 @@ test('symmetric regions get the same canonical key and value', () => {
     }
     const ks = simplify(cellsOfState(s).cells);
     const kt = simplify(cellsOfState(t).cells);
-    if (ks === LOONY || kt === LOONY) { assert.equal(ks, kt); continue; }
+    if (ks === LOONY || kt === LOONY) {
+      assert.equal(ks, kt);
+      continue;
+    }
     assert.deepEqual(ks.map(canonicalKey).sort(), kt.map(canonicalKey).sort());
     assert.equal(nimstring(s).nimber, nimstring(t).nimber);
   }
@@ -159,12 +183,19 @@ test('budget exhausted gives unknown, never a guess', () => {
   const res = nimstring(s, { budget: 50, cache: new NimCache() });
   assert.equal(res.nimber, 'unknown');
   assert.equal(res.complete, false);
-  assert.ok(res.moveValues.every((m) => m.nimber === 'unknown' || typeof m.nimber === 'number' || m.nimber === 'loony'));
+  assert.ok(
+    res.moveValues.every((m) => m.nimber === 'unknown' || typeof m.nimber === 'number' || m.nimber === 'loony'),
+  );
   assert.ok(res.moveValues.filter((m) => m.nimber === 'unknown').every((m) => m.winning === 'unknown'));
 });
 
 test('long chain rule: first player wants dots + long chains even', () => {
-  for (const [w, h] of [[3, 3], [5, 5], [2, 3], [4, 5]] as const) {
+  for (const [w, h] of [
+    [3, 3],
+    [5, 5],
+    [2, 3],
+    [4, 5],
+  ] as const) {
     const res = nimstring(new BoardState(geometryOf(w, h)), { moveValues: false, budget: 10 });
     const dots = (w + 1) * (h + 1);
     assert.equal(res.longChainRule.dots, dots);

@@ -3,12 +3,20 @@ import assert from 'node:assert/strict';
 import { readDab, parseDab, type Range } from '../../server/src/engine/notation';
 import { CLAIMED_UNKNOWN, UNCLAIMED } from '../../server/src/engine/board/state';
 
-const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({ line, character, endLine, endCharacter });
+const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({
+  line,
+  character,
+  endLine,
+  endCharacter,
+});
 
 function undrawn(text: string): string[] {
   const doc = readDab(text);
   const m = doc.models[0];
-  return m.initial!.undrawnLines().map((l) => m.geometry!.lineName(l)).sort();
+  return m
+    .initial!.undrawnLines()
+    .map((l) => m.geometry!.lineName(l))
+    .sort();
 }
 
 test('narrow +-+ and wide +---+ styles give the same board', () => {
@@ -63,7 +71,10 @@ test('indentation, trailing spaces trimmed, blank box rows, irregular cell width
   assert.deepEqual(e.diagram!.columns, [6, 9, 15, 17]);
   assert.deepEqual(undrawn(t).length, 17 - 8);
   assert.equal(doc.models[0].toMove, 1);
-  assert.deepEqual(e.diagram!.rows.map((r) => r.kind), ['dot', 'box', 'dot', 'box', 'dot']);
+  assert.deepEqual(
+    e.diagram!.rows.map((r) => r.kind),
+    ['dot', 'box', 'dot', 'box', 'dot'],
+  );
   assert.deepEqual(e.diagram!.rows[4].range, R(7, 6, 7, 18));
 });
 
@@ -73,7 +84,10 @@ test('the diagram ends at the first line that cannot continue it', () => {
   assert.equal(doc.entries[0].diagram!.rows.length, 3);
   assert.equal(doc.entries[0].moves!.moves.length, 1);
   // a1-b1 is drawn already in the diagram
-  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.range]), [['drawn-twice', R(6, 6, 6, 11)]]);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range]),
+    [['drawn-twice', R(6, 6, 6, 11)]],
+  );
   // A blank line followed by a dot row is a blank box row.
   const t2 = 'position\ndiagram\n+-+\n\n+-+\n';
   const d2 = readDab(t2);
@@ -97,17 +111,24 @@ test('owners: initials of the players, full names, unknown initials as labels', 
   assert.deepEqual(o, [0, 1, CLAIMED_UNKNOWN, 1]);
   assert.deepEqual(m.score, [1, 2]);
   assert.equal(m.unassigned, 1);
-  assert.deepEqual(doc.entries[0].diagram!.cells.map((c) => [c.text, c.x, c.y, c.range]), [
-    ['A', 0, 0, R(4, 2, 4, 3)], ['b', 1, 0, R(4, 6, 4, 7)], ['X', 2, 0, R(4, 10, 4, 11)], ['Bob', 3, 0, R(4, 13, 4, 16)],
-  ]);
+  assert.deepEqual(
+    doc.entries[0].diagram!.cells.map((c) => [c.text, c.x, c.y, c.range]),
+    [
+      ['A', 0, 0, R(4, 2, 4, 3)],
+      ['b', 1, 0, R(4, 6, 4, 7)],
+      ['X', 2, 0, R(4, 10, 4, 11)],
+      ['Bob', 3, 0, R(4, 13, 4, 16)],
+    ],
+  );
 });
 
 test('same initials are ambiguous; an initial in an open box is a label (hint)', () => {
   const t = 'position\nplayers "Ann" "Al"\ndiagram\n+---+---+\n| A | A\n+---+---+\n';
   const doc = readDab(t);
-  assert.deepEqual(doc.diagnostics.map((d) => [d.severity, d.code, d.range]), [
-    ['warning', 'owner-ambiguous', R(4, 2, 4, 3)],
-  ]);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [['warning', 'owner-ambiguous', R(4, 2, 4, 3)]],
+  );
   assert.equal(doc.models[0].initial!.owner[0], CLAIMED_UNKNOWN);
   assert.equal(doc.models[0].initial!.owner[1], UNCLAIMED);
 });
@@ -118,7 +139,10 @@ test('score given wins over diagram initials; a mismatch is a warning', () => {
   const ok = readDab(base + 'score 1 1\n');
   assert.deepEqual(ok.diagnostics, []);
   const bad = readDab(base + 'score 0 2\n');
-  assert.deepEqual(bad.diagnostics.map((d) => [d.severity, d.code, d.range]), [['warning', 'score-mismatch', R(5, 6, 5, 9)]]);
+  assert.deepEqual(
+    bad.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [['warning', 'score-mismatch', R(5, 6, 5, 9)]],
+  );
   assert.deepEqual(bad.models[0].score, [0, 2]);
   const tooMany = readDab(base + 'score 5 0\n');
   assert.equal(tooMany.diagnostics[0].code, 'score-mismatch');
@@ -138,7 +162,10 @@ test('diagram and size: inferred, agreeing, conflicting', () => {
   assert.deepEqual(readDab(`position\n${d}`).diagnostics, []);
   assert.deepEqual(readDab(`position\nsize 3x1\n${d}`).diagnostics, []);
   const bad = readDab(`position\nsize 2x2\n${d}`);
-  assert.deepEqual(bad.diagnostics.map((x) => [x.code, x.range]), [['size-mismatch', R(1, 5, 1, 8)]]);
+  assert.deepEqual(
+    bad.diagnostics.map((x) => [x.code, x.range]),
+    [['size-mismatch', R(1, 5, 1, 8)]],
+  );
   assert.equal(bad.models[0].geometry!.width, 3);
   // diagram plus setup lines
   const both = readDab(`position\n${d}lines a1-a2\n`);
@@ -148,33 +175,46 @@ test('diagram and size: inferred, agreeing, conflicting', () => {
 
 test('malformed diagrams: exact ranges, and the rest of the entry still parses', () => {
   const t = [
-    'position',                // 0
-    'diagram',                 // 1
-    '  +---+---+',             // 2
-    '  | A  |  |',             // 3  '|' at col 7 off the dot columns 2,6,10
-    '  +---+- -+',             // 4  mixed gap
-    '  X       |',             // 5  X on a dot column
-    '  +---+---+',             // 6
-    'tomove second',           // 7
+    'position', // 0
+    'diagram', // 1
+    '  +---+---+', // 2
+    '  | A  |  |', // 3  '|' at col 7 off the dot columns 2,6,10
+    '  +---+- -+', // 4  mixed gap
+    '  X       |', // 5  X on a dot column
+    '  +---+---+', // 6
+    'tomove second', // 7
   ].join('\n');
   const doc = readDab(t);
-  assert.deepEqual(doc.diagnostics.filter((d) => d.code === 'bad-diagram').map((d) => d.range), [R(3, 7, 3, 8), R(4, 7, 4, 10), R(5, 2, 5, 3)]);
+  assert.deepEqual(
+    doc.diagnostics.filter((d) => d.code === 'bad-diagram').map((d) => d.range),
+    [R(3, 7, 3, 8), R(4, 7, 4, 10), R(5, 2, 5, 3)],
+  );
   assert.equal(doc.entries[0].tomove!.player, 1);
   assert.equal(doc.entries[0].diagram!.width, 2);
   // A misaligned dot row ends the diagram; the leftover rows are reported.
   const t2 = 'position\ndiagram\n+--+--+\n|  |  |\n+--+-+\n|  |  |\n+--+--+\nsize 2x2\n';
   const d2 = parseDab(t2);
-  assert.ok(d2.diagnostics.some((d) => d.code === 'bad-diagram' && d.range.line === 4), JSON.stringify(d2.diagnostics));
+  assert.ok(
+    d2.diagnostics.some((d) => d.code === 'bad-diagram' && d.range.line === 4),
+    JSON.stringify(d2.diagnostics),
+  );
   assert.equal(d2.entries[0].size!.width, 2);
   // Two dot rows in a row; a box row without a bottom dot row; a one-row diagram; diagram with no rows.
   assert.equal(parseDab('position\ndiagram\n+-+\n+-+\n').diagnostics[0].range.line, 3);
-  assert.deepEqual(parseDab('position\ndiagram\n+-+\n| |\nsize 1x1\n').diagnostics.map((d) => [d.code, d.range]), [
-    ['bad-diagram', R(2, 0, 2, 3)], ['bad-diagram', R(3, 0, 3, 3)],
-  ]);
+  assert.deepEqual(
+    parseDab('position\ndiagram\n+-+\n| |\nsize 1x1\n').diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-diagram', R(2, 0, 2, 3)],
+      ['bad-diagram', R(3, 0, 3, 3)],
+    ],
+  );
   assert.equal(parseDab('position\ndiagram\nsize 2x2\n').diagnostics[0].code, 'bad-diagram');
   assert.equal(parseDab('position\ndiagram\n+\n|\n+\n').diagnostics[0].code, 'bad-diagram');
   // Text right of the board needs a #.
-  assert.deepEqual(parseDab('position\ndiagram\n+-+\n| | row 1\n+-+\n').diagnostics.map((d) => d.range), [R(3, 4, 3, 9)]);
+  assert.deepEqual(
+    parseDab('position\ndiagram\n+-+\n| | row 1\n+-+\n').diagnostics.map((d) => d.range),
+    [R(3, 4, 3, 9)],
+  );
   assert.deepEqual(parseDab('position\ndiagram\n+-+\n| | # row 1\n+-+\n').diagnostics, []);
 });
 

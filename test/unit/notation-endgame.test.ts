@@ -2,24 +2,36 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readDab, parseDab, MAX_COMPONENTS, type Range } from '../../server/src/engine/notation';
 
-const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({ line, character, endLine, endCharacter });
-const names = (cs: { kind: string; size: number }[]): string => cs.map((c) => `${c.size}${c.kind === 'loop' ? 'l' : ''}`).join(' ');
+const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({
+  line,
+  character,
+  endLine,
+  endCharacter,
+});
+const names = (cs: { kind: string; size: number }[]): string =>
+  cs.map((c) => `${c.size}${c.kind === 'loop' ? 'l' : ''}`).join(' ');
 
 test('components: chains, loops in every spelling, separators, repeats with ^ and *', () => {
   const p = parseDab('endgame\ncomponents 3 + 4l,8L 6ℓ 2^3 6l*2+1\n');
   assert.deepEqual(p.diagnostics, []);
   const c = p.entries[0].components!;
   assert.equal(names(c.components), '3 4l 8l 6l 2 2 2 6l 6l 1');
-  assert.deepEqual(c.tokens.map((t) => [t.text, t.kind, t.size, t.repeat, t.range]), [
-    ['3', 'chain', 3, 1, R(1, 11, 1, 12)],
-    ['4l', 'loop', 4, 1, R(1, 15, 1, 17)],
-    ['8L', 'loop', 8, 1, R(1, 18, 1, 20)],
-    ['6ℓ', 'loop', 6, 1, R(1, 21, 1, 23)],
-    ['2^3', 'chain', 2, 3, R(1, 24, 1, 27)],
-    ['6l*2', 'loop', 6, 2, R(1, 28, 1, 32)],
-    ['1', 'chain', 1, 1, R(1, 33, 1, 34)],
-  ]);
-  assert.deepEqual(c.components.map((x) => x.token), [0, 1, 2, 3, 4, 4, 4, 5, 5, 6]);
+  assert.deepEqual(
+    c.tokens.map((t) => [t.text, t.kind, t.size, t.repeat, t.range]),
+    [
+      ['3', 'chain', 3, 1, R(1, 11, 1, 12)],
+      ['4l', 'loop', 4, 1, R(1, 15, 1, 17)],
+      ['8L', 'loop', 8, 1, R(1, 18, 1, 20)],
+      ['6ℓ', 'loop', 6, 1, R(1, 21, 1, 23)],
+      ['2^3', 'chain', 2, 3, R(1, 24, 1, 27)],
+      ['6l*2', 'loop', 6, 2, R(1, 28, 1, 32)],
+      ['1', 'chain', 1, 1, R(1, 33, 1, 34)],
+    ],
+  );
+  assert.deepEqual(
+    c.components.map((x) => x.token),
+    [0, 1, 2, 3, 4, 4, 4, 5, 5, 6],
+  );
 });
 
 test('Allcock example 4.3 with parentheses: (8l^2 + 18) + 6l^9 + 3 + 4l^101', () => {
@@ -33,68 +45,114 @@ test('Allcock example 4.3 with parentheses: (8l^2 + 18) + 6l^9 + 3 + 4l^101', ()
   const g = parseDab('endgame\ncomponents (3 + 4l)^2 ((5)^2)*2\n');
   assert.deepEqual(g.diagnostics, []);
   assert.equal(names(g.entries[0].components!.components), '3 4l 3 4l 5 5 5 5');
-  assert.deepEqual(g.entries[0].components!.tokens.map((t) => t.repeat), [2, 2, 4]);
+  assert.deepEqual(
+    g.entries[0].components!.tokens.map((t) => t.repeat),
+    [2, 2, 4],
+  );
 });
 
 test('component errors: short loops, empty chains, odd loops (information), garbage, unbalanced groups, too many', () => {
   const doc = readDab('endgame\ncomponents 3l 0 5l 7L x3 (3 ) ) 4l\n');
-  assert.deepEqual(doc.diagnostics.map((d) => [d.severity, d.code, d.range]), [
-    ['error', 'bad-component', R(1, 11, 1, 13)],
-    ['error', 'bad-component', R(1, 14, 1, 15)],
-    ['information', 'odd-loop', R(1, 16, 1, 18)],
-    ['information', 'odd-loop', R(1, 19, 1, 21)],
-    ['error', 'bad-component', R(1, 22, 1, 24)],
-    ['error', 'bad-component', R(1, 30, 1, 31)],
-  ]);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [
+      ['error', 'bad-component', R(1, 11, 1, 13)],
+      ['error', 'bad-component', R(1, 14, 1, 15)],
+      ['information', 'odd-loop', R(1, 16, 1, 18)],
+      ['information', 'odd-loop', R(1, 19, 1, 21)],
+      ['error', 'bad-component', R(1, 22, 1, 24)],
+      ['error', 'bad-component', R(1, 30, 1, 31)],
+    ],
+  );
   assert.equal(names(doc.models[0].endgame!.components), '5l 7l 3 4l');
   const many = readDab(`endgame\ncomponents 3^${MAX_COMPONENTS + 1}\n`);
   assert.deepEqual(readDab(`endgame\ncomponents 3^${MAX_COMPONENTS}\n`).diagnostics, []);
-  assert.deepEqual(many.diagnostics.map((d) => d.code), ['bad-component']);
+  assert.deepEqual(
+    many.diagnostics.map((d) => d.code),
+    ['bad-component'],
+  );
   assert.equal(readDab('endgame\ncomponents (3\n').diagnostics[0].range.character, 11);
-  assert.deepEqual(readDab('endgame "no components"\n').diagnostics.map((d) => d.code), ['bad-component']);
+  assert.deepEqual(
+    readDab('endgame "no components"\n').diagnostics.map((d) => d.code),
+    ['bad-component'],
+  );
 });
 
 test('play: steps with ranges, decisions, implied decisions, score bookkeeping', () => {
-  const doc = readDab('endgame\nplayers "Ann" "Bob"\nscore 1 2\ncomponents 3 3 4l 1 2\nplay 3:keep 4l:all 1 3 keep {ok} 2\n');
+  const doc = readDab(
+    'endgame\nplayers "Ann" "Bob"\nscore 1 2\ncomponents 3 3 4l 1 2\nplay 3:keep 4l:all 1 3 keep {ok} 2\n',
+  );
   assert.deepEqual(doc.diagnostics, []);
   const e = doc.entries[0];
-  assert.deepEqual(e.play!.steps.map((s) => [s.text, s.name, s.decision, s.range]), [
-    ['3:keep', '3', 'keep', R(4, 5, 4, 11)],
-    ['4l:all', '4l', 'all', R(4, 12, 4, 18)],
-    ['1', '1', null, R(4, 19, 4, 20)],
-    ['3:keep', '3', 'keep', R(4, 21, 4, 27)],
-    ['2', '2', null, R(4, 33, 4, 34)],
-  ]);
+  assert.deepEqual(
+    e.play!.steps.map((s) => [s.text, s.name, s.decision, s.range]),
+    [
+      ['3:keep', '3', 'keep', R(4, 5, 4, 11)],
+      ['4l:all', '4l', 'all', R(4, 12, 4, 18)],
+      ['1', '1', null, R(4, 19, 4, 20)],
+      ['3:keep', '3', 'keep', R(4, 21, 4, 27)],
+      ['2', '2', null, R(4, 33, 4, 34)],
+    ],
+  );
   assert.deepEqual(e.play!.steps[0].decisionRange, R(4, 7, 4, 11));
   assert.equal(e.play!.steps[3].comment, 'ok');
   const eg = doc.models[0].endgame!;
   // Ann opens 3, Bob keeps: Bob 1, Ann 2. Ann opens 4l, Bob takes all and becomes the opener.
   // Bob opens 1, Ann takes it and opens 3; Bob keeps (1, Ann 2); Ann opens 2, Bob takes it.
-  assert.deepEqual(eg.steps.map((s) => [s.opener, s.decision, s.decisionImplied, s.gained, s.scoreAfter]), [
-    [0, 'keep', false, [2, 1], [3, 3]],
-    [0, 'all', false, [0, 4], [3, 7]],
-    [1, 'all', true, [1, 0], [4, 7]],
-    [0, 'keep', false, [2, 1], [6, 8]],
-    [0, 'all', true, [0, 2], [6, 10]],
-  ]);
+  assert.deepEqual(
+    eg.steps.map((s) => [s.opener, s.decision, s.decisionImplied, s.gained, s.scoreAfter]),
+    [
+      [0, 'keep', false, [2, 1], [3, 3]],
+      [0, 'all', false, [0, 4], [3, 7]],
+      [1, 'all', true, [1, 0], [4, 7]],
+      [0, 'keep', false, [2, 1], [6, 8]],
+      [0, 'all', true, [0, 2], [6, 10]],
+    ],
+  );
   assert.equal(eg.remaining.length, 0);
   assert.equal(6 + 10, 1 + 2 + eg.totalBoxes);
   // tomove second: Bob opens first.
   const t = readDab('endgame\ntomove second\ncomponents 3 3\nplay 3:all 3\n').models[0].endgame!;
-  assert.deepEqual(t.steps.map((s) => [s.opener, s.scoreAfter]), [[1, [3, 0]], [0, [3, 3]]]);
+  assert.deepEqual(
+    t.steps.map((s) => [s.opener, s.scoreAfter]),
+    [
+      [1, [3, 0]],
+      [0, [3, 3]],
+    ],
+  );
 });
 
 test('play errors: missing decision, unknown component, too many steps, 1-chain kept, bad suffix', () => {
   const a = readDab('endgame\ncomponents 3 3\nplay 3 3\n');
-  assert.deepEqual(a.diagnostics.map((d) => [d.code, d.range]), [['play-missing-decision', R(2, 5, 2, 6)]]);
+  assert.deepEqual(
+    a.diagnostics.map((d) => [d.code, d.range]),
+    [['play-missing-decision', R(2, 5, 2, 6)]],
+  );
   assert.equal(a.models[0].endgame!.steps[1].scoreAfter, null);
   const b = readDab('endgame\ncomponents 3 4l\nplay 5:all\n');
-  assert.deepEqual(b.diagnostics.map((d) => [d.code, d.range]), [['bad-play', R(2, 5, 2, 6)]]);
+  assert.deepEqual(
+    b.diagnostics.map((d) => [d.code, d.range]),
+    [['bad-play', R(2, 5, 2, 6)]],
+  );
   assert.match(b.diagnostics[0].message, /left: 3 4l/);
   const c = readDab('endgame\ncomponents 3\nplay 3 3\n');
-  assert.deepEqual(c.diagnostics.map((d) => [d.code, d.range]), [['bad-play', R(2, 7, 2, 8)]]);
+  assert.deepEqual(
+    c.diagnostics.map((d) => [d.code, d.range]),
+    [['bad-play', R(2, 7, 2, 8)]],
+  );
   const d = readDab('endgame\ncomponents 1 3\nplay 1:keep\n');
-  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.range]), [['bad-play', R(2, 7, 2, 11)]]);
+  assert.deepEqual(
+    d.diagnostics.map((x) => [x.code, x.range]),
+    [['bad-play', R(2, 7, 2, 11)]],
+  );
   const e = parseDab('endgame\ncomponents 3 3\nplay 3:kept 3: x all\n');
-  assert.deepEqual(e.diagnostics.map((x) => [x.code, x.range]), [['bad-play', R(2, 7, 2, 11)], ['bad-play', R(2, 13, 2, 14)], ['bad-play', R(2, 15, 2, 16)], ['bad-play', R(2, 17, 2, 20)]]);
+  assert.deepEqual(
+    e.diagnostics.map((x) => [x.code, x.range]),
+    [
+      ['bad-play', R(2, 7, 2, 11)],
+      ['bad-play', R(2, 13, 2, 14)],
+      ['bad-play', R(2, 15, 2, 16)],
+      ['bad-play', R(2, 17, 2, 20)],
+    ],
+  );
 });

@@ -2,41 +2,58 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readDab, parseDab, plyAt, moveAt, type Range } from '../../server/src/engine/notation';
 
-const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({ line, character, endLine, endCharacter });
+const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({
+  line,
+  character,
+  endLine,
+  endCharacter,
+});
 const codes = (d: { diagnostics: { code: string }[] }): string[] => d.diagnostics.map((x) => x.code);
 
 test('move forms, exact token ranges and forms', () => {
   const p = parseDab('game\nsize 3x3\nmoves a1-b1 b2-b1 a3a4 hcb C4-D4\n');
   assert.deepEqual(p.diagnostics, []);
   const mv = p.entries[0].moves!.moves;
-  assert.deepEqual(mv.map((x) => [x.text, x.form, x.range]), [
-    ['a1-b1', 'dots', R(2, 6, 2, 11)], ['b2-b1', 'dots', R(2, 12, 2, 17)], ['a3a4', 'compact', R(2, 18, 2, 22)],
-    ['hcb', 'littlegolem', R(2, 23, 2, 26)], ['C4-D4', 'dots', R(2, 27, 2, 32)],
-  ]);
+  assert.deepEqual(
+    mv.map((x) => [x.text, x.form, x.range]),
+    [
+      ['a1-b1', 'dots', R(2, 6, 2, 11)],
+      ['b2-b1', 'dots', R(2, 12, 2, 17)],
+      ['a3a4', 'compact', R(2, 18, 2, 22)],
+      ['hcb', 'littlegolem', R(2, 23, 2, 26)],
+      ['C4-D4', 'dots', R(2, 27, 2, 32)],
+    ],
+  );
   const m = readDab('game\nsize 3x3\nmoves a1-b1 b2-b1 a3a4 hcb C4-D4\n').models[0];
-  assert.deepEqual(m.moves.map((x) => x.name), ['a1-b1', 'b1-b2', 'a3-a4', 'b3-c3', 'c4-d4']);
+  assert.deepEqual(
+    m.moves.map((x) => x.name),
+    ['a1-b1', 'b1-b2', 'a3-a4', 'b3-c3', 'c4-d4'],
+  );
   assert.ok(m.moves.every((x) => x.legal));
 });
 
 test('move numbers, glyphs and brace comments attach to the right move', () => {
   const text = [
-    'game',                                               // 0
-    'size 2x2',                                           // 1
-    'moves 1. a1-b1! b1-c1 ?? {a long',                   // 2
-    '   comment, over # two lines} 2...a3-b3!? 3.b3-c3',  // 3
-    '   a1-a2,c1-c2 ?! {x}{y}',                           // 4
+    'game', // 0
+    'size 2x2', // 1
+    'moves 1. a1-b1! b1-c1 ?? {a long', // 2
+    '   comment, over # two lines} 2...a3-b3!? 3.b3-c3', // 3
+    '   a1-a2,c1-c2 ?! {x}{y}', // 4
   ].join('\n');
   const p = parseDab(text);
   assert.deepEqual(p.diagnostics, []);
   const mv = p.entries[0].moves!.moves;
-  assert.deepEqual(mv.map((x) => [x.text, x.number, x.glyph, x.comment]), [
-    ['a1-b1', 1, '!', null],
-    ['b1-c1', null, '??', 'a long comment, over # two lines'],
-    ['a3-b3', 2, '!?', null],
-    ['b3-c3', 3, null, null],
-    ['a1-a2', null, null, null],
-    ['c1-c2', null, '?!', 'x y'],
-  ]);
+  assert.deepEqual(
+    mv.map((x) => [x.text, x.number, x.glyph, x.comment]),
+    [
+      ['a1-b1', 1, '!', null],
+      ['b1-c1', null, '??', 'a long comment, over # two lines'],
+      ['a3-b3', 2, '!?', null],
+      ['b3-c3', 3, null, null],
+      ['a1-a2', null, null, null],
+      ['c1-c2', null, '?!', 'x y'],
+    ],
+  );
   assert.deepEqual(mv[0].numberRange, R(2, 6, 2, 8));
   assert.deepEqual(mv[0].glyphRange, R(2, 14, 2, 15));
   assert.deepEqual(mv[1].glyphRange, R(2, 22, 2, 24));
@@ -49,36 +66,74 @@ test('move numbers, glyphs and brace comments attach to the right move', () => {
 
 test('bad glyphs, stray glyphs, malformed moves: errors with ranges, the list goes on', () => {
   const p = parseDab('game\nsize 2x2\nmoves ! a1-b1!!! 12 a1-b1-c1 "x" b1-c1 xyz a2-b2\n');
-  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.range]), [
-    ['bad-glyph', R(2, 6, 2, 7)],
-    ['bad-glyph', R(2, 13, 2, 16)],
-    ['bad-move', R(2, 17, 2, 19)],
-    ['bad-move', R(2, 20, 2, 28)],
-    ['syntax', R(2, 29, 2, 32)],
-    ['bad-move', R(2, 39, 2, 42)],
-  ]);
-  assert.deepEqual(p.entries[0].moves!.moves.map((m) => m.text), ['a1-b1', 'b1-c1', 'a2-b2']);
+  assert.deepEqual(
+    p.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-glyph', R(2, 6, 2, 7)],
+      ['bad-glyph', R(2, 13, 2, 16)],
+      ['bad-move', R(2, 17, 2, 19)],
+      ['bad-move', R(2, 20, 2, 28)],
+      ['syntax', R(2, 29, 2, 32)],
+      ['bad-move', R(2, 39, 2, 42)],
+    ],
+  );
+  assert.deepEqual(
+    p.entries[0].moves!.moves.map((m) => m.text),
+    ['a1-b1', 'b1-c1', 'a2-b2'],
+  );
 });
 
 test('inferred turns: a completing move gives another move; double-box completion', () => {
   // 2x1 board: seven lines.
   const doc = readDab('game\nsize 2x1\nmoves a1-b1 b1-c1 a2-b2 b2-c2 a1-a2 c1-c2 b1-b2 a1-b1\n');
   const m = doc.models[0];
-  assert.deepEqual(m.plies.map((x) => x.player), [0, 1, 0, 1, 0, 1, 0]);
-  assert.deepEqual(m.plies.map((x) => x.completed.length), [0, 0, 0, 0, 0, 0, 2]);
-  assert.deepEqual(m.states.map((s) => s.toMove), [0, 1, 0, 1, 0, 1, 0, 0]);
+  assert.deepEqual(
+    m.plies.map((x) => x.player),
+    [0, 1, 0, 1, 0, 1, 0],
+  );
+  assert.deepEqual(
+    m.plies.map((x) => x.completed.length),
+    [0, 0, 0, 0, 0, 0, 2],
+  );
+  assert.deepEqual(
+    m.states.map((s) => s.toMove),
+    [0, 1, 0, 1, 0, 1, 0, 0],
+  );
   assert.deepEqual(m.states[7].score, [2, 0]);
-  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.range]), [['game-over', R(2, 48, 2, 53)]]);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range]),
+    [['game-over', R(2, 48, 2, 53)]],
+  );
   assert.equal(m.moves[7].legal, false);
   assert.equal(m.moves[7].problem, 'game-over');
   // single completions chain: 1x2 board, second player completes then moves again
   const d2 = readDab('game\nsize 1x2\nmoves a1-b1 a1-a2 b1-b2 a2-b2 a3-b3 a2-a3 b2-b3\n').models[0];
-  assert.deepEqual(d2.plies.map((x) => [x.player, x.completed.length]), [[0, 0], [1, 0], [0, 0], [1, 1], [1, 0], [0, 0], [1, 1]]);
+  assert.deepEqual(
+    d2.plies.map((x) => [x.player, x.completed.length]),
+    [
+      [0, 0],
+      [1, 0],
+      [0, 0],
+      [1, 1],
+      [1, 0],
+      [0, 0],
+      [1, 1],
+    ],
+  );
   assert.deepEqual(d2.states[d2.states.length - 1].score, [0, 2]);
 });
 
 test('tomove decides who draws the first line', () => {
-  for (const [w, p] of [['second', 1], ['Bob', 1], ['bob', 1], ['B', 1], ['2', 1], ['first', 0], ['Alice', 0], ['a', 0]] as const) {
+  for (const [w, p] of [
+    ['second', 1],
+    ['Bob', 1],
+    ['bob', 1],
+    ['B', 1],
+    ['2', 1],
+    ['first', 0],
+    ['Alice', 0],
+    ['a', 0],
+  ] as const) {
     const m = readDab(`game\nplayers "Alice" "Bob"\ntomove ${w}\nsize 2x2\nmoves a1-b1\n`).models[0];
     assert.equal(m.toMove, p, w);
     assert.equal(m.plies[0].player, p, w);
@@ -91,18 +146,27 @@ test('tomove decides who draws the first line', () => {
 test('illegal moves: off-board, not adjacent, drawn twice (with the earlier move), malformed; all skipped', () => {
   const text = 'game\nsize 2x2\nlines a1-a2\nmoves a1-b1 a1-b1 a4-b4 a1-c1 hzz a1-a2 b1-c1\n';
   const doc = readDab(text);
-  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.range]), [
-    ['drawn-twice', R(3, 12, 3, 17)],
-    ['off-board', R(3, 18, 3, 23)],
-    ['not-adjacent', R(3, 24, 3, 29)],
-    ['off-board', R(3, 30, 3, 33)],
-    ['drawn-twice', R(3, 34, 3, 39)],
-  ]);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['drawn-twice', R(3, 12, 3, 17)],
+      ['off-board', R(3, 18, 3, 23)],
+      ['not-adjacent', R(3, 24, 3, 29)],
+      ['off-board', R(3, 30, 3, 33)],
+      ['drawn-twice', R(3, 34, 3, 39)],
+    ],
+  );
   assert.match(doc.diagnostics[0].message, /by move 1/);
   assert.match(doc.diagnostics[4].message, /at the start/);
   const m = doc.models[0];
-  assert.deepEqual(m.plies.map((x) => x.name), ['a1-b1', 'b1-c1']);
-  assert.deepEqual(m.plies.map((x) => x.ply), [1, 2]);
+  assert.deepEqual(
+    m.plies.map((x) => x.name),
+    ['a1-b1', 'b1-c1'],
+  );
+  assert.deepEqual(
+    m.plies.map((x) => x.ply),
+    [1, 2],
+  );
   assert.equal(m.states.length, 3);
   assert.equal(m.plies[1].player, 1);
 });
@@ -113,38 +177,82 @@ test('littlegolem turn string pasted as the move list', () => {
   assert.deepEqual(doc.diagnostics, []);
   const e = doc.entries[0];
   assert.equal(e.moves!.turns.length, 6);
-  assert.deepEqual(e.moves!.turns.map((t) => [t.player, t.moves]), [[0, [0]], [1, [1]], [0, [2]], [1, [3]], [0, [4]], [1, [5, 6]]]);
+  assert.deepEqual(
+    e.moves!.turns.map((t) => [t.player, t.moves]),
+    [
+      [0, [0]],
+      [1, [1]],
+      [0, [2]],
+      [1, [3]],
+      [0, [4]],
+      [1, [5, 6]],
+    ],
+  );
   assert.deepEqual(e.moves!.turns[5].range, R(2, 42, 2, 51));
   assert.deepEqual(e.moves!.moves[6].range, R(2, 47, 2, 50));
   const m = doc.models[0];
-  assert.deepEqual(m.plies.map((x) => [x.name, x.player]), [
-    ['a1-b1', 0], ['b1-c1', 1], ['a2-b2', 0], ['b2-c2', 1], ['b1-b2', 0], ['a1-a2', 1], ['c1-c2', 1],
-  ]);
+  assert.deepEqual(
+    m.plies.map((x) => [x.name, x.player]),
+    [
+      ['a1-b1', 0],
+      ['b1-c1', 1],
+      ['a2-b2', 0],
+      ['b2-c2', 1],
+      ['b1-b2', 0],
+      ['a1-a2', 1],
+      ['c1-c2', 1],
+    ],
+  );
   assert.deepEqual(m.states[7].score, [0, 2]);
   // Without semicolons, split over lines, with SGF wrapping.
   const sgf = readDab('game\nsize 2x1\nmoves (;FF[4]PB[x]\n b[haa]r[hab]\n;b[hba];r[hbb];b[vab];r[vaavac])\n');
-  assert.deepEqual(sgf.diagnostics.map((d) => [d.severity, d.code]), [['information', 'bad-turn'], ['information', 'bad-turn']]);
+  assert.deepEqual(
+    sgf.diagnostics.map((d) => [d.severity, d.code]),
+    [
+      ['information', 'bad-turn'],
+      ['information', 'bad-turn'],
+    ],
+  );
   assert.equal(sgf.models[0].plies.length, 7);
 });
 
 test('littlegolem brackets that disagree with the inferred turns are warnings', () => {
   // Second bracket claims b, but b1-c1 is r's move.
   const d1 = readDab('game\nsize 2x1\nmoves ;b[haa];b[hab]\n');
-  assert.deepEqual(d1.diagnostics.map((d) => [d.severity, d.code, d.range]), [['warning', 'turn-mismatch', R(2, 14, 2, 20)]]);
+  assert.deepEqual(
+    d1.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [['warning', 'turn-mismatch', R(2, 14, 2, 20)]],
+  );
   assert.equal(d1.models[0].plies[1].player, 1);
   // A bracket goes on after a move that completed nothing.
   const d2 = readDab('game\nsize 2x1\nmoves ;b[haahab]\n');
-  assert.deepEqual(d2.diagnostics.map((d) => [d.severity, d.code, d.range]), [['warning', 'turn-mismatch', R(2, 12, 2, 15)]]);
+  assert.deepEqual(
+    d2.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [['warning', 'turn-mismatch', R(2, 12, 2, 15)]],
+  );
   // Malformed brackets.
   const d3 = parseDab('game\nsize 2x1\nmoves ;b[haab];r[];b[hab\n');
-  assert.deepEqual(d3.diagnostics.map((d) => [d.code, d.range]), [['bad-turn', R(2, 9, 2, 13)], ['bad-turn', R(2, 15, 2, 18)], ['bad-turn', R(2, 19, 2, 24)]]);
-  assert.deepEqual(d3.entries[0].moves!.moves.map((m) => m.text), ['hab']);
+  assert.deepEqual(
+    d3.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-turn', R(2, 9, 2, 13)],
+      ['bad-turn', R(2, 15, 2, 18)],
+      ['bad-turn', R(2, 19, 2, 24)],
+    ],
+  );
+  assert.deepEqual(
+    d3.entries[0].moves!.moves.map((m) => m.text),
+    ['hab'],
+  );
 });
 
 test('littlegolem codes and moves continue across lines', () => {
   const p = readDab('game\nsize 2x2\nmoves\n  haa hab\n  hba\n  a3-b3\nscore 0 0\n');
   assert.deepEqual(p.diagnostics, []);
-  assert.deepEqual(p.models[0].plies.map((m) => m.name), ['a1-b1', 'b1-c1', 'a2-b2', 'a3-b3']);
+  assert.deepEqual(
+    p.models[0].plies.map((m) => m.name),
+    ['a1-b1', 'b1-c1', 'a2-b2', 'a3-b3'],
+  );
 });
 
 test('cursor helpers: plyAt and moveAt', () => {
@@ -159,7 +267,10 @@ test('cursor helpers: plyAt and moveAt', () => {
 });
 
 test('a 10,000-move record: moves after the end are errors, summarised; states stay small', () => {
-  const moves = Array.from({ length: 10000 }, (_, i) => `${'abcdefghijklm'[i % 12]}1-${'abcdefghijklm'[(i % 12) + 1]}1`).join(' ');
+  const moves = Array.from(
+    { length: 10000 },
+    (_, i) => `${'abcdefghijklm'[i % 12]}1-${'abcdefghijklm'[(i % 12) + 1]}1`,
+  ).join(' ');
   const t0 = performance.now();
   const doc = readDab(`game\nsize 12x12\nmoves ${moves}\n`);
   const ms = performance.now() - t0;
@@ -187,6 +298,17 @@ test('a 10,000-move record: moves after the end are errors, summarised; states s
 test("the contract's littlegolem fragment verbatim", () => {
   const doc = readDab('game\n  size 5x5\n  moves ;b[hdb];r[vce];b[haevbe]\n');
   const m = doc.models[0];
-  assert.deepEqual(m.plies.map((x) => [x.name, x.player]), [['b4-c4', 0], ['e3-e4', 1], ['e1-f1', 0], ['e2-e3', 1]]);
-  assert.deepEqual(doc.diagnostics.map((d) => [d.severity, d.code, d.range]), [['warning', 'turn-mismatch', R(2, 28, 2, 31)]]);
+  assert.deepEqual(
+    m.plies.map((x) => [x.name, x.player]),
+    [
+      ['b4-c4', 0],
+      ['e3-e4', 1],
+      ['e1-f1', 0],
+      ['e2-e3', 1],
+    ],
+  );
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [['warning', 'turn-mismatch', R(2, 28, 2, 31)]],
+  );
 });

@@ -2,39 +2,59 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readDab, parseDab, entryIndexAt, type Range } from '../../server/src/engine/notation';
 
-const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({ line, character, endLine, endCharacter });
+const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({
+  line,
+  character,
+  endLine,
+  endCharacter,
+});
 
 test('a bad line in the middle hides nothing: later fields, moves and entries still parse', () => {
   const text = [
-    'game "first"',           // 0
-    '  size 3x3',             // 1
-    '  moves a1-b1 b1-c1',    // 2
-    '  !!! garbage here',     // 3  continuation of moves: bad glyph + bad moves
-    '  c1-d1',                // 4
-    '  colour red',           // 5  unknown field
-    '  players "A" "B"',      // 6
-    'position "second"',      // 7
-    '  size 2x2',             // 8
+    'game "first"', // 0
+    '  size 3x3', // 1
+    '  moves a1-b1 b1-c1', // 2
+    '  !!! garbage here', // 3  continuation of moves: bad glyph + bad moves
+    '  c1-d1', // 4
+    '  colour red', // 5  unknown field
+    '  players "A" "B"', // 6
+    'position "second"', // 7
+    '  size 2x2', // 8
   ].join('\n');
   const doc = readDab(text);
-  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.range]), [
-    ['bad-glyph', R(3, 2, 3, 5)],
-    ['bad-move', R(3, 6, 3, 13)],
-    ['bad-move', R(3, 14, 3, 18)],
-    ['unknown-field', R(5, 2, 5, 8)],
-  ]);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-glyph', R(3, 2, 3, 5)],
+      ['bad-move', R(3, 6, 3, 13)],
+      ['bad-move', R(3, 14, 3, 18)],
+      ['unknown-field', R(5, 2, 5, 8)],
+    ],
+  );
   assert.equal(doc.entries.length, 2);
-  assert.deepEqual(doc.models[0].plies.map((m) => m.name), ['a1-b1', 'b1-c1', 'c1-d1']);
+  assert.deepEqual(
+    doc.models[0].plies.map((m) => m.name),
+    ['a1-b1', 'b1-c1', 'c1-d1'],
+  );
   assert.deepEqual(doc.entries[0].players!.names, ['A', 'B']);
   assert.equal(doc.entries[1].size!.width, 2);
   assert.deepEqual(doc.entries[0].range, R(0, 0, 6, 17));
 });
 
 test('unknown fields suggest the right one; duplicates and misplaced fields are errors', () => {
-  const p = parseDab('game\n  sise 3x3\n  to-move second\n  size 2x2\n  size 3x3\n  components 3\nendgame\n  moves a1-b1\n  components 3\n');
-  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.range.line]), [
-    ['unknown-field', 1], ['unknown-field', 2], ['duplicate-field', 4], ['field-not-allowed', 5], ['field-not-allowed', 7],
-  ]);
+  const p = parseDab(
+    'game\n  sise 3x3\n  to-move second\n  size 2x2\n  size 3x3\n  components 3\nendgame\n  moves a1-b1\n  components 3\n',
+  );
+  assert.deepEqual(
+    p.diagnostics.map((d) => [d.code, d.range.line]),
+    [
+      ['unknown-field', 1],
+      ['unknown-field', 2],
+      ['duplicate-field', 4],
+      ['field-not-allowed', 5],
+      ['field-not-allowed', 7],
+    ],
+  );
   assert.match(p.diagnostics[0].message, /did you mean 'size'/);
   assert.match(p.diagnostics[1].message, /did you mean 'tomove'/);
   assert.equal(p.entries[0].size!.width, 2);
@@ -45,11 +65,23 @@ test('unknown fields suggest the right one; duplicates and misplaced fields are 
 
 test('headers: optional title, unquoted title warns, extra text errors; keywords are case-insensitive', () => {
   const p = parseDab('game\nGame "T"\nposition My study\nendgame "x" y\nENDGAME\n  Components 3\n');
-  assert.deepEqual(p.entries.map((e) => [e.kind, e.title]), [['game', null], ['game', 'T'], ['position', 'My study'], ['endgame', 'x'], ['endgame', null]]);
-  assert.deepEqual(p.diagnostics.map((d) => [d.severity, d.code, d.range]), [
-    ['warning', 'bad-header', R(2, 9, 2, 17)],
-    ['error', 'bad-header', R(3, 12, 3, 13)],
-  ]);
+  assert.deepEqual(
+    p.entries.map((e) => [e.kind, e.title]),
+    [
+      ['game', null],
+      ['game', 'T'],
+      ['position', 'My study'],
+      ['endgame', 'x'],
+      ['endgame', null],
+    ],
+  );
+  assert.deepEqual(
+    p.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [
+      ['warning', 'bad-header', R(2, 9, 2, 17)],
+      ['error', 'bad-header', R(3, 12, 3, 13)],
+    ],
+  );
   assert.deepEqual(p.entries[1].titleRange, R(1, 5, 1, 8));
   assert.deepEqual(p.entries[1].headerRange, R(1, 0, 1, 8));
   assert.deepEqual(p.entries[0].headerRange, R(0, 0, 0, 4));
@@ -59,7 +91,10 @@ test('headers: optional title, unquoted title warns, extra text errors; keywords
 
 test('text before the first header: fields form an untitled entry (warning); other text is an error', () => {
   const p = readDab('# my games\nsize 2x2\nmoves a1-b1\n\ngame "next"\nsize 2x2\n');
-  assert.deepEqual(p.diagnostics.map((d) => [d.severity, d.code, d.range]), [['warning', 'missing-header', R(1, 0, 1, 8)]]);
+  assert.deepEqual(
+    p.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [['warning', 'missing-header', R(1, 0, 1, 8)]],
+  );
   assert.equal(p.entries.length, 2);
   assert.equal(p.entries[0].kind, 'game');
   assert.equal(p.entries[0].implicit, true);
@@ -67,16 +102,27 @@ test('text before the first header: fields form an untitled entry (warning); oth
   assert.equal(parseDab('components 3 4l\n').entries[0].kind, 'endgame');
   assert.equal(parseDab('size 3x3\n').entries[0].kind, 'position');
   const q = parseDab('Hello world.\n\ngame\n');
-  assert.deepEqual(q.diagnostics.map((d) => [d.code, d.range]), [['syntax', R(0, 0, 0, 12)]]);
+  assert.deepEqual(
+    q.diagnostics.map((d) => [d.code, d.range]),
+    [['syntax', R(0, 0, 0, 12)]],
+  );
   assert.equal(q.entries.length, 1);
   // Tags before the first header go to the first entry, with a warning.
   const t = parseDab('[Event "Cup"]\ngame\nsize 2x2\n');
-  assert.deepEqual(t.entries[0].tags.map((x) => [x.name, x.value]), [['Event', 'Cup']]);
-  assert.deepEqual(t.diagnostics.map((d) => [d.severity, d.code]), [['warning', 'bad-tag']]);
+  assert.deepEqual(
+    t.entries[0].tags.map((x) => [x.name, x.value]),
+    [['Event', 'Cup']],
+  );
+  assert.deepEqual(
+    t.diagnostics.map((d) => [d.severity, d.code]),
+    [['warning', 'bad-tag']],
+  );
 });
 
 test('comments: # to end of line, not inside strings or braces; CRLF; fields indented or not', () => {
-  const p = parseDab('game "a # b" # c\r\n  players "x#y" "B" # z\r\n size 2x2\r\nmoves a1-b1 {not # a comment} b1-c1 # comment\r\n');
+  const p = parseDab(
+    'game "a # b" # c\r\n  players "x#y" "B" # z\r\n size 2x2\r\nmoves a1-b1 {not # a comment} b1-c1 # comment\r\n',
+  );
   assert.deepEqual(p.diagnostics, []);
   assert.equal(p.entries[0].title, 'a # b');
   assert.deepEqual(p.entries[0].players!.names, ['x#y', 'B']);
@@ -87,7 +133,9 @@ test('comments: # to end of line, not inside strings or braces; CRLF; fields ind
 });
 
 test('a field value continues on the following lines', () => {
-  const p = parseDab('game\n  players\n    "Alice"\n    "Bob"\n  tomove\n    Bob\n  size\n    3x3\n  score\n   1\n   2\n  moves a1-b1\n    hab\n    b1-b2\n');
+  const p = parseDab(
+    'game\n  players\n    "Alice"\n    "Bob"\n  tomove\n    Bob\n  size\n    3x3\n  score\n   1\n   2\n  moves a1-b1\n    hab\n    b1-b2\n',
+  );
   assert.deepEqual(p.diagnostics, []);
   const e = p.entries[0];
   assert.deepEqual(e.players!.names, ['Alice', 'Bob']);
@@ -99,15 +147,23 @@ test('a field value continues on the following lines', () => {
 });
 
 test('unterminated strings and comments: error with range, recovery at the end of the line or the next header', () => {
-  const p = parseDab('game "open\n  players "A" "B\n  size 2x2\n  moves a1-b1 {never closed\n  b1-c1\ngame "two"\n  size 3x3\n');
-  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.range]), [
-    ['unterminated-string', R(0, 5, 0, 10)],
-    ['unterminated-string', R(1, 14, 1, 16)],
-    ['unterminated-comment', R(3, 14, 3, 27)],
-  ]);
+  const p = parseDab(
+    'game "open\n  players "A" "B\n  size 2x2\n  moves a1-b1 {never closed\n  b1-c1\ngame "two"\n  size 3x3\n',
+  );
+  assert.deepEqual(
+    p.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['unterminated-string', R(0, 5, 0, 10)],
+      ['unterminated-string', R(1, 14, 1, 16)],
+      ['unterminated-comment', R(3, 14, 3, 27)],
+    ],
+  );
   assert.equal(p.entries[0].title, 'open');
   assert.deepEqual(p.entries[0].players!.names, ['A', 'B']);
-  assert.deepEqual(p.entries[0].moves!.moves.map((m) => m.text), ['a1-b1', 'b1-c1']);
+  assert.deepEqual(
+    p.entries[0].moves!.moves.map((m) => m.text),
+    ['a1-b1', 'b1-c1'],
+  );
   assert.equal(p.entries[1].size!.width, 3);
   // A comment that spans lines and closes later is fine, even over words like "game over".
   const q = parseDab('game\nsize 2x2\nmoves a1-b1 {the\ngame is lost\nhere} b1-c1\ngame "2"\n');
@@ -116,15 +172,29 @@ test('unterminated strings and comments: error with range, recovery at the end o
   assert.equal(q.entries[0].moves!.moves[0].comment, 'the game is lost here');
   // A brace never swallows a real header line: the comment is closed at its own line.
   const h = parseDab('game\nsize 2x2\nmoves a1-b1 {oops\ngame "2"\nsize 2x2\nmoves a1-b1 {fine}\n');
-  assert.deepEqual(h.diagnostics.map((d) => [d.code, d.range]), [['unterminated-comment', R(2, 12, 2, 17)]]);
+  assert.deepEqual(
+    h.diagnostics.map((d) => [d.code, d.range]),
+    [['unterminated-comment', R(2, 12, 2, 17)]],
+  );
   assert.equal(h.entries.length, 2);
   assert.equal(h.entries[1].moves!.moves[0].comment, 'fine');
   // Stray closing brace.
-  assert.deepEqual(parseDab('game\nsize 2x2\nmoves a1-b1 } b1-c1\n').diagnostics.map((d) => [d.code, d.range]), [['syntax', R(2, 12, 2, 13)]]);
+  assert.deepEqual(
+    parseDab('game\nsize 2x2\nmoves a1-b1 } b1-c1\n').diagnostics.map((d) => [d.code, d.range]),
+    [['syntax', R(2, 12, 2, 13)]],
+  );
 });
 
 test('sizes: 1..12 each way; 500x500 and absurd numbers are clear errors; other spellings', () => {
-  for (const [s, w, h] of [['5x5', 5, 5], ['3X4', 3, 4], ['2 x 3', 2, 3], ['12x12', 12, 12], ['1x1', 1, 1], ['4', 4, 4], ['3×2', 3, 2]] as const) {
+  for (const [s, w, h] of [
+    ['5x5', 5, 5],
+    ['3X4', 3, 4],
+    ['2 x 3', 2, 3],
+    ['12x12', 12, 12],
+    ['1x1', 1, 1],
+    ['4', 4, 4],
+    ['3×2', 3, 2],
+  ] as const) {
     const e = parseDab(`game\nsize ${s}\n`);
     assert.deepEqual(e.diagnostics, [], s);
     assert.deepEqual([e.entries[0].size!.width, e.entries[0].size!.height], [w, h], s);
@@ -139,7 +209,10 @@ test('sizes: 1..12 each way; 500x500 and absurd numbers are clear errors; other 
   }
   assert.deepEqual(parseDab('game\nsize 500x500\n').diagnostics[0].range, R(1, 5, 1, 12));
   assert.match(parseDab('game\nsize 500x500\n').diagnostics[0].message, /1 to 12/);
-  assert.deepEqual(readDab('game\nmoves a1-b1\n').diagnostics.map((d) => [d.code, d.range]), [['missing-size', R(0, 0, 0, 4)]]);
+  assert.deepEqual(
+    readDab('game\nmoves a1-b1\n').diagnostics.map((d) => [d.code, d.range]),
+    [['missing-size', R(0, 0, 0, 4)]],
+  );
 });
 
 test('players, score, value, tags', () => {
@@ -148,11 +221,24 @@ test('players, score, value, tags', () => {
   assert.deepEqual(p.entries[0].score!.score, [2, 1]);
   assert.deepEqual(p.entries[0].score!.valueRanges, [R(2, 6, 2, 7), R(2, 8, 2, 9)]);
   assert.equal(p.entries[0].value!.value, -3);
-  assert.deepEqual(p.entries[0].tags.map((t) => [t.name, t.value]), [['Event', 'Cup'], ['Round', '3'], ['Site', 'x']]);
+  assert.deepEqual(
+    p.entries[0].tags.map((t) => [t.name, t.value]),
+    [
+      ['Event', 'Cup'],
+      ['Round', '3'],
+      ['Site', 'x'],
+    ],
+  );
   assert.deepEqual(p.entries[0].tags[0].range, R(4, 0, 4, 13));
-  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.range]), [['bad-tag', R(5, 0, 5, 9)]]);
+  assert.deepEqual(
+    p.diagnostics.map((d) => [d.code, d.range]),
+    [['bad-tag', R(5, 0, 5, 9)]],
+  );
   const bad = parseDab('game\nplayers "A"\nscore 1\nvalue x\nvalue 2\n');
-  assert.deepEqual(bad.diagnostics.map((d) => d.code), ['bad-players', 'bad-score', 'bad-value', 'duplicate-field']);
+  assert.deepEqual(
+    bad.diagnostics.map((d) => d.code),
+    ['bad-players', 'bad-score', 'bad-value', 'duplicate-field'],
+  );
   assert.equal(parseDab('endgame\nvalue +2\n').entries[0].value!.value, 2);
   assert.equal(parseDab('endgame\nvalue −2\n').entries[0].value!.value, -2);
 });
@@ -169,7 +255,13 @@ test('entryIndexAt finds the entry owning a line', () => {
 test('hostile input: a 50,000-line file parses quickly', async () => {
   const lines: string[] = [];
   for (let i = 0; lines.length < 50000; i++) {
-    lines.push(`game "g${i}" # game ${i}`, '  size 5x5', '  players "Alice" "Bob"', '  [Event "club"]', '  moves 1. a1-b1 b1-c1! {ok}');
+    lines.push(
+      `game "g${i}" # game ${i}`,
+      '  size 5x5',
+      '  players "Alice" "Bob"',
+      '  [Event "club"]',
+      '  moves 1. a1-b1 b1-c1! {ok}',
+    );
     for (let k = 0; k < 5; k++) lines.push(`  c${k + 1}-d${k + 1} haa?! ;b[hab] ${k}. e1-f1`);
   }
   const text = lines.join('\n');
@@ -180,7 +272,9 @@ test('hostile input: a 50,000-line file parses quickly', async () => {
   const t2 = performance.now();
   parseDab(text);
   const t3 = performance.now();
-  console.log(`50,000-line file (${(text.length / 1e6).toFixed(2)} MB): parse ${(t1 - t0).toFixed(0)} ms cold, ${(t3 - t2).toFixed(0)} ms warm; parse + models ${(t2 - t1).toFixed(0)} ms; ${p.entries.length} entries, ${doc.diagnostics.length} diagnostics (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
+  console.log(
+    `50,000-line file (${(text.length / 1e6).toFixed(2)} MB): parse ${(t1 - t0).toFixed(0)} ms cold, ${(t3 - t2).toFixed(0)} ms warm; parse + models ${(t2 - t1).toFixed(0)} ms; ${p.entries.length} entries, ${doc.diagnostics.length} diagnostics (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`,
+  );
   assert.equal(p.entries.length, 5000);
   // Generous bound: this machine is shared; the figure above is the one to watch.
   assert.ok(t1 - t0 < 3000);
@@ -190,7 +284,10 @@ test('hostile input: long lines, deep nesting, many braces, many quotes, many he
   const cases: [string, string][] = [
     ['long line', 'game\nsize 3x3\nmoves ' + 'a1-b1 '.repeat(100000)],
     ['long word', 'game\nsize 3x3\nmoves ' + 'a'.repeat(1000000)],
-    ['wide diagram', 'position\ndiagram\n' + '+-'.repeat(50000) + '+\n' + '| '.repeat(50000) + '|\n' + '+-'.repeat(50000) + '+\n'],
+    [
+      'wide diagram',
+      'position\ndiagram\n' + '+-'.repeat(50000) + '+\n' + '| '.repeat(50000) + '|\n' + '+-'.repeat(50000) + '+\n',
+    ],
     ['tall diagram', 'position\ndiagram\n' + '+-+\n| |\n'.repeat(25000) + '+-+\n'],
     ['open braces', 'game\nsize 3x3\nmoves ' + '{\n'.repeat(50000)],
     ['closed late', 'game\nsize 3x3\nmoves ' + '{\n'.repeat(50000) + '}'],
@@ -213,8 +310,66 @@ test('hostile input: long lines, deep nesting, many braces, many quotes, many he
 
 test('fuzz: thousands of random strings never throw and give sane ranges', () => {
   let seed = 12345;
-  const rnd = (n: number): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
-  const pieces = ['game', 'position', 'endgame', ' "t"', '"', '{', '}', '#', '\n', '\r\n', ' ', '  ', 'size', ' 3x3', ' 13x2', 'moves', ' a1-b1', ' b1a1', ' haa', ' ;b[hab', ']', ';r[', 'diagram\n', '+-+-+', '+---+', '| A |', '|', 'o', '.', '*', 'players', 'tomove', ' B', 'score', ' 1 2', 'lines', 'components', ' 3', ' 4l', '^2', '(', ')', 'play', ' 3:keep', ' :all', 'value', ' -1', '[Event "x"]', '!?', '12.', '\t', 'é', '😀', '\u0000'];
+  const rnd = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const pieces = [
+    'game',
+    'position',
+    'endgame',
+    ' "t"',
+    '"',
+    '{',
+    '}',
+    '#',
+    '\n',
+    '\r\n',
+    ' ',
+    '  ',
+    'size',
+    ' 3x3',
+    ' 13x2',
+    'moves',
+    ' a1-b1',
+    ' b1a1',
+    ' haa',
+    ' ;b[hab',
+    ']',
+    ';r[',
+    'diagram\n',
+    '+-+-+',
+    '+---+',
+    '| A |',
+    '|',
+    'o',
+    '.',
+    '*',
+    'players',
+    'tomove',
+    ' B',
+    'score',
+    ' 1 2',
+    'lines',
+    'components',
+    ' 3',
+    ' 4l',
+    '^2',
+    '(',
+    ')',
+    'play',
+    ' 3:keep',
+    ' :all',
+    'value',
+    ' -1',
+    '[Event "x"]',
+    '!?',
+    '12.',
+    '\t',
+    'é',
+    '😀',
+    '\u0000',
+  ];
   for (let i = 0; i < 3000; i++) {
     let s = '';
     const n = rnd(40);
@@ -225,7 +380,10 @@ test('fuzz: thousands of random strings never throw and give sane ranges', () =>
       const r = d.range;
       assert.ok(r.line >= 0 && r.line < lines.length && r.endLine < lines.length, JSON.stringify([s, d]));
       assert.ok(r.line < r.endLine || (r.line === r.endLine && r.character <= r.endCharacter), JSON.stringify([s, d]));
-      assert.ok(r.character <= lines[r.line].length && r.endCharacter <= lines[r.endLine].length, JSON.stringify([s, d]));
+      assert.ok(
+        r.character <= lines[r.line].length && r.endCharacter <= lines[r.endLine].length,
+        JSON.stringify([s, d]),
+      );
       assert.ok(['error', 'warning', 'information', 'hint'].includes(d.severity));
       assert.match(d.code, /^[a-z]+(-[a-z]+)*$/);
     }

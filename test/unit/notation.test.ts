@@ -33,13 +33,36 @@ test('spec endgame examples parse verbatim without diagnostics', () => {
   const [a, b, c] = doc.entries;
   assert.equal(a.kind, 'endgame');
   assert.equal(a.title, 'Allcock, example 1.2');
-  assert.deepEqual(a.components!.components.map((x) => `${x.size}${x.kind === 'loop' ? 'l' : ''}`), ['3', '3', '3', '3', '3', '4l', '8l']);
-  assert.deepEqual(a.play!.steps.map((s) => [s.name, s.decision]), [['3', 'keep'], ['3', 'all'], ['4l', 'all'], ['3', 'keep'], ['3', 'keep'], ['8l', 'all'], ['3', null]]);
+  assert.deepEqual(
+    a.components!.components.map((x) => `${x.size}${x.kind === 'loop' ? 'l' : ''}`),
+    ['3', '3', '3', '3', '3', '4l', '8l'],
+  );
+  assert.deepEqual(
+    a.play!.steps.map((s) => [s.name, s.decision]),
+    [
+      ['3', 'keep'],
+      ['3', 'all'],
+      ['4l', 'all'],
+      ['3', 'keep'],
+      ['3', 'keep'],
+      ['8l', 'all'],
+      ['3', null],
+    ],
+  );
   assert.deepEqual(a.titleRange, { line: 0, character: 8, endLine: 0, endCharacter: 30 });
   assert.deepEqual(b.players!.names, ['Author', 'C']);
   assert.deepEqual(b.score!.score, [3, 0]);
-  assert.deepEqual(b.components!.components.map((x) => [x.kind, x.size]), [['chain', 12], ['loop', 10]]);
-  assert.deepEqual(c.components!.components.map((x) => x.size), [3, 3, 4, 6]);
+  assert.deepEqual(
+    b.components!.components.map((x) => [x.kind, x.size]),
+    [
+      ['chain', 12],
+      ['loop', 10],
+    ],
+  );
+  assert.deepEqual(
+    c.components!.components.map((x) => x.size),
+    [3, 3, 4, 6],
+  );
   // Models: the lines of play are complete and consistent.
   const ma = doc.models[0].endgame!;
   assert.equal(ma.totalBoxes, 3 * 5 + 4 + 8);
@@ -47,7 +70,13 @@ test('spec endgame examples parse verbatim without diagnostics', () => {
   assert.ok(ma.steps.every((s) => s.legal));
   const mb = doc.models[1].endgame!;
   // 10l:keep: controller (second) takes 6, opener gets 4; then opener opens 12, controller takes all.
-  assert.deepEqual(mb.steps.map((s) => s.scoreAfter), [[7, 6], [7, 18]]);
+  assert.deepEqual(
+    mb.steps.map((s) => s.scoreAfter),
+    [
+      [7, 6],
+      [7, 18],
+    ],
+  );
 });
 
 test('spec diagram example: 2x2 with three lines undrawn, owner A', () => {
@@ -59,7 +88,10 @@ test('spec diagram example: 2x2 with three lines undrawn, owner A', () => {
   const m = doc.models[0];
   const g = m.geometry!;
   assert.equal(m.initial!.drawnCount, g.lineCount - 3);
-  const undrawn = m.initial!.undrawnLines().map((l) => g.lineName(l)).sort();
+  const undrawn = m
+    .initial!.undrawnLines()
+    .map((l) => g.lineName(l))
+    .sort();
   assert.deepEqual(undrawn, ['b1-b2', 'b2-c2', 'c2-c3']);
   assert.equal(m.initial!.owner[g.box(0, 1)], 0);
   assert.deepEqual(m.score, [1, 0]);
@@ -71,12 +103,22 @@ test('the examples in docs/notation.md parse as documented', async () => {
   const section = md.slice(md.indexOf('## 11. Examples'));
   const code = section.slice(section.indexOf('```\n') + 4, section.lastIndexOf('```'));
   const doc = readDab(code);
-  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.range.line]), [['drawn-twice', 5]]);
-  assert.deepEqual(doc.entries.map((e) => e.kind), ['game', 'game', 'position', 'endgame']);
-  assert.deepEqual(doc.entries[0].tags.map((t) => t.name), ['Event', 'Date']);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range.line]),
+    [['drawn-twice', 5]],
+  );
+  assert.deepEqual(
+    doc.entries.map((e) => e.kind),
+    ['game', 'game', 'position', 'endgame'],
+  );
+  assert.deepEqual(
+    doc.entries[0].tags.map((t) => t.name),
+    ['Event', 'Date'],
+  );
   assert.deepEqual(doc.models[1].states[doc.models[1].states.length - 1].score, [0, 2]);
   assert.deepEqual(doc.models[2].score, [1, 1]);
   assert.equal(doc.models[2].toMove, 1);
   assert.equal(doc.models[3].endgame!.components.length, 114);
-  void parseDab; void buildEntry;
+  void parseDab;
+  void buildEntry;
 });

@@ -10,7 +10,6 @@ import { Solver, bruteForce, candidateMoves, type SolverConfig } from '../../ser
 import { mulberry32 as rng } from '../support/random';
 import { playedPosition } from '../support/boards';
 
-
 /** Cautious play until `target` lines are left, then `extra` random lines (sacrifices, captures). */
 function chainy(w: number, h: number, target: number, extra: number, r: () => number): BoardState {
   const st = playedPosition(w, h, target, r);
@@ -25,12 +24,25 @@ function chainy(w: number, h: number, target: number, extra: number, r: () => nu
   return st;
 }
 
-const sizes: [number, number, number][] = [[3, 3, 16], [4, 4, 17], [3, 4, 17], [4, 3, 17], [2, 5, 16], [5, 2, 16], [4, 5, 18], [5, 5, 18], [2, 2, 10], [1, 4, 9]];
+const sizes: [number, number, number][] = [
+  [3, 3, 16],
+  [4, 4, 17],
+  [3, 4, 17],
+  [4, 3, 17],
+  [2, 5, 16],
+  [5, 2, 16],
+  [4, 5, 18],
+  [5, 5, 18],
+  [2, 2, 10],
+  [1, 4, 9],
+];
 
 test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousands of chain-rich positions)', () => {
   const r = rng(2718);
   const configs: SolverConfig[] = [{}, { chainRule: false }, { captureRule: false }, { equivalentMoves: false }];
-  let positions = 0, restricted = 0, skippedSeen = 0;
+  let positions = 0,
+    restricted = 0,
+    skippedSeen = 0;
   for (let i = 0; i < 3000; i++) {
     const [w, h, maxU] = sizes[i % sizes.length];
     const target = 4 + Math.floor(r() * (maxU - 3));
@@ -49,13 +61,18 @@ test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousan
       if (cand.length < undrawn.length) restricted++;
       if (cfg.equivalentMoves !== false) {
         // every skipped line has the value of some kept line (rule 4 claims equality, not just <=)
-        const threes = st.geometry.allLines().length && Array.from({ length: st.geometry.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3);
+        const threes =
+          st.geometry.allLines().length &&
+          Array.from({ length: st.geometry.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3);
         if (!threes) {
           const kept = new Set(cand.map((m) => bf.moveValues[m]));
           for (const l of undrawn) {
             if (cand.includes(l)) continue;
             skippedSeen++;
-            assert.ok(kept.has(bf.moveValues[l]), `${label}: skipped ${l} (value ${bf.moveValues[l]}) matches no kept line`);
+            assert.ok(
+              kept.has(bf.moveValues[l]),
+              `${label}: skipped ${l} (value ${bf.moveValues[l]}) matches no kept line`,
+            );
           }
         }
       }
@@ -70,8 +87,12 @@ test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousan
 test('solver with every rule combination equals brute force on chain-rich positions', () => {
   const r = rng(1618);
   const solvers = [
-    new Solver(), new Solver({ etc: true }), new Solver({ captureRule: false }), new Solver({ equivalentMoves: false }),
-    new Solver({ chainRule: false, captureRule: false, equivalentMoves: false }), new Solver({ tableBits: 6, etc: true }),
+    new Solver(),
+    new Solver({ etc: true }),
+    new Solver({ captureRule: false }),
+    new Solver({ equivalentMoves: false }),
+    new Solver({ chainRule: false, captureRule: false, equivalentMoves: false }),
+    new Solver({ tableBits: 6, etc: true }),
   ];
   for (let i = 0; i < 600; i++) {
     const [w, h, maxU] = sizes[i % sizes.length];

@@ -5,8 +5,9 @@ import { BoardState } from '../../server/src/engine/board/state';
 import { Solver, bruteForce, type LeafEvaluator } from '../../server/src/engine/solver';
 import { mulberry32 as rng } from '../support/random';
 
-
-function sidesOf(st: BoardState, b: number): number { return st.sidesDrawn(b); }
+function sidesOf(st: BoardState, b: number): number {
+  return st.sidesDrawn(b);
+}
 
 /** Would drawing `l` give a box its third side? */
 function givesAway(st: BoardState, l: number): boolean {
@@ -18,7 +19,13 @@ function givesAway(st: BoardState, l: number): boolean {
  * player (a line that gives nothing away while one exists, then any line), which produces the
  * chains, loops and opened chains of real endgames.
  */
-function randomPosition(w: number, h: number, maxUndrawn: number, r: () => number, kind: 'random' | 'play'): BoardState {
+function randomPosition(
+  w: number,
+  h: number,
+  maxUndrawn: number,
+  r: () => number,
+  kind: 'random' | 'play',
+): BoardState {
   const g = geometryOf(w, h);
   const st = new BoardState(g);
   const minUndrawn = 0;
@@ -54,13 +61,24 @@ function check(st: BoardState, solver: Solver, label: string, leaf?: LeafEvaluat
   for (const t of [bf.value - 1, bf.value, bf.value + 1, 0]) {
     const w = fresh.searchWindow(st, t - 1, t);
     assert.equal(w.status, 'done');
-    assert.ok(w.lower <= bf.value && bf.value <= w.upper, `${label}: window (${t - 1}, ${t}) bounds [${w.lower}, ${w.upper}] vs ${bf.value}`);
+    assert.ok(
+      w.lower <= bf.value && bf.value <= w.upper,
+      `${label}: window (${t - 1}, ${t}) bounds [${w.lower}, ${w.upper}] vs ${bf.value}`,
+    );
     assert.ok(w.lower >= t || w.upper <= t - 1, `${label}: window (${t - 1}, ${t}) undecided [${w.lower}, ${w.upper}]`);
   }
 }
 
 test('empty boards: the published values', () => {
-  const cases: [number, number, number][] = [[1, 1, -1], [2, 1, 0], [1, 2, 0], [2, 2, 2], [2, 3, -2], [3, 2, -2], [3, 3, -3]];
+  const cases: [number, number, number][] = [
+    [1, 1, -1],
+    [2, 1, 0],
+    [1, 2, 0],
+    [2, 2, 2],
+    [2, 3, -2],
+    [3, 2, -2],
+    [3, 3, -3],
+  ];
   for (const [w, h, v] of cases) {
     const r = new Solver().solve(new BoardState(geometryOf(w, h)));
     assert.equal(r.status, 'exact');
@@ -71,14 +89,33 @@ test('empty boards: the published values', () => {
 });
 
 test('empty 1x1..2x3 boards: best moves and move values equal brute force', () => {
-  for (const [w, h] of [[1, 1], [1, 2], [2, 1], [1, 3], [2, 2], [2, 3], [3, 2]]) {
+  for (const [w, h] of [
+    [1, 1],
+    [1, 2],
+    [2, 1],
+    [1, 3],
+    [2, 2],
+    [2, 3],
+    [3, 2],
+  ]) {
     check(new BoardState(geometryOf(w, h)), new Solver(), `${w}x${h} empty`);
   }
 });
 
 test('thousands of random positions on 1x1..3x3 equal brute force (value, best set, move values)', () => {
   const r = rng(12345);
-  const sizes: [number, number, number][] = [[1, 1, 4], [1, 2, 7], [2, 1, 7], [2, 2, 12], [1, 3, 10], [2, 3, 17], [3, 2, 17], [3, 3, 17], [1, 4, 13], [4, 1, 13]];
+  const sizes: [number, number, number][] = [
+    [1, 1, 4],
+    [1, 2, 7],
+    [2, 1, 7],
+    [2, 2, 12],
+    [1, 3, 10],
+    [2, 3, 17],
+    [3, 2, 17],
+    [3, 3, 17],
+    [1, 4, 13],
+    [4, 1, 13],
+  ];
   const shared = new Solver({ tableBits: 10 }); // small table: exercises replacement and reuse
   let n = 0;
   for (let i = 0; i < 2400; i++) {
@@ -93,7 +130,13 @@ test('thousands of random positions on 1x1..3x3 equal brute force (value, best s
 test('late positions on 4x4, 5x5 and 4x5 equal brute force', () => {
   const r = rng(777);
   const shared = new Solver();
-  const sizes: [number, number][] = [[4, 4], [5, 5], [4, 5], [5, 4], [3, 4]];
+  const sizes: [number, number][] = [
+    [4, 4],
+    [5, 5],
+    [4, 5],
+    [5, 4],
+    [3, 4],
+  ];
   for (let i = 0; i < 400; i++) {
     const [w, h] = sizes[i % sizes.length];
     const st = randomPosition(w, h, 16, r, i % 4 === 0 ? 'random' : 'play');
@@ -104,28 +147,48 @@ test('late positions on 4x4, 5x5 and 4x5 equal brute force', () => {
 test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide root window, replacement, buckets, lazy moves, killers all agree with brute force', () => {
   const r = rng(99);
   const solvers = [
-    new Solver({ symmetry: false }), new Solver({ chainRule: false }), new Solver({ tableBits: 4 }),
-    new Solver({ simpleEndgames: false, leafEvaluator: null }), new Solver({ rootMtd: false }),
-    new Solver({ captureRule: false }), new Solver({ equivalentMoves: false }),
+    new Solver({ symmetry: false }),
+    new Solver({ chainRule: false }),
+    new Solver({ tableBits: 4 }),
+    new Solver({ simpleEndgames: false, leafEvaluator: null }),
+    new Solver({ rootMtd: false }),
+    new Solver({ captureRule: false }),
+    new Solver({ equivalentMoves: false }),
     new Solver({ captureRule: false, equivalentMoves: false, chainRule: false }),
-    new Solver({ replacement: 'depth', tableBits: 6 }), new Solver({ killers: true }), new Solver({ tableBits: 5, killers: true }),
-    new Solver({ bucket: 1, tableBits: 6 }), new Solver({ bucket: 8, tableBits: 7 }), new Solver({ lazyMoves: false }),
-    new Solver({ lazyMoves: false, bucket: 2, replacement: 'depth', tableBits: 5 }), new Solver({ tableMinUndrawn: 7 }),
+    new Solver({ replacement: 'depth', tableBits: 6 }),
+    new Solver({ killers: true }),
+    new Solver({ tableBits: 5, killers: true }),
+    new Solver({ bucket: 1, tableBits: 6 }),
+    new Solver({ bucket: 8, tableBits: 7 }),
+    new Solver({ lazyMoves: false }),
+    new Solver({ lazyMoves: false, bucket: 2, replacement: 'depth', tableBits: 5 }),
+    new Solver({ tableMinUndrawn: 7 }),
   ];
   for (let i = 0; i < 400; i++) {
-    const sizes: [number, number, number][] = [[2, 2, 12], [3, 3, 16], [4, 4, 14], [5, 5, 14]];
+    const sizes: [number, number, number][] = [
+      [2, 2, 12],
+      [3, 3, 16],
+      [4, 4, 14],
+      [5, 5, 14],
+    ];
     const [w, h, u] = sizes[i % sizes.length];
     const st = randomPosition(w, h, u, r, 'play');
     check(st, solvers[i % solvers.length], `${w}x${h} #${i}`);
   }
 });
 
-test('leaf evaluators (pluggable, built-in, the endgame module\'s, none) do not change results', () => {
+test("leaf evaluators (pluggable, built-in, the endgame module's, none) do not change results", () => {
   const r = rng(4242);
   let calls = 0;
   // an exact (brute-force) leaf evaluator: results must be unchanged and it must be called
-  const leaf: LeafEvaluator = (s) => { calls++; return bruteForce(s).value; };
-  const declining: LeafEvaluator = () => { calls++; return undefined; };
+  const leaf: LeafEvaluator = (s) => {
+    calls++;
+    return bruteForce(s).value;
+  };
+  const declining: LeafEvaluator = () => {
+    calls++;
+    return undefined;
+  };
   for (let i = 0; i < 200; i++) {
     const st = randomPosition(i % 2 ? 4 : 3, 3, 16, r, 'play');
     check(st, new Solver({ simpleEndgames: false }), `leaf #${i}`, i % 2 ? leaf : declining);
@@ -157,7 +220,9 @@ test('budgets: an exhausted node budget or a stop request gives unknown with sou
 
 test('progress reports carry sound bounds', () => {
   const seen: number[][] = [];
-  const r = new Solver().solve(new BoardState(geometryOf(3, 3)), { onProgress: (p) => seen.push([p.lower, p.upper, p.movesDone, p.movesTotal]) });
+  const r = new Solver().solve(new BoardState(geometryOf(3, 3)), {
+    onProgress: (p) => seen.push([p.lower, p.upper, p.movesDone, p.movesTotal]),
+  });
   assert.equal(r.value, -3);
   assert.ok(seen.length >= 24);
   for (const [lo, hi] of seen) assert.ok(lo <= -3 && -3 <= hi);
@@ -175,7 +240,14 @@ test('finished game and forced sequences', () => {
 
 test('late positions on large boards (up to 12x12) equal brute force', () => {
   const r = rng(31337);
-  const sizes: [number, number][] = [[12, 12], [7, 9], [12, 1], [1, 12], [10, 6], [6, 6]];
+  const sizes: [number, number][] = [
+    [12, 12],
+    [7, 9],
+    [12, 1],
+    [1, 12],
+    [10, 6],
+    [6, 6],
+  ];
   const shared = new Solver();
   for (let i = 0; i < 36; i++) {
     const [w, h] = sizes[i % sizes.length];

@@ -4,7 +4,13 @@ import type { DocumentReport } from '../engine/analysis/analyze';
 export interface JsonReport {
   file: string;
   diagnostics: {
-    severity: string; line: number; character: number; endLine: number; endCharacter: number; code: string; message: string;
+    severity: string;
+    line: number;
+    character: number;
+    endLine: number;
+    endCharacter: number;
+    code: string;
+    message: string;
   }[];
   entries: Record<string, unknown>[];
 }
@@ -13,8 +19,13 @@ export function toJson(report: DocumentReport, file: string): JsonReport {
   return {
     file,
     diagnostics: report.diagnostics.map((d) => ({
-      severity: d.severity, line: d.range.line, character: d.range.character,
-      endLine: d.range.endLine, endCharacter: d.range.endCharacter, code: d.code, message: d.message,
+      severity: d.severity,
+      line: d.range.line,
+      character: d.range.character,
+      endLine: d.range.endLine,
+      endCharacter: d.range.endCharacter,
+      code: d.code,
+      message: d.message,
     })),
     entries: report.entries.map((e) => ({
       kind: e.kind,
@@ -33,21 +44,35 @@ export function toJson(report: DocumentReport, file: string): JsonReport {
         best: p.best,
         ...(e.kind !== 'endgame' ? { nimber: p.nim && p.nim.nimber !== 'unknown' ? p.nim.nimber : null } : {}),
         method: p.method,
-        ...(p.endgame && p.endgame.value !== undefined ? {
-          endgame: {
-            components: p.endgame.components, size: p.endgame.size, value: p.endgame.value,
-            fullyControlledValue: p.endgame.controlledValue === null ? null : p.endgame.controlledValue - p.endgame.terminalBonus!,
-            controlledValue: p.endgame.controlledValue, terminalBonus: p.endgame.terminalBonus,
-          },
-        } : {}),
+        ...(p.endgame && p.endgame.value !== undefined
+          ? {
+              endgame: {
+                components: p.endgame.components,
+                size: p.endgame.size,
+                value: p.endgame.value,
+                fullyControlledValue:
+                  p.endgame.controlledValue === null ? null : p.endgame.controlledValue - p.endgame.terminalBonus!,
+                controlledValue: p.endgame.controlledValue,
+                terminalBonus: p.endgame.terminalBonus,
+              },
+            }
+          : {}),
         ...(p.loony ? { components: p.loony.components.map((c) => c.name) } : {}),
         ...(p.decision ? { decision: p.decision } : {}),
-        ...(p.moveValues ? { moveValues: Object.fromEntries([...p.moveValues].sort((a, b) => (a[0] < b[0] ? -1 : 1))) } : {}),
+        ...(p.moveValues
+          ? { moveValues: Object.fromEntries([...p.moveValues].sort((a, b) => (a[0] < b[0] ? -1 : 1))) }
+          : {}),
         ...(p.note ? { note: p.note } : {}),
       })),
       moves: e.moves.map((m) => ({
-        ply: m.ply, move: m.move, player: m.player, completes: m.completes, loss: m.loss, best: m.best,
-        line: m.range.line, character: m.range.character,
+        ply: m.ply,
+        move: m.move,
+        player: m.player,
+        completes: m.completes,
+        loss: m.loss,
+        best: m.best,
+        line: m.range.line,
+        character: m.range.character,
         ...(m.glyph ? { glyph: m.glyph } : {}),
         ...(m.changesResult ? { changesResult: true } : {}),
       })),

@@ -23,7 +23,14 @@ const USAGE = `usage:
   --no-search    only the exact closed-form analysis, no board search
 Directories are searched for *.dab files.`;
 
-interface Options { command: 'analyze' | 'check'; json: boolean; budgetMs: number; search: boolean; maxLoss: number | null; files: string[] }
+interface Options {
+  command: 'analyze' | 'check';
+  json: boolean;
+  budgetMs: number;
+  search: boolean;
+  maxLoss: number | null;
+  files: string[];
+}
 
 function parseArgs(argv: string[]): Options | string {
   const [command, ...rest] = argv;
@@ -38,9 +45,15 @@ function parseArgs(argv: string[]): Options | string {
     };
     if (a === '--json') o.json = true;
     else if (a === '--no-search') o.search = false;
-    else if (a === '--budget-ms') { const v = num(); if (v === undefined) return `dab: --budget-ms needs a number of milliseconds\n${USAGE}`; o.budgetMs = v; }
-    else if (a === '--max-loss') { const v = num(); if (v === undefined) return `dab: --max-loss needs a number of boxes\n${USAGE}`; o.maxLoss = v; }
-    else if (a.startsWith('-') && a !== '-') return `dab: unknown option '${a}'\n${USAGE}`;
+    else if (a === '--budget-ms') {
+      const v = num();
+      if (v === undefined) return `dab: --budget-ms needs a number of milliseconds\n${USAGE}`;
+      o.budgetMs = v;
+    } else if (a === '--max-loss') {
+      const v = num();
+      if (v === undefined) return `dab: --max-loss needs a number of boxes\n${USAGE}`;
+      o.maxLoss = v;
+    } else if (a.startsWith('-') && a !== '-') return `dab: unknown option '${a}'\n${USAGE}`;
     else o.files.push(a);
   }
   if (o.files.length === 0) return `dab: no files given\n${USAGE}`;
@@ -48,10 +61,16 @@ function parseArgs(argv: string[]): Options | string {
 }
 
 function expand(paths: string[]): { files: string[]; missing: string[] } {
-  const files: string[] = [], missing: string[] = [];
+  const files: string[] = [],
+    missing: string[] = [];
   const walk = (p: string) => {
     let st;
-    try { st = statSync(p); } catch { missing.push(p); return; }
+    try {
+      st = statSync(p);
+    } catch {
+      missing.push(p);
+      return;
+    }
     if (st.isDirectory()) {
       for (const name of readdirSync(p).sort()) {
         const q = join(p, name);
@@ -79,7 +98,9 @@ export function main(argv: string[]): number {
   let failed = missing.length > 0;
   for (const file of files) {
     let text: string;
-    try { text = readFileSync(file, 'utf8'); } catch (e) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
       process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
       failed = true;
       continue;
@@ -95,15 +116,20 @@ export function main(argv: string[]): number {
   }
   if (o.json) {
     const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file));
-    const out = docs.length === 1 ? docs[0] : {
-      diagnostics: docs.flatMap((d) => d.diagnostics.map((x) => ({ ...x, file: d.file }))),
-      entries: docs.flatMap((d) => d.entries.map((x) => ({ ...x, file: d.file }))),
-      files: docs,
-    };
+    const out =
+      docs.length === 1
+        ? docs[0]
+        : {
+            diagnostics: docs.flatMap((d) => d.diagnostics.map((x) => ({ ...x, file: d.file }))),
+            entries: docs.flatMap((d) => d.entries.map((x) => ({ ...x, file: d.file }))),
+            files: docs,
+          };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else {
-    for (const r of reports) process.stdout.write(formatText(r.report, r.file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}));
+    for (const r of reports)
+      process.stdout.write(
+        formatText(r.report, r.file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}),
+      );
   }
   return failed ? 1 : 0;
 }
-

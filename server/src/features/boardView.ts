@@ -15,16 +15,31 @@ function lineOf(g: BoardGeometry, l: number): BoardViewLine {
 export function boardView(report: DocumentReport, params: BoardViewParams): BoardView | null {
   const entry = entryAt(report, params.position.line);
   if (!entry) return null;
-  const p = params.ply !== undefined ? entry.positions[Math.max(0, Math.min(params.ply, entry.positions.length - 1))] : positionAt(entry, params.position.line, params.position.character);
+  const p =
+    params.ply !== undefined
+      ? entry.positions[Math.max(0, Math.min(params.ply, entry.positions.length - 1))]
+      : positionAt(entry, params.position.line, params.position.character);
   return p ? viewOf(entry, p) : null;
 }
 
 function viewOf(entry: EntryReport, p: PositionReport): BoardView {
   const base = {
-    entryTitle: entry.title ?? '', entryKind: entry.kind, entryLine: entry.line, players: entry.players,
-    score: p.score, toMove: p.toMove, value: p.value, ply: p.ply, plyCount: entry.moves.length,
+    entryTitle: entry.title ?? '',
+    entryKind: entry.kind,
+    entryLine: entry.line,
+    players: entry.players,
+    score: p.score,
+    toMove: p.toMove,
+    value: p.value,
+    ply: p.ply,
+    plyCount: entry.moves.length,
     valueText: valueText(entry, p),
-    moveRanges: entry.moves.map((m) => ({ line: m.range.line, character: m.range.character, endLine: m.range.endLine, endCharacter: m.range.endCharacter })),
+    moveRanges: entry.moves.map((m) => ({
+      line: m.range.line,
+      character: m.range.character,
+      endLine: m.range.endLine,
+      endCharacter: m.range.endCharacter,
+    })),
     graph: entry.positions.map((q, i) => ({
       ply: q.ply,
       valueForFirst: q.value === null ? null : (q.toMove === 0 ? q.value : -q.value) + q.score[0] - q.score[1],
@@ -45,19 +60,27 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
     if (o !== UNCLAIMED) boxes.push({ at: [g.boxX(b), g.boxY(b)], owner: o === 0 || o === 1 ? o : null });
   }
   const components = (p.loony?.components ?? []).map((c) => ({
-    kind: c.kind.endsWith('loop') ? 'loop' as const : 'chain' as const,
+    kind: c.kind.endsWith('loop') ? ('loop' as const) : ('chain' as const),
     size: c.size,
     boxes: c.boxes.map((b) => [g.boxX(b), g.boxY(b)] as DotXY),
   }));
   const lastPly = p.ply > 0 ? entry.model.plies[p.ply - 1] : undefined;
   const best = entry.kind === 'endgame' ? [] : (p.loony?.best ?? bestLines(entry, p)).map((l) => lineOf(g, l));
   return {
-    ...base, width: g.width, height: g.height, drawn,
+    ...base,
+    width: g.width,
+    height: g.height,
+    drawn,
     lastMove: lastPly && lastPly.line !== null ? lineOf(g, lastPly.line) : undefined,
-    boxes, components, best,
+    boxes,
+    components,
+    best,
     regions: p.nim?.regions
       .filter((r) => r.nimber !== 'unknown')
-      .map((r) => ({ boxes: r.boxes.map((b) => [g.boxX(b), g.boxY(b)] as DotXY), nimber: r.nimber as number | 'loony' })),
+      .map((r) => ({
+        boxes: r.boxes.map((b) => [g.boxX(b), g.boxY(b)] as DotXY),
+        nimber: r.nimber as number | 'loony',
+      })),
   };
 }
 

@@ -10,7 +10,11 @@ import type { BoardState } from '../engine/board/state';
 import { bestContinuation } from '../engine/analysis/evaluate';
 import { entryAt, moveAt } from './convert';
 
-export function codeActions(report: DocumentReport, params: CodeActionParams, known: (s: BoardState) => Evaluation | undefined): CodeAction[] {
+export function codeActions(
+  report: DocumentReport,
+  params: CodeActionParams,
+  known: (s: BoardState) => Evaluation | undefined,
+): CodeAction[] {
   const pos = params.range.start;
   const entry = entryAt(report, pos.line);
   if (!entry || entry.kind === 'endgame') return [];
@@ -21,15 +25,25 @@ export function codeActions(report: DocumentReport, params: CodeActionParams, kn
   const g = before.state.geometry;
   const line = bestContinuation(before.state, known).map((l) => g.lineName(l));
   const shown = line.length ? line : [before.best[0]];
-  const alternatives = before.best.length > 1 ? ` (or ${before.best.filter((b) => b !== shown[0]).slice(0, 3).join(', ')} first)` : '';
+  const alternatives =
+    before.best.length > 1
+      ? ` (or ${before.best
+          .filter((b) => b !== shown[0])
+          .slice(0, 3)
+          .join(', ')} first)`
+      : '';
   const text = ` {better: ${shown.join(' ')}${alternatives}}`;
   const token = entry.model.moves.find((m) => m.ply === move.ply)?.token;
   const end = token?.glyphRange ?? move.range;
   const at = { line: end.endLine, character: end.endCharacter };
-  return [{
-    title: `Insert the best continuation as a comment: ${shown.slice(0, 4).join(' ')}${shown.length > 4 ? ' …' : ''}`,
-    kind: CodeActionKind.QuickFix,
-    diagnostics: params.context.diagnostics.filter((d) => d.range.start.line === move.range.line && d.range.start.character === move.range.character),
-    edit: { changes: { [params.textDocument.uri]: [{ range: { start: at, end: at }, newText: text }] } },
-  }];
+  return [
+    {
+      title: `Insert the best continuation as a comment: ${shown.slice(0, 4).join(' ')}${shown.length > 4 ? ' …' : ''}`,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: params.context.diagnostics.filter(
+        (d) => d.range.start.line === move.range.line && d.range.start.character === move.range.character,
+      ),
+      edit: { changes: { [params.textDocument.uri]: [{ range: { start: at, end: at }, newText: text }] } },
+    },
+  ];
 }

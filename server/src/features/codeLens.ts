@@ -11,11 +11,21 @@ export function codeLenses(report: DocumentReport, uri: string): CodeLens[] {
   for (const e of report.entries) {
     const header = toLspRange(e.model.entry.headerRange);
     const at = { line: header.start.line, character: header.start.character };
-    lenses.push({ range: header, command: { title: entryLensTitle(e), command: 'dab.showBoard', arguments: [uri, at] } });
+    lenses.push({
+      range: header,
+      command: { title: entryLensTitle(e), command: 'dab.showBoard', arguments: [uri, at] },
+    });
     const play = e.model.entry.play;
     if (play && e.moves.length > 0) {
       const r = toLspRange(play.keywordRange);
-      lenses.push({ range: r, command: { title: playLensTitle(e), command: 'dab.showBoard', arguments: [uri, { line: r.start.line, character: r.start.character }] } });
+      lenses.push({
+        range: r,
+        command: {
+          title: playLensTitle(e),
+          command: 'dab.showBoard',
+          arguments: [uri, { line: r.start.line, character: r.start.character }],
+        },
+      });
     }
     if (e.moves.length > 0 && e.model.entry.moves) {
       const s = e.summary;
@@ -24,7 +34,8 @@ export function codeLenses(report: DocumentReport, uri: string): CodeLens[] {
         range: r,
         command: {
           title: `Review: ${e.players[0]} gave away ${s.lost[0]}, ${e.players[1]} ${s.lost[1]} · ${s.resultChanging} result-changing error${s.resultChanging === 1 ? '' : 's'}${s.unknownMoves ? ` · ${e.pending ? 'searching' : 'unknown'}: ${s.unknownMoves} moves` : ''}`,
-          command: 'dab.showBoard', arguments: [uri, { line: r.start.line, character: r.start.character }],
+          command: 'dab.showBoard',
+          arguments: [uri, { line: r.start.line, character: r.start.character }],
         },
       });
     }
@@ -45,14 +56,25 @@ export function positionAdvice(e: EntryReport, p: PositionReport): string {
     if (p.pending) return 'Searching for the exact value…';
     return `Value unknown${p.lower !== null && p.upper !== null && Number.isFinite(p.lower) ? ` (between ${p.lower} and ${p.upper})` : ''}${p.note ? ` — ${p.note}` : ''}`;
   }
-  const mover = e.players[p.toMove], other = e.players[1 - p.toMove];
-  const rest = p.value > 0 ? `${mover} wins the rest by ${p.value}` : p.value < 0 ? `${other} wins the rest by ${-p.value}` : 'the rest is a tie';
+  const mover = e.players[p.toMove],
+    other = e.players[1 - p.toMove];
+  const rest =
+    p.value > 0
+      ? `${mover} wins the rest by ${p.value}`
+      : p.value < 0
+        ? `${other} wins the rest by ${-p.value}`
+        : 'the rest is a tie';
   // Abstract endgame or loony board position with nothing opened: the player to move is the opener.
-  if (p.endgame && p.best.length && (e.kind === 'endgame' ? !p.decision && !isDecision(p.best) : p.loony?.phase === 'loony')) {
+  if (
+    p.endgame &&
+    p.best.length &&
+    (e.kind === 'endgame' ? !p.decision && !isDecision(p.best) : p.loony?.phase === 'loony')
+  ) {
     const counts = new Map(p.endgame.openings.map((o) => [o.component, o.count]));
-    const what = e.kind === 'endgame'
-      ? joinOr(p.best.map((b) => componentPhrase(b, counts.get(b) ?? 1)))
-      : joinOr(p.endgame.best.map((b) => componentPhrase(b, counts.get(b) ?? 1)));
+    const what =
+      e.kind === 'endgame'
+        ? joinOr(p.best.map((b) => componentPhrase(b, counts.get(b) ?? 1)))
+        : joinOr(p.endgame.best.map((b) => componentPhrase(b, counts.get(b) ?? 1)));
     const v = -p.value;
     return `Open ${what} — ${roleWinner(v)}`;
   }
@@ -71,11 +93,13 @@ function isDecision(best: string[]): boolean {
 /** "Optimal line of play — final score 7-8" or where the line first throws boxes away. */
 function playLensTitle(e: EntryReport): string {
   const last = e.positions[e.positions.length - 1];
-  const end = last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then ${positionAdvice(e, last)}`;
+  const end =
+    last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then ${positionAdvice(e, last)}`;
   const bad = e.moves.filter((m) => (m.loss ?? 0) > 0);
   if (bad.length === 0) return `Optimal line of play — ${end}`;
   const first = bad[0];
   const lost = bad.reduce((a, m) => a + (m.loss ?? 0), 0);
-  const what = first.move === 'keep' ? 'keeping control' : first.move === 'all' ? 'taking all' : `opening ${first.move}`;
+  const what =
+    first.move === 'keep' ? 'keeping control' : first.move === 'all' ? 'taking all' : `opening ${first.move}`;
   return `This line throws away ${lost} box${lost === 1 ? '' : 'es'}, first by ${what} (step ${Math.ceil(first.ply / 2)}) — ${end}`;
 }

@@ -10,16 +10,22 @@ export function toLspRange(r: Range): LspRange {
 
 export function toLspSeverity(s: Severity): DiagnosticSeverity {
   switch (s) {
-    case 'error': return DiagnosticSeverity.Error;
-    case 'warning': return DiagnosticSeverity.Warning;
-    case 'information': return DiagnosticSeverity.Information;
-    default: return DiagnosticSeverity.Hint;
+    case 'error':
+      return DiagnosticSeverity.Error;
+    case 'warning':
+      return DiagnosticSeverity.Warning;
+    case 'information':
+      return DiagnosticSeverity.Information;
+    default:
+      return DiagnosticSeverity.Hint;
   }
 }
 
 /** Text from the file shown in markdown (titles, names, comments): escaped so it stays text. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]|<>&~]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+  return text.replace(/[\\`*_[\]|<>&~]/g, (c) =>
+    c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`,
+  );
 }
 
 export function entryAt(report: DocumentReport, line: number): EntryReport | undefined {

@@ -34,7 +34,10 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
   }
   if (entry.moves.length > 0) {
     const s = entry.summary;
-    md.push('', `Review: ${escapeMarkdown(entry.players[0])} gave away ${boxes(s.lost[0])}, ${escapeMarkdown(entry.players[1])} ${boxes(s.lost[1])}; ${s.resultChanging} result-changing error${s.resultChanging === 1 ? '' : 's'}${s.unknownMoves ? ` (${s.unknownMoves} moves not valued yet)` : ''}.`);
+    md.push(
+      '',
+      `Review: ${escapeMarkdown(entry.players[0])} gave away ${boxes(s.lost[0])}, ${escapeMarkdown(entry.players[1])} ${boxes(s.lost[1])}; ${s.resultChanging} result-changing error${s.resultChanging === 1 ? '' : 's'}${s.unknownMoves ? ` (${s.unknownMoves} moves not valued yet)` : ''}.`,
+    );
   }
   return { contents: { kind: 'markdown', value: md.join('\n') } };
 }
@@ -61,17 +64,26 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
   }
   if (p.value !== null) {
     out.push(`${who} to move: ${escapeMarkdown(valuePhrase(p, entry.players))}.`);
-    out.push('', `Value ${signed(p.value)} for ${who}${p.controlledValue !== null ? ` · controlled value ${signed(p.controlledValue)}` : ''} · ${p.remaining} boxes left · score ${p.score[0]}-${p.score[1]}`);
+    out.push(
+      '',
+      `Value ${signed(p.value)} for ${who}${p.controlledValue !== null ? ` · controlled value ${signed(p.controlledValue)}` : ''} · ${p.remaining} boxes left · score ${p.score[0]}-${p.score[1]}`,
+    );
   } else if (p.pending) {
     out.push(`${who} to move: searching… (value between ${signed(p.lower)} and ${signed(p.upper)})`);
   } else {
-    out.push(`${who} to move: value unknown${p.lower !== null && p.upper !== null && Number.isFinite(p.lower) ? ` — between ${signed(p.lower)} and ${signed(p.upper)}` : ''}${p.note ? ` (${escapeMarkdown(p.note)})` : ''}.`);
+    out.push(
+      `${who} to move: value unknown${p.lower !== null && p.upper !== null && Number.isFinite(p.lower) ? ` — between ${signed(p.lower)} and ${signed(p.upper)}` : ''}${p.note ? ` (${escapeMarkdown(p.note)})` : ''}.`,
+    );
   }
   const eg = p.endgame;
   if (eg && eg.size > 0 && eg.value !== undefined) {
     const facts = [`size(G) = ${eg.size}`];
     if (eg.controlledValue !== null) {
-      facts.push(`fully controlled value ${eg.controlledValue - eg.terminalBonus!}`, `tb(G) = ${eg.terminalBonus}`, `c(G) = ${eg.controlledValue}`);
+      facts.push(
+        `fully controlled value ${eg.controlledValue - eg.terminalBonus!}`,
+        `tb(G) = ${eg.terminalBonus}`,
+        `c(G) = ${eg.controlledValue}`,
+      );
     }
     facts.push(`v(G) = ${eg.value}`);
     out.push('', `Endgame ${escapeMarkdown(eg.components)}: ${facts.join(' · ')} (controller's margins)`);
@@ -81,12 +93,18 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
   }
   if (p.decision) {
     const d = p.decision;
-    out.push('', `Keep control: ${d.keep === null ? 'not possible' : signed(d.keep)} · take all: ${signed(d.all)} → ${d.best === 'either' ? 'either is optimal' : d.best === 'keep' ? 'keep control' : 'take all'}`);
+    out.push(
+      '',
+      `Keep control: ${d.keep === null ? 'not possible' : signed(d.keep)} · take all: ${signed(d.all)} → ${d.best === 'either' ? 'either is optimal' : d.best === 'keep' ? 'keep control' : 'take all'}`,
+    );
   }
   if (p.state && p.moveValues && p.moveValues.size > 1) out.push('', ...moveValueLines(p));
   if (p.nim) out.push('', ...nimLines(entry, p));
   if (p.best.length) {
-    const shown = p.best.slice(0, 16).map((b) => `\`${escapeMarkdown(b)}\``).join(', ');
+    const shown = p.best
+      .slice(0, 16)
+      .map((b) => `\`${escapeMarkdown(b)}\``)
+      .join(', ');
     out.push('', `Best: ${shown}${p.best.length > 16 ? ` and ${p.best.length - 16} more` : ''}`);
   }
   return out;
@@ -97,7 +115,9 @@ function openingTable(p: PositionReport | undefined): string[] {
   if (!eg || eg.value === undefined || eg.openings.length === 0) return [];
   const rows = ['', '| open | v(G;C) | controller | |', '|---|---|---|---|'];
   for (const o of eg.openings) {
-    rows.push(`| ${componentWords(o.component)} | ${o.valueAfter ?? '?'} | ${o.decision ?? '?'} | ${o.optimal ? 'optimal' : ''} |`);
+    rows.push(
+      `| ${componentWords(o.component)} | ${o.valueAfter ?? '?'} | ${o.decision ?? '?'} | ${o.optimal ? 'optimal' : ''} |`,
+    );
   }
   return rows;
 }
@@ -110,17 +130,32 @@ function nimText(v: number | 'loony' | 'unknown'): string {
 function nimLines(entry: EntryReport, p: PositionReport): string[] {
   const n = p.nim!;
   const who = escapeMarkdown(entry.players[p.toMove]);
-  const fight = n.nimber === 'unknown' ? 'the chain fight is not solved within the budget'
-    : n.nimber === 0 ? `${who} loses the chain fight (nim-value 0)`
-    : n.nimber === 'loony' ? `${who} wins the chain fight (the last move was loony)`
-    : `${who} wins the chain fight`;
-  const regions = n.regions.length > 1 ? ` = ${n.regions.map((r) => nimText(r.nimber)).join(' ⊕ ')} over ${n.regions.length} regions` : '';
-  const out = [`Nimstring${p.value === null ? ' (fallback: the exact value is unknown)' : ''}: ${nimText(n.nimber)}${regions} — ${fight}.`];
-  out.push('', `Long chains now: ${n.longChains}${n.loops ? `, loops: ${n.loops}` : ''}; the long chain rule asks ${who} for an ${n.wantsLongChains} number (${n.currentFavoursPlayerToMove ? 'met now' : 'not met now'}).`);
+  const fight =
+    n.nimber === 'unknown'
+      ? 'the chain fight is not solved within the budget'
+      : n.nimber === 0
+        ? `${who} loses the chain fight (nim-value 0)`
+        : n.nimber === 'loony'
+          ? `${who} wins the chain fight (the last move was loony)`
+          : `${who} wins the chain fight`;
+  const regions =
+    n.regions.length > 1
+      ? ` = ${n.regions.map((r) => nimText(r.nimber)).join(' ⊕ ')} over ${n.regions.length} regions`
+      : '';
+  const out = [
+    `Nimstring${p.value === null ? ' (fallback: the exact value is unknown)' : ''}: ${nimText(n.nimber)}${regions} — ${fight}.`,
+  ];
+  out.push(
+    '',
+    `Long chains now: ${n.longChains}${n.loops ? `, loops: ${n.loops}` : ''}; the long chain rule asks ${who} for an ${n.wantsLongChains} number (${n.currentFavoursPlayerToMove ? 'met now' : 'not met now'}).`,
+  );
   if (n.winningMoves && n.winningMoves.length && p.state) {
     const g = p.state.geometry;
     const names = n.winningMoves.map((l) => `\`${g.lineName(l)}\``);
-    out.push('', `Moves that win the chain fight: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ` and ${names.length - 12} more` : ''}`);
+    out.push(
+      '',
+      `Moves that win the chain fight: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ` and ${names.length - 12} more` : ''}`,
+    );
   }
   return out;
 }
@@ -136,7 +171,10 @@ function moveValueLines(p: PositionReport): string[] {
   const keys = [...groups.keys()].sort((a, b) => (a === '?' ? 1 : b === '?' ? -1 : Number(b) - Number(a)));
   const rows = keys.map((k) => {
     const names = groups.get(k)!.sort();
-    const shown = names.slice(0, 10).map((n) => `\`${n}\``).join(' ');
+    const shown = names
+      .slice(0, 10)
+      .map((n) => `\`${n}\``)
+      .join(' ');
     return `- ${k === '?' ? 'unknown' : signed(Number(k))}: ${shown}${names.length > 10 ? ` … (${names.length})` : ''}`;
   });
   return ['Every move, by its value for the player to move:', '', ...rows];

@@ -12,10 +12,19 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
     const p = e.positions[0];
     const end = lastContentEnd(e.model.entry);
     if (p && inRange(end.line)) {
-      const label = p.value === null
-        ? (p.pending ? 'value: searching…' : 'value: unknown')
-        : `value ${signed(p.value)}${p.controlledValue !== null ? ` · controlled ${signed(p.controlledValue)}` : ''}`;
-      hints.push({ position: end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: 'For the player to move at the start of the entry, over the boxes still unclaimed.' });
+      const label =
+        p.value === null
+          ? p.pending
+            ? 'value: searching…'
+            : 'value: unknown'
+          : `value ${signed(p.value)}${p.controlledValue !== null ? ` · controlled ${signed(p.controlledValue)}` : ''}`;
+      hints.push({
+        position: end,
+        label,
+        kind: InlayHintKind.Type,
+        paddingLeft: true,
+        tooltip: 'For the player to move at the start of the entry, over the boxes still unclaimed.',
+      });
     }
     if (settings.inlayHints.afterEachMove) {
       for (const m of e.moves) {
@@ -23,7 +32,12 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
         const after = e.positions[m.ply];
         if (!after) continue;
         const label = m.loss !== null && m.loss > 0 ? `−${m.loss}` : after.value === null ? '?' : signed(after.value);
-        hints.push({ position: { line: m.range.endLine, character: m.range.endCharacter }, label, kind: InlayHintKind.Parameter, paddingLeft: true });
+        hints.push({
+          position: { line: m.range.endLine, character: m.range.endCharacter },
+          label,
+          kind: InlayHintKind.Parameter,
+          paddingLeft: true,
+        });
       }
     }
   }
@@ -31,7 +45,10 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
 }
 
 /** End of the entry's last field (where a hint reads naturally). */
-function lastContentEnd(entry: DocumentReport['entries'][number]['model']['entry']): { line: number; character: number } {
+function lastContentEnd(entry: DocumentReport['entries'][number]['model']['entry']): {
+  line: number;
+  character: number;
+} {
   let best = { line: entry.headerRange.endLine, character: entry.headerRange.endCharacter };
   for (const f of entry.fields) {
     if (f.range.endLine > best.line || (f.range.endLine === best.line && f.range.endCharacter > best.character)) {

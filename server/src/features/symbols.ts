@@ -20,7 +20,8 @@ export function documentSymbols(report: DocumentReport): DocumentSymbol[] {
 }
 
 function clampInside(sel: DocumentSymbol['range'], outer: DocumentSymbol['range']): DocumentSymbol['range'] {
-  const before = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line < b.line || (a.line === b.line && a.character < b.character);
+  const before = (a: { line: number; character: number }, b: { line: number; character: number }) =>
+    a.line < b.line || (a.line === b.line && a.character < b.character);
   if (before(sel.start, outer.start) || before(outer.end, sel.end)) return outer;
   return sel;
 }

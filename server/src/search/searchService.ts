@@ -9,7 +9,10 @@ import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { deserializeEvaluation, type SearchJob, type WorkerMessage } from './messages';
 
-export interface SearchBudget { timeBudgetMs: number; nodeBudget: number }
+export interface SearchBudget {
+  timeBudgetMs: number;
+  nodeBudget: number;
+}
 
 export interface SearchEvents {
   /** A search finished (exact or not): documents that wanted `key` should be re-analysed. */
@@ -33,7 +36,11 @@ export class SearchService {
   private wanted = new Map<string, Set<string>>();
   private disposed = false;
 
-  constructor(private budget: SearchBudget, private readonly events: SearchEvents, private readonly workerPath = join(__dirname, 'worker.js')) {}
+  constructor(
+    private budget: SearchBudget,
+    private readonly events: SearchEvents,
+    private readonly workerPath = join(__dirname, 'worker.js'),
+  ) {}
 
   setBudget(budget: SearchBudget): void {
     if (budget.timeBudgetMs === this.budget.timeBudgetMs && budget.nodeBudget === this.budget.nodeBudget) return;
@@ -47,17 +54,27 @@ export class SearchService {
     const key = state.key();
     const hit = this.cache.get(key);
     if (hit) {
-      this.cache.delete(key); this.cache.set(key, hit); // LRU order
+      this.cache.delete(key);
+      this.cache.set(key, hit); // LRU order
       return hit;
     }
     let set = this.wanted.get(owner);
-    if (!set) { set = new Set(); this.wanted.set(owner, set); }
+    if (!set) {
+      set = new Set();
+      this.wanted.set(owner, set);
+    }
     if (!set.has(key)) {
       set.add(key);
       if (this.running?.key !== key && !this.queue.some((j) => j.key === key)) {
         this.queue.push({
-          id: this.nextId++, key, width: state.geometry.width, height: state.geometry.height,
-          drawn: new Uint8Array(state.drawn), nodeBudget: this.budget.nodeBudget, timeBudgetMs: this.budget.timeBudgetMs, nimBudget: WORKER_NIM_BUDGET,
+          id: this.nextId++,
+          key,
+          width: state.geometry.width,
+          height: state.geometry.height,
+          drawn: new Uint8Array(state.drawn),
+          nodeBudget: this.budget.nodeBudget,
+          timeBudgetMs: this.budget.timeBudgetMs,
+          nimBudget: WORKER_NIM_BUDGET,
         });
       }
     }
@@ -65,10 +82,14 @@ export class SearchService {
   }
 
   /** The evaluation if already known; never queues work. */
-  peek(state: BoardState): Evaluation | undefined { return this.cache.get(state.key()); }
+  peek(state: BoardState): Evaluation | undefined {
+    return this.cache.get(state.key());
+  }
 
   /** A document starts a new analysis: forget what it wanted before (call before its lookups). */
-  beginOwner(owner: string): void { this.wanted.set(owner, new Set()); }
+  beginOwner(owner: string): void {
+    this.wanted.set(owner, new Set());
+  }
 
   /** After an analysis pass: drop queued or running work nobody wants any more, then run. */
   commit(): void {
@@ -79,7 +100,10 @@ export class SearchService {
     this.pump();
   }
 
-  forgetOwner(owner: string): void { this.wanted.delete(owner); this.commit(); }
+  forgetOwner(owner: string): void {
+    this.wanted.delete(owner);
+    this.commit();
+  }
 
   /** Put the positions of `owner` first: late positions of a record first (they are quick and fill the table). */
   prioritise(keysInOrder: string[]): void {
@@ -87,7 +111,9 @@ export class SearchService {
     this.queue.sort((a, b) => (rank.get(a.key) ?? 1e9) - (rank.get(b.key) ?? 1e9));
   }
 
-  isBusy(): boolean { return this.running !== null || this.queue.length > 0; }
+  isBusy(): boolean {
+    return this.running !== null || this.queue.length > 0;
+  }
 
   dispose(): void {
     this.disposed = true;
@@ -97,10 +123,18 @@ export class SearchService {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.workerPath, { workerData: { cancel: this.cancel.buffer }, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    const w = new Worker(this.workerPath, {
+      workerData: { cancel: this.cancel.buffer },
+      resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    });
     w.on('message', (m: WorkerMessage) => this.onMessage(m));
     w.on('error', (e) => this.onCrash(String(e?.message ?? e)));
-    w.on('exit', (code) => { if (this.worker === w) { this.worker = null; if (this.running) this.onCrash(`worker exited with code ${code}`); } });
+    w.on('exit', (code) => {
+      if (this.worker === w) {
+        this.worker = null;
+        if (this.running) this.onCrash(`worker exited with code ${code}`);
+      }
+    });
     this.worker = w;
     return w;
   }
@@ -110,7 +144,15 @@ export class SearchService {
     this.running = null;
     this.worker = null;
     if (job) {
-      this.store(job.key, { status: 'unknown', method: 'search', value: null, lower: -Infinity, upper: Infinity, best: [], note: `search failed: ${message}` });
+      this.store(job.key, {
+        status: 'unknown',
+        method: 'search',
+        value: null,
+        lower: -Infinity,
+        upper: Infinity,
+        best: [],
+        note: `search failed: ${message}`,
+      });
       this.events.onResult(job.key);
     }
     this.pump();
@@ -122,7 +164,10 @@ export class SearchService {
   }
 
   private onMessage(m: WorkerMessage): void {
-    if (m.type === 'progress') { this.events.onProgress?.(m.key, m.nodes, m.lower, m.upper); return; }
+    if (m.type === 'progress') {
+      this.events.onProgress?.(m.key, m.nodes, m.lower, m.upper);
+      return;
+    }
     const job = this.running;
     if (!job || job.id !== m.id) return;
     this.running = null;
@@ -131,7 +176,15 @@ export class SearchService {
       // A cancelled search is not an answer: leave it uncached so it runs again when wanted.
       if (e.note !== 'cancelled') this.store(m.key, e);
     } else {
-      this.store(m.key, { status: 'unknown', method: 'search', value: null, lower: -Infinity, upper: Infinity, best: [], note: `search failed: ${m.message}` });
+      this.store(m.key, {
+        status: 'unknown',
+        method: 'search',
+        value: null,
+        lower: -Infinity,
+        upper: Infinity,
+        best: [],
+        note: `search failed: ${m.message}`,
+      });
     }
     this.events.onResult(m.key);
     this.pump();

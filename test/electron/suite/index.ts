@@ -37,10 +37,17 @@ check('the extension activates on a .dab file', async () => {
 
 check('hover on an endgame header gives its value in words', async () => {
   const doc = await vscode.workspace.openTextDocument(ws('allcock.dab'));
-  const line = doc.getText().split('\n').findIndex((l) => /^endgame\s+"Allcock, section 1/.test(l));
+  const line = doc
+    .getText()
+    .split('\n')
+    .findIndex((l) => /^endgame\s+"Allcock, section 1/.test(l));
   assert.ok(line >= 0);
   const text = await until('a hover', async () => {
-    const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(line, 2));
+    const h = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      new vscode.Position(line, 2),
+    );
     const t = hoverToText(h ?? []);
     return t ? t : undefined;
   });
@@ -54,11 +61,18 @@ check('code lenses give values and open the board', async () => {
     return l && l.length ? l : undefined;
   });
   const titles = lenses.map((l) => l.command?.title ?? '');
-  assert.ok(titles.some((t) => /4-loop/.test(t) && /wins by 1/.test(t)), JSON.stringify(titles));
+  assert.ok(
+    titles.some((t) => /4-loop/.test(t) && /wins by 1/.test(t)),
+    JSON.stringify(titles),
+  );
   const board = lenses.find((l) => l.command?.command === 'dab.showBoard');
   assert.ok(board, 'a lens runs dab.showBoard');
   await vscode.commands.executeCommand(board.command!.command, ...(board.command!.arguments ?? []));
-  await until('the board panel', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && /dab\.board/.test(t.input.viewType)));
+  await until('the board panel', () =>
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .some((t) => t.input instanceof vscode.TabInputWebview && /dab\.board/.test(t.input.viewType)),
+  );
 });
 
 check('an illegal move is a diagnostic', async () => {
@@ -68,7 +82,10 @@ check('an illegal move is a diagnostic', async () => {
     const d = vscode.languages.getDiagnostics(doc.uri);
     return d.length ? d : undefined;
   });
-  assert.ok(diags.some((d) => d.severity === vscode.DiagnosticSeverity.Error && d.range.start.line === 2), JSON.stringify(diags.map((d) => d.message)));
+  assert.ok(
+    diags.some((d) => d.severity === vscode.DiagnosticSeverity.Error && d.range.start.line === 2),
+    JSON.stringify(diags.map((d) => d.message)),
+  );
 });
 
 check('dab: Show Board runs from the command palette on the active editor', async () => {
@@ -88,7 +105,7 @@ export async function run(): Promise<void> {
       console.log(`ok - ${name}`);
     } catch (e) {
       failures.push(name);
-      console.log(`not ok - ${name}\n  ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      console.log(`not ok - ${name}\n  ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
   }
   if (failures.length) throw new Error(`${failures.length} of ${checks.length} checks failed: ${failures.join('; ')}`);

@@ -106,7 +106,8 @@ export function analyzeText(text: string, options: AnalysisOptions = {}): Docume
 export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {}): DocumentReport {
   const diagnostics = doc.diagnostics.slice();
   const entries = doc.models.map((model, index) => {
-    const report = model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
+    const report =
+      model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
     diagnostics.push(...reviewDiagnostics(report, options));
     return report;
   });
@@ -116,23 +117,50 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
 
 function emptyReport(model: EntryModel, index: number): EntryReport {
   return {
-    index, model, kind: model.kind, title: model.title, line: model.entry.headerRange.line, players: model.players,
-    positions: [], moves: [], pending: 0, summary: { lost: [0, 0], resultChanging: 0, unknownMoves: 0 },
+    index,
+    model,
+    kind: model.kind,
+    title: model.title,
+    line: model.entry.headerRange.line,
+    players: model.players,
+    positions: [],
+    moves: [],
+    pending: 0,
+    summary: { lost: [0, 0], resultChanging: 0, unknownMoves: 0 },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Board entries (game, position)
 
-function evaluatePosition(state: BoardState, search: SearchLookup | undefined): { evaluation: Evaluation; loony?: LoonyAnalysis } {
+function evaluatePosition(
+  state: BoardState,
+  search: SearchLookup | undefined,
+): { evaluation: Evaluation; loony?: LoonyAnalysis } {
   const quick = quickEvaluate(state);
   if (quick) return quick;
   const found = search?.(state);
   if (found) return { evaluation: found };
   return {
     evaluation: search
-      ? { status: 'pending', method: 'search', value: null, lower: -state.openBoxCount(), upper: state.openBoxCount(), best: [], note: 'search in progress' }
-      : { status: 'unknown', method: 'search', value: null, lower: -state.openBoxCount(), upper: state.openBoxCount(), best: [], note: 'needs search: not a simple loony endgame' },
+      ? {
+          status: 'pending',
+          method: 'search',
+          value: null,
+          lower: -state.openBoxCount(),
+          upper: state.openBoxCount(),
+          best: [],
+          note: 'search in progress',
+        }
+      : {
+          status: 'unknown',
+          method: 'search',
+          value: null,
+          lower: -state.openBoxCount(),
+          upper: state.openBoxCount(),
+          best: [],
+          note: 'needs search: not a simple loony endgame',
+        },
   };
 }
 
@@ -144,24 +172,37 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
   model.states.forEach((state, ply) => {
     const { evaluation: e, loony } = evals[ply];
     const remaining = state.openBoxCount();
-    const moveValues = e.moveValues ? new Map([...e.moveValues].map(([l, v]) => [g.lineName(l), v] as [string, number | null])) : undefined;
+    const moveValues = e.moveValues
+      ? new Map([...e.moveValues].map(([l, v]) => [g.lineName(l), v] as [string, number | null]))
+      : undefined;
     let controlledValue: number | null = null;
-    if (loony && loony.phase === 'loony' && loony.endgame.controlledValue !== null) controlledValue = -loony.endgame.controlledValue + 0;
+    if (loony && loony.phase === 'loony' && loony.endgame.controlledValue !== null)
+      controlledValue = -loony.endgame.controlledValue + 0;
     report.positions.push({
-      ply, toMove: state.toMove, score: [state.score[0], state.score[1]], remaining,
-      value: e.value, exact: e.status === 'exact', pending: e.status === 'pending',
-      lower: e.status === 'exact' ? e.value : e.lower, upper: e.status === 'exact' ? e.value : e.upper,
+      ply,
+      toMove: state.toMove,
+      score: [state.score[0], state.score[1]],
+      remaining,
+      value: e.value,
+      exact: e.status === 'exact',
+      pending: e.status === 'pending',
+      lower: e.status === 'exact' ? e.value : e.lower,
+      upper: e.status === 'exact' ? e.value : e.upper,
       controlledValue,
       best: e.best.map((l) => g.lineName(l)).sort(),
       method: e.status === 'exact' ? (e.method === 'search' ? 'search' : e.method) : 'unknown',
       note: e.note,
-      endgame: loony?.endgame, loony, state, moveValues,
+      endgame: loony?.endgame,
+      loony,
+      state,
+      moveValues,
       nim: e.nim ?? (e.method !== 'search' ? options.nim?.(state) : undefined),
     });
     if (e.status === 'pending') report.pending++;
   });
   model.plies.forEach((mv, k) => {
-    const before = report.positions[k], after = report.positions[k + 1];
+    const before = report.positions[k],
+      after = report.positions[k + 1];
     const player = mv.player!;
     const completes = mv.completed.length;
     let loss: number | null = null;
@@ -169,10 +210,21 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
       const achieved = completes + (after.toMove === player ? after.value : -after.value);
       loss = before.value - achieved;
     }
-    pushMove(report, {
-      ply: k + 1, move: mv.name!, player, completes, loss, best: before.best, range: mv.range,
-      glyph: mv.glyph, comment: mv.comment,
-    }, before);
+    pushMove(
+      report,
+      {
+        ply: k + 1,
+        move: mv.name!,
+        player,
+        completes,
+        loss,
+        best: before.best,
+        range: mv.range,
+        glyph: mv.glyph,
+        comment: mv.comment,
+      },
+      before,
+    );
   });
   return report;
 }
@@ -184,10 +236,15 @@ function finalMargin(p: PositionReport, player: 0 | 1): number | null {
   return p.score[player] - p.score[1 - player] + rest;
 }
 
-function pushMove(report: EntryReport, m: Omit<MoveReport, 'marginBefore' | 'marginAfter' | 'changesResult'>, before: PositionReport): void {
+function pushMove(
+  report: EntryReport,
+  m: Omit<MoveReport, 'marginBefore' | 'marginAfter' | 'changesResult'>,
+  before: PositionReport,
+): void {
   const marginBefore = finalMargin(before, m.player);
   const marginAfter = marginBefore === null || m.loss === null ? null : marginBefore - m.loss;
-  const changesResult = marginBefore !== null && marginAfter !== null && Math.sign(marginBefore) !== Math.sign(marginAfter);
+  const changesResult =
+    marginBefore !== null && marginAfter !== null && Math.sign(marginBefore) !== Math.sign(marginAfter);
   report.moves.push({ ...m, marginBefore, marginAfter, changesResult });
   if (m.loss === null) report.summary.unknownMoves++;
   else {
@@ -203,16 +260,27 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
   const report = emptyReport(model, index);
   const eg = model.endgame;
   // A component list with errors is not analysed: a value of what is left would mislead.
-  const broken = [...model.entry.diagnostics, ...model.diagnostics].some((d) => d.severity === 'error' && d.code === 'bad-component');
+  const broken = [...model.entry.diagnostics, ...model.diagnostics].some(
+    (d) => d.severity === 'error' && d.code === 'bad-component',
+  );
   if (!eg || broken || (eg.components.length === 0 && model.entry.components)) return report;
   const total = eg.totalBoxes;
   const root = analyzeEndgame(eg.components);
   const rootValue = root.value === undefined ? null : -root.value + 0;
   report.positions.push({
-    ply: 0, toMove: eg.opener, score: [eg.score[0], eg.score[1]], remaining: total,
-    value: rootValue, exact: root.exact, pending: false, lower: rootValue, upper: rootValue,
+    ply: 0,
+    toMove: eg.opener,
+    score: [eg.score[0], eg.score[1]],
+    remaining: total,
+    value: rootValue,
+    exact: root.exact,
+    pending: false,
+    lower: rootValue,
+    upper: rootValue,
     controlledValue: root.controlledValue === null ? null : -root.controlledValue + 0,
-    best: root.value === undefined ? [] : root.best.slice(), method: root.exact ? 'endgame' : 'unknown', note: root.reason,
+    best: root.value === undefined ? [] : root.best.slice(),
+    method: root.exact ? 'endgame' : 'unknown',
+    note: root.reason,
     endgame: root,
     components: eg.components.slice(),
     moveValues: new Map(root.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0])),
@@ -220,7 +288,11 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
   const legal = eg.steps.filter((s) => s.legal && s.component);
   if (legal.length === 0) return report;
   const steps: EndgamePlayStep[] = legal.map((s) => ({
-    text: s.step.text, component: s.component!, suffix: s.step.decision ?? undefined, start: 0, end: 0,
+    text: s.step.text,
+    component: s.component!,
+    suffix: s.step.decision ?? undefined,
+    start: 0,
+    end: 0,
   }));
   const play = evaluatePlay(eg.components, steps);
   let score: [number, number] = [eg.score[0], eg.score[1]];
@@ -228,55 +300,104 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
   play.steps.forEach((r, i) => {
     if (r.error) return;
     const sm = legal[i];
-    const opener = sm.opener!, controller = sm.controller!;
+    const opener = sm.opener!,
+      controller = sm.controller!;
     // After the opening: the controller to move, choosing keep or all.
-    const restComponents = remainingAfter(eg.components, legal.slice(0, i + 1).map((s) => s.component!));
+    const restComponents = remainingAfter(
+      eg.components,
+      legal.slice(0, i + 1).map((s) => s.component!),
+    );
     const restAnalysis = restComponents.length > 0 ? analyzeEndgame(restComponents) : undefined;
     const vRest = restAnalysis ? restAnalysis.value : 0;
     const all = vRest === undefined ? null : r.size - vRest;
     const keep = vRest === undefined || !r.choice ? null : r.size - 2 * (r.kind === 'loop' ? 4 : 2) + vRest;
     const afterOpening: PositionReport = {
-      ply: report.positions.length, toMove: controller, score: [score[0], score[1]], remaining,
-      value: r.openingValue ?? null, exact: r.openingValue !== undefined, pending: false,
-      lower: r.openingValue ?? null, upper: r.openingValue ?? null, controlledValue: null,
+      ply: report.positions.length,
+      toMove: controller,
+      score: [score[0], score[1]],
+      remaining,
+      value: r.openingValue ?? null,
+      exact: r.openingValue !== undefined,
+      pending: false,
+      lower: r.openingValue ?? null,
+      upper: r.openingValue ?? null,
+      controlledValue: null,
       best: r.bestDecision === undefined ? [] : r.bestDecision === 'either' ? ['all', 'keep'] : [r.bestDecision],
       method: r.openingValue !== undefined ? 'endgame' : 'unknown',
       components: restComponents,
-      moveValues: new Map<string, number | null>([['all', all], ...(r.choice ? [['keep', keep] as [string, number | null]] : [])]),
+      moveValues: new Map<string, number | null>([
+        ['all', all],
+        ...(r.choice ? [['keep', keep] as [string, number | null]] : []),
+      ]),
     };
     if (all !== null && r.bestDecision) afterOpening.decision = { keep, all, best: r.bestDecision };
     const before = report.positions[report.positions.length - 1];
-    pushMove(report, {
-      ply: afterOpening.ply, move: r.component, player: opener, completes: 0, loss: r.openerLoss ?? null,
-      best: before.best, range: sm.step.nameRange, glyph: null, comment: sm.step.comment,
-    }, before);
+    pushMove(
+      report,
+      {
+        ply: afterOpening.ply,
+        move: r.component,
+        player: opener,
+        completes: 0,
+        loss: r.openerLoss ?? null,
+        best: before.best,
+        range: sm.step.nameRange,
+        glyph: null,
+        comment: sm.step.comment,
+      },
+      before,
+    );
     report.positions.push(afterOpening);
     score = sm.scoreAfter ? [sm.scoreAfter[0], sm.scoreAfter[1]] : score;
     remaining -= r.size;
-    const nextOpener = r.nextOpener === undefined ? controller : ((r.nextOpener === 0 ? eg.opener : 1 - eg.opener) as 0 | 1);
+    const nextOpener =
+      r.nextOpener === undefined ? controller : ((r.nextOpener === 0 ? eg.opener : 1 - eg.opener) as 0 | 1);
     const restValue = restAnalysis ? (restAnalysis.value === undefined ? null : -restAnalysis.value + 0) : 0;
     const afterDecision: PositionReport = {
-      ply: report.positions.length, toMove: nextOpener, score: [score[0], score[1]], remaining,
-      value: restValue, exact: restValue !== null, pending: false, lower: restValue, upper: restValue,
+      ply: report.positions.length,
+      toMove: nextOpener,
+      score: [score[0], score[1]],
+      remaining,
+      value: restValue,
+      exact: restValue !== null,
+      pending: false,
+      lower: restValue,
+      upper: restValue,
       controlledValue: restAnalysis && restAnalysis.controlledValue !== null ? -restAnalysis.controlledValue + 0 : null,
       best: restAnalysis?.value !== undefined ? restAnalysis.best.slice() : [],
       method: restValue === null ? 'unknown' : remaining === 0 ? 'over' : 'endgame',
       endgame: restAnalysis,
       components: restComponents,
-      moveValues: restAnalysis ? new Map(restAnalysis.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0])) : undefined,
+      moveValues: restAnalysis
+        ? new Map(
+            restAnalysis.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0]),
+          )
+        : undefined,
     };
-    pushMove(report, {
-      ply: afterDecision.ply, move: r.decision, player: controller,
-      completes: r.decision === 'keep' ? r.size - (r.kind === 'loop' ? 4 : 2) : r.size,
-      loss: r.controllerLoss ?? null, best: afterOpening.best, range: sm.step.decisionRange ?? sm.step.range,
-      glyph: null, comment: null,
-    }, afterOpening);
+    pushMove(
+      report,
+      {
+        ply: afterDecision.ply,
+        move: r.decision,
+        player: controller,
+        completes: r.decision === 'keep' ? r.size - (r.kind === 'loop' ? 4 : 2) : r.size,
+        loss: r.controllerLoss ?? null,
+        best: afterOpening.best,
+        range: sm.step.decisionRange ?? sm.step.range,
+        glyph: null,
+        comment: null,
+      },
+      afterOpening,
+    );
     report.positions.push(afterDecision);
   });
   return report;
 }
 
-function remainingAfter(all: { kind: 'chain' | 'loop'; size: number }[], opened: { kind: 'chain' | 'loop'; size: number }[]) {
+function remainingAfter(
+  all: { kind: 'chain' | 'loop'; size: number }[],
+  opened: { kind: 'chain' | 'loop'; size: number }[],
+) {
   const left = all.slice();
   for (const c of opened) {
     const i = left.findIndex((x) => x.kind === c.kind && x.size === c.size);
@@ -296,34 +417,58 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
   if (claim && start) {
     if (start.value !== null && start.exact && claim.value !== start.value) {
       out.push({
-        severity: 'error', range: claim.range, code: 'wrong-value',
+        severity: 'error',
+        range: claim.range,
+        code: 'wrong-value',
         message: `value ${claim.value} is wrong: the value is ${start.value} for ${report.players[start.toMove]} to move (${valuePhrase(start, report.players)})`,
       });
     } else if (start.value === null && !start.pending) {
-      out.push({ severity: 'information', range: claim.range, code: 'value-unverified', message: `value ${claim.value} could not be checked: ${start.note ?? 'the value is unknown'}` });
+      out.push({
+        severity: 'information',
+        range: claim.range,
+        code: 'value-unverified',
+        message: `value ${claim.value} could not be checked: ${start.note ?? 'the value is unknown'}`,
+      });
     }
   }
   for (const m of report.moves) {
     if (m.loss !== null && m.loss >= minLoss) {
       const name = report.players[m.player];
-      const consequence = m.changesResult && m.marginBefore !== null && m.marginAfter !== null
-        ? ` and turns ${name}'s ${outcome(m.marginBefore, false)} into ${outcome(m.marginAfter)}`
-        : '';
+      const consequence =
+        m.changesResult && m.marginBefore !== null && m.marginAfter !== null
+          ? ` and turns ${name}'s ${outcome(m.marginBefore, false)} into ${outcome(m.marginAfter)}`
+          : '';
       const best = m.best.length ? ` Best: ${listOr(m.best)}.` : '';
-      const what = report.kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
-        ? (m.move === 'keep' ? 'Keeping control' : 'Taking all')
-        : m.move;
+      const what =
+        report.kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
+          ? m.move === 'keep'
+            ? 'Keeping control'
+            : 'Taking all'
+          : m.move;
       out.push({
-        severity: m.changesResult ? options.resultChangeSeverity ?? 'warning' : options.lossSeverity ?? 'information',
-        range: m.range, code: m.changesResult ? 'result-changing-mistake' : 'mistake',
+        severity: m.changesResult
+          ? (options.resultChangeSeverity ?? 'warning')
+          : (options.lossSeverity ?? 'information'),
+        range: m.range,
+        code: m.changesResult ? 'result-changing-mistake' : 'mistake',
         message: `${what} gives away ${boxes(m.loss)}${consequence}.${best}`,
       });
     }
     if (m.glyph && m.loss !== null) {
       if ((m.glyph === '!' || m.glyph === '!!') && m.loss > 0) {
-        out.push({ severity: 'hint', range: m.range, code: 'glyph', message: `marked ${m.glyph} but it gives away ${boxes(m.loss)}` });
+        out.push({
+          severity: 'hint',
+          range: m.range,
+          code: 'glyph',
+          message: `marked ${m.glyph} but it gives away ${boxes(m.loss)}`,
+        });
       } else if ((m.glyph === '?' || m.glyph === '??') && m.loss === 0) {
-        out.push({ severity: 'hint', range: m.range, code: 'glyph', message: `marked ${m.glyph} but it is an optimal move` });
+        out.push({
+          severity: 'hint',
+          range: m.range,
+          code: 'glyph',
+          message: `marked ${m.glyph} but it is an optimal move`,
+        });
       }
     }
   }
@@ -347,8 +492,14 @@ function listOr(items: string[]): string {
 /** "Bob wins the rest by 2; predicted final score 6-3 (Bob wins 6-3)". */
 export function valuePhrase(p: PositionReport, players: [string, string]): string {
   if (p.value === null) return 'value unknown';
-  const mover = players[p.toMove], other = players[1 - p.toMove];
-  const rest = p.value > 0 ? `${mover} wins the rest by ${p.value}` : p.value < 0 ? `${other} wins the rest by ${-p.value}` : 'the rest is shared evenly';
+  const mover = players[p.toMove],
+    other = players[1 - p.toMove];
+  const rest =
+    p.value > 0
+      ? `${mover} wins the rest by ${p.value}`
+      : p.value < 0
+        ? `${other} wins the rest by ${-p.value}`
+        : 'the rest is shared evenly';
   const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
   return `${rest}; predicted final score ${final[0]}-${final[1]}, ${resultInWords(final, players)}`;
 }

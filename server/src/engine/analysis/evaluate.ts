@@ -20,7 +20,15 @@ export function quickEvaluate(state: BoardState): { evaluation: Evaluation; loon
   const moveValues = new Map<number, number | null>();
   for (const l of a.lines) moveValues.set(l.line, l.value);
   return {
-    evaluation: { status: 'exact', method: 'loony-endgame', value: a.value, lower: a.value, upper: a.value, best: a.best.slice().sort((x, y) => x - y), moveValues },
+    evaluation: {
+      status: 'exact',
+      method: 'loony-endgame',
+      value: a.value,
+      lower: a.value,
+      upper: a.value,
+      best: a.best.slice().sort((x, y) => x - y),
+      moveValues,
+    },
     loony: a,
   };
 }
@@ -50,11 +58,29 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     for (let l = 0; l < r.moveValues.length; l++) if (!state.drawn[l]) moveValues.set(l, r.moveValues[l]);
   }
   if (r.status === 'exact') {
-    return { status: 'exact', method: 'search', value: r.value, lower: r.value!, upper: r.value!, best: r.best.slice(), moveValues, nodes: r.nodes, nim };
+    return {
+      status: 'exact',
+      method: 'search',
+      value: r.value,
+      lower: r.value!,
+      upper: r.value!,
+      best: r.best.slice(),
+      moveValues,
+      nodes: r.nodes,
+      nim,
+    };
   }
   return {
-    status: 'unknown', method: 'search', value: null, lower: r.lower, upper: r.upper, best: [], moveValues, nodes: r.nodes,
-    note: `not solved within the search budget (${r.nodes.toLocaleString('en-US')} positions searched)`, nim,
+    status: 'unknown',
+    method: 'search',
+    value: null,
+    lower: r.lower,
+    upper: r.upper,
+    best: [],
+    moveValues,
+    nodes: r.nodes,
+    note: `not solved within the search budget (${r.nodes.toLocaleString('en-US')} positions searched)`,
+    nim,
   };
 }
 
@@ -62,7 +88,11 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
  * The best continuation from a position as far as it is known without new search: follow the
  * first optimal move while each next position is exact (closed form, or already solved).
  */
-export function bestContinuation(state: BoardState, known: (s: BoardState) => Evaluation | undefined, maxPlies = 12): number[] {
+export function bestContinuation(
+  state: BoardState,
+  known: (s: BoardState) => Evaluation | undefined,
+  maxPlies = 12,
+): number[] {
   const line: number[] = [];
   const s = state.clone();
   for (let i = 0; i < maxPlies && !s.isOver(); i++) {

@@ -27,6 +27,9 @@ export function nimSummary(state: BoardState, budget: number, moveValues = true)
     loops: r.loops,
     wantsLongChains: r.longChainRule.wantsLongChains,
     currentFavoursPlayerToMove: r.longChainRule.currentFavoursPlayerToMove,
-    winningMoves: moveValues && r.moveValues.every((m) => m.winning !== 'unknown') ? r.moveValues.filter((m) => m.winning === true).map((m) => m.line) : undefined,
+    winningMoves:
+      moveValues && r.moveValues.every((m) => m.winning !== 'unknown')
+        ? r.moveValues.filter((m) => m.winning === true).map((m) => m.line)
+        : undefined,
   };
 }

@@ -15,7 +15,12 @@ export function restInWords(value: number, toMove: string, other: string): strin
 }
 
 /** Final score predicted from the current score, the remaining boxes and the value for the player to move. */
-export function predictedFinal(score: [number, number], remaining: number, value: number, toMove: 0 | 1): [number, number] {
+export function predictedFinal(
+  score: [number, number],
+  remaining: number,
+  value: number,
+  toMove: 0 | 1,
+): [number, number] {
   const mine = (remaining + value) / 2;
   const theirs = (remaining - value) / 2;
   const out: [number, number] = [score[0], score[1]];

@@ -12,7 +12,10 @@
 export const MIN_SIDE = 1;
 export const MAX_SIDE = 12;
 
-export interface Dot { x: number; y: number }
+export interface Dot {
+  x: number;
+  y: number;
+}
 
 export class BoardGeometry {
   readonly width: number;
@@ -26,7 +29,14 @@ export class BoardGeometry {
   readonly lineBoxes: Int16Array;
 
   constructor(width: number, height: number) {
-    if (!Number.isInteger(width) || !Number.isInteger(height) || width < MIN_SIDE || height < MIN_SIDE || width > MAX_SIDE || height > MAX_SIDE) {
+    if (
+      !Number.isInteger(width) ||
+      !Number.isInteger(height) ||
+      width < MIN_SIDE ||
+      height < MIN_SIDE ||
+      width > MAX_SIDE ||
+      height > MAX_SIDE
+    ) {
       throw new RangeError(`board size ${width}x${height} is outside 1x1 .. ${MAX_SIDE}x${MAX_SIDE}`);
     }
     this.width = width;
@@ -50,23 +60,43 @@ export class BoardGeometry {
     }
   }
 
-  hLine(x: number, y: number): number { return y * this.width + x; }
-  vLine(x: number, y: number): number { return this.horizontalCount + y * (this.width + 1) + x; }
-  box(x: number, y: number): number { return y * this.width + x; }
-  boxX(b: number): number { return b % this.width; }
-  boxY(b: number): number { return Math.floor(b / this.width); }
+  hLine(x: number, y: number): number {
+    return y * this.width + x;
+  }
+  vLine(x: number, y: number): number {
+    return this.horizontalCount + y * (this.width + 1) + x;
+  }
+  box(x: number, y: number): number {
+    return y * this.width + x;
+  }
+  boxX(b: number): number {
+    return b % this.width;
+  }
+  boxY(b: number): number {
+    return Math.floor(b / this.width);
+  }
 
-  isHorizontal(line: number): boolean { return line < this.horizontalCount; }
+  isHorizontal(line: number): boolean {
+    return line < this.horizontalCount;
+  }
 
   /** The lower-left dot of a line and the other dot. */
   lineDots(line: number): [Dot, Dot] {
     if (line < this.horizontalCount) {
-      const x = line % this.width, y = Math.floor(line / this.width);
-      return [{ x, y }, { x: x + 1, y }];
+      const x = line % this.width,
+        y = Math.floor(line / this.width);
+      return [
+        { x, y },
+        { x: x + 1, y },
+      ];
     }
     const r = line - this.horizontalCount;
-    const x = r % (this.width + 1), y = Math.floor(r / (this.width + 1));
-    return [{ x, y }, { x, y: y + 1 }];
+    const x = r % (this.width + 1),
+      y = Math.floor(r / (this.width + 1));
+    return [
+      { x, y },
+      { x, y: y + 1 },
+    ];
   }
 
   /** The boxes a line borders (one at the edge of the board, otherwise two). */
@@ -89,7 +119,9 @@ export class BoardGeometry {
     return undefined;
   }
 
-  hasDot(d: Dot): boolean { return d.x >= 0 && d.y >= 0 && d.x <= this.width && d.y <= this.height; }
+  hasDot(d: Dot): boolean {
+    return d.x >= 0 && d.y >= 0 && d.x <= this.width && d.y <= this.height;
+  }
 
   /** Canonical name of a line: `a1-b1`, `a1-a2` (lower-left dot first). */
   lineName(line: number): string {
@@ -98,7 +130,9 @@ export class BoardGeometry {
   }
 
   /** A box is named by its lower-left dot. */
-  boxName(box: number): string { return dotName({ x: this.boxX(box), y: this.boxY(box) }); }
+  boxName(box: number): string {
+    return dotName({ x: this.boxX(box), y: this.boxY(box) });
+  }
 
   /** Littlegolem code of a line: h|v, dot row letter (a = bottom), dot column letter. */
   littlegolemCode(line: number): string {
@@ -107,10 +141,14 @@ export class BoardGeometry {
   }
 
   /** Every line, in index order; handy for tests and search move generation. */
-  allLines(): number[] { return Array.from({ length: this.lineCount }, (_, i) => i); }
+  allLines(): number[] {
+    return Array.from({ length: this.lineCount }, (_, i) => i);
+  }
 }
 
-export function dotName(d: Dot): string { return String.fromCharCode(97 + d.x) + String(d.y + 1); }
+export function dotName(d: Dot): string {
+  return String.fromCharCode(97 + d.x) + String(d.y + 1);
+}
 
 /** Parse a dot name such as `c4`; column letters a..z, rows 1..99. Undefined when malformed. */
 export function parseDot(text: string): Dot | undefined {
@@ -130,20 +168,34 @@ export type LineParse = { ok: true; line: number } | { ok: false; message: strin
 export function parseLine(geometry: BoardGeometry, text: string): LineParse {
   const lg = /^([hv])([a-z])([a-z])$/i.exec(text);
   if (lg) {
-    const y = lg[2].toLowerCase().charCodeAt(0) - 97, x = lg[3].toLowerCase().charCodeAt(0) - 97;
+    const y = lg[2].toLowerCase().charCodeAt(0) - 97,
+      x = lg[3].toLowerCase().charCodeAt(0) - 97;
     const from = { x, y };
     const to = lg[1].toLowerCase() === 'h' ? { x: x + 1, y } : { x, y: y + 1 };
     const line = geometry.lineBetween(from, to);
-    if (line === undefined) return { ok: false, message: `littlegolem move '${text}' (${dotName(from)}-${dotName(to)}) is off the ${geometry.width}x${geometry.height} board` };
+    if (line === undefined)
+      return {
+        ok: false,
+        message: `littlegolem move '${text}' (${dotName(from)}-${dotName(to)}) is off the ${geometry.width}x${geometry.height} board`,
+      };
     return { ok: true, line };
   }
   const m = /^([a-zA-Z][0-9]{1,2})-?([a-zA-Z][0-9]{1,2})$/.exec(text);
-  if (!m) return { ok: false, message: `'${text}' is not a line: write two adjacent dots like a1-b1, or a littlegolem code like haa` };
-  const a = parseDot(m[1]), b = parseDot(m[2]);
-  if (!a || !b) return { ok: false, message: `'${text}' names no dot: rows are numbered from 1 (a1 is the bottom-left dot)` };
+  if (!m)
+    return {
+      ok: false,
+      message: `'${text}' is not a line: write two adjacent dots like a1-b1, or a littlegolem code like haa`,
+    };
+  const a = parseDot(m[1]),
+    b = parseDot(m[2]);
+  if (!a || !b)
+    return { ok: false, message: `'${text}' names no dot: rows are numbered from 1 (a1 is the bottom-left dot)` };
   for (const d of [a, b]) {
     if (!geometry.hasDot(d)) {
-      return { ok: false, message: `dot ${dotName(d)} is off the ${geometry.width}x${geometry.height} board (dots a1..${dotName({ x: geometry.width, y: geometry.height })})` };
+      return {
+        ok: false,
+        message: `dot ${dotName(d)} is off the ${geometry.width}x${geometry.height} board (dots a1..${dotName({ x: geometry.width, y: geometry.height })})`,
+      };
     }
   }
   const line = geometry.lineBetween(a, b);
@@ -156,6 +208,9 @@ const geometryCache = new Map<string, BoardGeometry>();
 export function geometryOf(width: number, height: number): BoardGeometry {
   const key = `${width}x${height}`;
   let g = geometryCache.get(key);
-  if (!g) { g = new BoardGeometry(width, height); geometryCache.set(key, g); }
+  if (!g) {
+    g = new BoardGeometry(width, height);
+    geometryCache.set(key, g);
+  }
   return g;
 }

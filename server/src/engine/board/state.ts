@@ -5,9 +5,7 @@ export const UNCLAIMED = -1;
 export const CLAIMED_UNKNOWN = 2;
 export type Player = 0 | 1;
 
-export type PlayResult =
-  | { ok: true; completed: number[] }
-  | { ok: false; reason: 'drawn' | 'game-over' | 'off-board' };
+export type PlayResult = { ok: true; completed: number[] } | { ok: false; reason: 'drawn' | 'game-over' | 'off-board' };
 
 /**
  * A board position as players see it: drawn lines, box owners, score and the player to move.
@@ -39,15 +37,21 @@ export class BoardState {
     return c;
   }
 
-  isDrawn(line: number): boolean { return this.drawn[line] === 1; }
+  isDrawn(line: number): boolean {
+    return this.drawn[line] === 1;
+  }
 
   /** Number of drawn sides of a box. */
   sidesDrawn(box: number): number {
     const bl = this.geometry.boxLines;
-    return this.drawn[bl[4 * box]] + this.drawn[bl[4 * box + 1]] + this.drawn[bl[4 * box + 2]] + this.drawn[bl[4 * box + 3]];
+    return (
+      this.drawn[bl[4 * box]] + this.drawn[bl[4 * box + 1]] + this.drawn[bl[4 * box + 2]] + this.drawn[bl[4 * box + 3]]
+    );
   }
 
-  isOver(): boolean { return this.drawnCount === this.geometry.lineCount; }
+  isOver(): boolean {
+    return this.drawnCount === this.geometry.lineCount;
+  }
 
   /** Boxes not yet completed. */
   openBoxCount(): number {
@@ -100,7 +104,10 @@ export class BoardState {
   key(): string {
     let s = `${this.geometry.width}x${this.geometry.height}:`;
     for (let i = 0; i < this.drawn.length; i += 4) {
-      s += ((this.drawn[i] | (this.drawn[i + 1] << 1) | (this.drawn[i + 2] << 2) | (this.drawn[i + 3] << 3)) & 15).toString(16);
+      s += (
+        (this.drawn[i] | (this.drawn[i + 1] << 1) | (this.drawn[i + 2] << 2) | (this.drawn[i + 3] << 3)) &
+        15
+      ).toString(16);
     }
     return s;
   }

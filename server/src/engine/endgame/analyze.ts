@@ -7,12 +7,32 @@
  * `valueForOpener` = -v(G) is the spec's value for the player to move (the opener).
  */
 import {
-  Component, ComponentCounts, ComponentKind, ParseIssue, cloneCounts, componentCount, countOf, countsOf,
-  formatCounts, isSimpleLoony, parseComponentName, removeComponent, totalBoxes, typesOf, MIN_LOOP,
+  Component,
+  ComponentCounts,
+  ComponentKind,
+  ParseIssue,
+  cloneCounts,
+  componentCount,
+  countOf,
+  countsOf,
+  formatCounts,
+  isSimpleLoony,
+  parseComponentName,
+  removeComponent,
+  totalBoxes,
+  typesOf,
+  MIN_LOOP,
 } from './components';
 import {
-  ControllerDecision, analyzeClosedForm, controlledValue, controllerDecision, statsOf, terminalBonus,
-  valueAfterOpening, valueExplicit, valueProcedural,
+  ControllerDecision,
+  analyzeClosedForm,
+  controlledValue,
+  controllerDecision,
+  statsOf,
+  terminalBonus,
+  valueAfterOpening,
+  valueExplicit,
+  valueProcedural,
 } from './closedForm';
 import { DEFAULT_MAX_STATES, RecursionTable, solveRecursion, stateCount } from './recursion';
 
@@ -75,7 +95,8 @@ export interface EndgameEvaluator {
 export function makeEvaluator(root: ComponentCounts, options: EndgameOptions = {}): EndgameEvaluator {
   const method = options.method ?? 'auto';
   const simple = isSimpleLoony(root);
-  if (method === 'closed-form' && !simple) throw new RangeError('the closed form needs long chains (>= 3) and even loops (>= 4) only');
+  if (method === 'closed-form' && !simple)
+    throw new RangeError('the closed form needs long chains (>= 3) and even loops (>= 4) only');
   if (simple && method !== 'recursion') {
     return { method: 'closed-form', value: (g) => valueExplicit(statsOf(g)) };
   }
@@ -94,7 +115,8 @@ function notesFor(g: ComponentCounts): string[] {
   for (const s of g.loops.keys()) {
     if (s % 2 === 1) notes.push(`${s}l is an odd loop: it exists only in strings-and-coins`);
   }
-  if ((g.chains.get(2) ?? 0) > 0) notes.push('a 2-chain is best opened by the line between its two boxes (the controller then has no choice)');
+  if ((g.chains.get(2) ?? 0) > 0)
+    notes.push('a 2-chain is best opened by the line between its two boxes (the controller then has no choice)');
   return notes;
 }
 
@@ -102,11 +124,15 @@ function notesFor(g: ComponentCounts): string[] {
  * Analyse an abstract endgame: value, controlled value, every opening with its value and the
  * controller's decision, and all optimal openings.
  */
-export function analyzeEndgame(components: Iterable<Component> | ComponentCounts | string, options: EndgameOptions = {}): EndgameAnalysis {
+export function analyzeEndgame(
+  components: Iterable<Component> | ComponentCounts | string,
+  options: EndgameOptions = {},
+): EndgameAnalysis {
   const g = countsOf(components);
   const method = options.method ?? 'auto';
   const simple = isSimpleLoony(g);
-  if (method === 'closed-form' && !simple) throw new RangeError('the closed form needs long chains (>= 3) and even loops (>= 4) only');
+  if (method === 'closed-form' && !simple)
+    throw new RangeError('the closed form needs long chains (>= 3) and even loops (>= 4) only');
   if (simple && method !== 'recursion') {
     const cf = analyzeClosedForm(g);
     return {
@@ -130,8 +156,13 @@ export function analyzeEndgame(components: Iterable<Component> | ComponentCounts
     componentCount: componentCount(g),
     notes: notesFor(g),
   };
-  let cValue: number | null = null, tb: number | null = null;
-  if (simple) { const st = statsOf(g); cValue = controlledValue(st); tb = terminalBonus(st); }
+  let cValue: number | null = null,
+    tb: number | null = null;
+  if (simple) {
+    const st = statsOf(g);
+    cValue = controlledValue(st);
+    tb = terminalBonus(st);
+  }
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
   const table = solveRecursion(g, { maxStates });
   const types = typesOf(g);
@@ -145,7 +176,16 @@ export function analyzeEndgame(components: Iterable<Component> | ComponentCounts
       valueForOpener: undefined,
       method: 'recursion',
       exact: false,
-      openings: types.map((t) => ({ component: t.name, kind: t.kind, size: t.size, count: t.count, valueRest: undefined, valueAfter: undefined, optimal: false, decision: undefined })),
+      openings: types.map((t) => ({
+        component: t.name,
+        kind: t.kind,
+        size: t.size,
+        count: t.count,
+        valueRest: undefined,
+        valueAfter: undefined,
+        optimal: false,
+        decision: undefined,
+      })),
       best: [],
       reason: `the exact recursion needs ${Number.isFinite(n) ? n.toLocaleString('en-US') : 'too many'} states, above the budget of ${maxStates.toLocaleString('en-US')}`,
     };
@@ -157,10 +197,23 @@ export function analyzeEndgame(components: Iterable<Component> | ComponentCounts
     const vRest = table.table[table.rootIndex - table.radix[i]];
     const valueAfter = valueAfterOpening(t.kind, t.size, vRest);
     if (valueAfter < min) min = valueAfter;
-    openings.push({ component: t.name, kind: t.kind, size: t.size, count: t.count, valueRest: vRest, valueAfter, optimal: false, decision: controllerDecision(t.kind, t.size, vRest) });
+    openings.push({
+      component: t.name,
+      kind: t.kind,
+      size: t.size,
+      count: t.count,
+      valueRest: vRest,
+      valueAfter,
+      optimal: false,
+      decision: controllerDecision(t.kind, t.size, vRest),
+    });
   }
   const best: string[] = [];
-  for (const o of openings) if (o.valueAfter === min) { o.optimal = true; best.push(o.component); }
+  for (const o of openings)
+    if (o.valueAfter === min) {
+      o.optimal = true;
+      best.push(o.component);
+    }
   const value = table.rootValue;
   return {
     ...base,
@@ -176,7 +229,10 @@ export function analyzeEndgame(components: Iterable<Component> | ComponentCounts
 }
 
 /** Both closed forms (4.1 explicit, 4.2 procedural) for a simple loony endgame. */
-export function closedFormValues(components: Iterable<Component> | ComponentCounts | string): { explicit: number; procedural: number } {
+export function closedFormValues(components: Iterable<Component> | ComponentCounts | string): {
+  explicit: number;
+  procedural: number;
+} {
   const st = statsOf(countsOf(components));
   return { explicit: valueExplicit(st), procedural: valueProcedural(st) };
 }
@@ -203,15 +259,30 @@ export function parsePlay(text: string): PlayParse {
   const re = /[^\s,]+/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
-    const tok = m[0], start = m.index, end = start + tok.length;
+    const tok = m[0],
+      start = m.index,
+      end = start + tok.length;
     const mm = /^([^:]+)(?::([A-Za-z]*))?$/.exec(tok);
-    if (!mm) { errors.push({ message: `'${tok}' is not a step: write a component, optionally with :keep or :all (e.g. 3:keep)`, start, end }); continue; }
+    if (!mm) {
+      errors.push({
+        message: `'${tok}' is not a step: write a component, optionally with :keep or :all (e.g. 3:keep)`,
+        start,
+        end,
+      });
+      continue;
+    }
     const r = parseComponentName(mm[1], MIN_LOOP);
-    if (!r.ok) { errors.push({ message: r.message, start, end }); continue; }
+    if (!r.ok) {
+      errors.push({ message: r.message, start, end });
+      continue;
+    }
     let suffix: 'keep' | 'all' | undefined;
     if (mm[2] !== undefined) {
       const sfx = mm[2].toLowerCase();
-      if (sfx !== 'keep' && sfx !== 'all') { errors.push({ message: `'${tok}': the suffix must be :keep or :all`, start, end }); continue; }
+      if (sfx !== 'keep' && sfx !== 'all') {
+        errors.push({ message: `'${tok}': the suffix must be :keep or :all`, start, end });
+        continue;
+      }
       suffix = sfx;
     }
     steps.push({ text: tok, component: r.component, suffix, start, end });
@@ -316,15 +387,31 @@ export function evaluatePlay(
     const vBefore = ev.value(g);
     const bestOpenings = bestOpeningsOf(g, ev);
     const res: PlayStepResult = {
-      index: i, text: st.text, start: st.start, end: st.end, component: name, kind: c.kind, size: c.size,
-      opener, valueBefore: vBefore, bestOpenings, openingValue: undefined, openerLoss: undefined,
-      decision: 'all', choice: false, bestDecision: undefined, decisionValue: undefined, controllerLoss: undefined,
-      score: [score[0], score[1]], nextOpener: undefined,
+      index: i,
+      text: st.text,
+      start: st.start,
+      end: st.end,
+      component: name,
+      kind: c.kind,
+      size: c.size,
+      opener,
+      valueBefore: vBefore,
+      bestOpenings,
+      openingValue: undefined,
+      openerLoss: undefined,
+      decision: 'all',
+      choice: false,
+      bestDecision: undefined,
+      decisionValue: undefined,
+      controllerLoss: undefined,
+      score: [score[0], score[1]],
+      nextOpener: undefined,
     };
     out.push(res);
     if (countOf(g, c) === 0) {
       res.error = `there is no ${name} left to open (remaining: ${formatCounts(g)})`;
-      ok = false; break;
+      ok = false;
+      break;
     }
     removeComponent(g, c);
     const last = componentCount(g) === 0;
@@ -338,20 +425,24 @@ export function evaluatePlay(
     } else if (n >= 4) handout = 4;
     if (handout === undefined) {
       if (st.suffix === 'keep') {
-        res.error = c.kind === 'chain'
-          ? `a ${n}-chain${n === 2 ? '' : ''} cannot be declined: there is no handout`
-          : `a ${n}-loop cannot be declined: every move in it captures`;
-        ok = false; break;
+        res.error =
+          c.kind === 'chain'
+            ? `a ${n}-chain${n === 2 ? '' : ''} cannot be declined: there is no handout`
+            : `a ${n}-loop cannot be declined: every move in it captures`;
+        ok = false;
+        break;
       }
       if (st.suffix === 'all') res.note = `the :all suffix is not needed for ${name}`;
     } else if (st.suffix === undefined) {
       if (!last) {
         res.error = `say what the controller did after ${name} is opened: ${name}:keep or ${name}:all`;
-        ok = false; break;
+        ok = false;
+        break;
       }
     } else if (st.suffix === 'all' && last) res.note = `the :all suffix is not needed for the last component`;
     if (c.kind === 'chain' && n === 2 && st.suffix !== undefined) {
-      res.note = 'a 2-chain with a suffix is taken as opened at an end (the controller may decline); opened by its middle line the controller has no choice';
+      res.note =
+        'a 2-chain with a suffix is taken as opened at an end (the controller may decline); opened by its middle line the controller has no choice';
     }
     const decision: 'keep' | 'all' = handout !== undefined && st.suffix === 'keep' ? 'keep' : 'all';
     res.decision = decision;
@@ -367,24 +458,48 @@ export function evaluatePlay(
       res.controllerLoss = openingValue - res.decisionValue;
     }
     const controller: 0 | 1 = opener === 0 ? 1 : 0;
-    if (decision === 'keep') { score[controller] += n - handout!; score[opener] += handout!; }
-    else { score[controller] += n; opener = controller; }
+    if (decision === 'keep') {
+      score[controller] += n - handout!;
+      score[opener] += handout!;
+    } else {
+      score[controller] += n;
+      opener = controller;
+    }
     res.score = [score[0], score[1]];
     res.nextOpener = last ? undefined : opener;
   }
   if (ok && parseErrors.length) {
     const e = parseErrors[0];
     out.push({
-      index: out.length, text: '', start: e.start, end: e.end, component: '', kind: 'chain', size: 0, opener,
-      valueBefore: ev.value(g), bestOpenings: bestOpeningsOf(g, ev), openingValue: undefined, openerLoss: undefined,
-      decision: 'all', choice: false, bestDecision: undefined, decisionValue: undefined, controllerLoss: undefined,
-      score: [score[0], score[1]], nextOpener: undefined, error: e.message,
+      index: out.length,
+      text: '',
+      start: e.start,
+      end: e.end,
+      component: '',
+      kind: 'chain',
+      size: 0,
+      opener,
+      valueBefore: ev.value(g),
+      bestOpenings: bestOpeningsOf(g, ev),
+      openingValue: undefined,
+      openerLoss: undefined,
+      decision: 'all',
+      choice: false,
+      bestDecision: undefined,
+      decisionValue: undefined,
+      controllerLoss: undefined,
+      score: [score[0], score[1]],
+      nextOpener: undefined,
+      error: e.message,
     });
     ok = false;
   }
   const complete = componentCount(g) === 0;
   const result: PlayEvaluation = { ok, method: ev.method, steps: out, score, remaining: formatCounts(g), complete };
-  if (ok && !complete) { result.remainingValue = ev.value(g); result.nextOpener = opener; }
+  if (ok && !complete) {
+    result.remainingValue = ev.value(g);
+    result.nextOpener = opener;
+  }
   return result;
 }
 

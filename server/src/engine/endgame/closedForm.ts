@@ -30,7 +30,18 @@ export interface EndgameStats {
 }
 
 export function emptyStats(): EndgameStats {
-  return { size: 0, chains: 0, loops: 0, theta: 0, f: 0, s: 0, bigChains: 0, bigChainBoxes: 0, bigLoops: 0, bigLoopBoxes: 0 };
+  return {
+    size: 0,
+    chains: 0,
+    loops: 0,
+    theta: 0,
+    f: 0,
+    s: 0,
+    bigChains: 0,
+    bigChainBoxes: 0,
+    bigLoops: 0,
+    bigLoopBoxes: 0,
+  };
 }
 
 /** Add k copies (k may be negative) of a long chain / even loop to stats, in place. */
@@ -39,12 +50,18 @@ export function addToStats(st: EndgameStats, kind: 'chain' | 'loop', size: numbe
   if (kind === 'chain') {
     st.chains += k;
     if (size === 3) st.theta += k;
-    else { st.bigChains += k; st.bigChainBoxes += size * k; }
+    else {
+      st.bigChains += k;
+      st.bigChainBoxes += size * k;
+    }
   } else {
     st.loops += k;
     if (size === 4) st.f += k;
     else if (size === 6) st.s += k;
-    else { st.bigLoops += k; st.bigLoopBoxes += size * k; }
+    else {
+      st.bigLoops += k;
+      st.bigLoopBoxes += size * k;
+    }
   }
 }
 
@@ -52,7 +69,8 @@ export class NotSimpleLoonyError extends RangeError {}
 
 /** Stats of a multiset; throws NotSimpleLoonyError when a short chain or odd/short loop is present. */
 export function statsOf(g: ComponentCounts): EndgameStats {
-  if (!isSimpleLoony(g)) throw new NotSimpleLoonyError('the closed form needs long chains (>= 3) and even loops (>= 4) only');
+  if (!isSimpleLoony(g))
+    throw new NotSimpleLoonyError('the closed form needs long chains (>= 3) and even loops (>= 4) only');
   const st = emptyStats();
   for (const [s, k] of g.chains) if (k > 0) addToStats(st, 'chain', s, k);
   for (const [s, k] of g.loops) if (k > 0) addToStats(st, 'loop', s, k);
@@ -67,14 +85,18 @@ function tbOf(chains: number, theta: number, loops: number): number {
   return 4;
 }
 
-export function terminalBonus(st: EndgameStats): number { return tbOf(st.chains, st.theta, st.loops); }
+export function terminalBonus(st: EndgameStats): number {
+  return tbOf(st.chains, st.theta, st.loops);
+}
 
 /** (1.1) c(G). */
 export function controlledValue(st: EndgameStats): number {
   return st.size - 4 * st.chains - 8 * st.loops + terminalBonus(st);
 }
 
-function mod(a: number, n: number): number { return ((a % n) + n) % n; }
+function mod(a: number, n: number): number {
+  return ((a % n) + n) % n;
+}
 
 /** G = 4l + 3 + 3 exactly. */
 function isFourThreeThree(st: EndgameStats): boolean {
@@ -85,7 +107,9 @@ function isFourThreeThree(st: EndgameStats): boolean {
 export function valueExplicit(st: EndgameStats): number {
   if (st.chains === 0 && st.loops === 0) return 0;
   const c = controlledValue(st);
-  const size = st.size, f = st.f, theta = st.theta;
+  const size = st.size,
+    f = st.f,
+    theta = st.theta;
   // (1)
   if (c >= 2) return c;
   // (2) c = 0 and G = 4l + (anything except 3 + 3)
@@ -110,12 +134,14 @@ export function sigmaPow(x: number, n: number): number {
   while (n > 0) {
     if (x > 4) {
       const k = Math.min(n, Math.ceil((x - 4) / 2));
-      x -= 2 * k; n -= k;
+      x -= 2 * k;
+      n -= k;
     } else if (x >= 2) {
       if (n % 2 === 1) x = 6 - x;
       n = 0;
     } else {
-      x = Math.abs(x - 4) + 2; n--;
+      x = Math.abs(x - 4) + 2;
+      n--;
     }
   }
   return x;
@@ -126,23 +152,38 @@ export function phiPow(x: number, n: number): number {
   while (n > 0) {
     if (x > 4) {
       const k = Math.min(n, Math.ceil((x - 4) / 4));
-      x -= 4 * k; n -= k;
+      x -= 4 * k;
+      n -= k;
     } else if (x >= 0) {
       if (n % 2 === 1) x = 4 - x;
       n = 0;
     } else {
-      x = Math.abs(x - 4); n--;
+      x = Math.abs(x - 4);
+      n--;
     }
   }
   return x;
 }
 
 /** The core G0 of Theorem 4.2 (only meaningful when theta <= 1) and theta'. */
-export function coreOf(st: EndgameStats): { size: number; chains: number; theta: number; loops: number; thetaPrime: number; c0: number } {
-  let chains = st.bigChains, size = st.bigChainBoxes + st.bigLoopBoxes, theta = 0;
+export function coreOf(st: EndgameStats): {
+  size: number;
+  chains: number;
+  theta: number;
+  loops: number;
+  thetaPrime: number;
+  c0: number;
+} {
+  let chains = st.bigChains,
+    size = st.bigChainBoxes + st.bigLoopBoxes,
+    theta = 0;
   let thetaPrime = 0;
   if (st.bigChains === 0) {
-    if (st.theta === 1) { chains = 1; theta = 1; size += 3; }
+    if (st.theta === 1) {
+      chains = 1;
+      theta = 1;
+      size += 3;
+    }
   } else if (st.theta === 1) thetaPrime = 1;
   const loops = st.bigLoops;
   const c0 = size - 4 * chains - 8 * loops + tbOf(chains, theta, loops);
@@ -234,10 +275,23 @@ export function analyzeClosedForm(g: ComponentCounts, formula: ValueFormula = 'e
     addToStats(st, t.kind, t.size, 1);
     const valueAfter = valueAfterOpening(t.kind, t.size, vRest);
     if (valueAfter < min) min = valueAfter;
-    openings.push({ component: t.name, kind: t.kind, size: t.size, count: t.count, valueRest: vRest, valueAfter, optimal: false, decision: controllerDecision(t.kind, t.size, vRest) });
+    openings.push({
+      component: t.name,
+      kind: t.kind,
+      size: t.size,
+      count: t.count,
+      valueRest: vRest,
+      valueAfter,
+      optimal: false,
+      decision: controllerDecision(t.kind, t.size, vRest),
+    });
   }
   const best: string[] = [];
-  for (const o of openings) if (o.valueAfter === min) { o.optimal = true; best.push(o.component); }
+  for (const o of openings)
+    if (o.valueAfter === min) {
+      o.optimal = true;
+      best.push(o.component);
+    }
   return {
     size: st.size,
     controlledValue: controlledValue(st),
@@ -248,4 +302,3 @@ export function analyzeClosedForm(g: ComponentCounts, formula: ValueFormula = 'e
     best,
   };
 }
-

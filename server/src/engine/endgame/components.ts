@@ -17,7 +17,10 @@ export interface ComponentCounts {
 }
 
 /** One distinct component type with its multiplicity. */
-export interface ComponentType extends Component { count: number; name: string }
+export interface ComponentType extends Component {
+  count: number;
+  name: string;
+}
 
 export const MIN_LOOP = 3;
 export const MIN_NOTATION_LOOP = 4;
@@ -30,11 +33,15 @@ export function componentName(c: Component): string {
 export function checkComponent(c: Component): void {
   if (!Number.isSafeInteger(c.size)) throw new RangeError(`component size ${c.size} is not an integer`);
   if (c.kind === 'chain' && c.size < 1) throw new RangeError(`a chain needs at least 1 box (got ${c.size})`);
-  if (c.kind === 'loop' && c.size < MIN_LOOP) throw new RangeError(`a loop needs at least ${MIN_LOOP} boxes (got ${c.size})`);
-  if (c.kind !== 'chain' && c.kind !== 'loop') throw new RangeError(`unknown component kind ${String((c as Component).kind)}`);
+  if (c.kind === 'loop' && c.size < MIN_LOOP)
+    throw new RangeError(`a loop needs at least ${MIN_LOOP} boxes (got ${c.size})`);
+  if (c.kind !== 'chain' && c.kind !== 'loop')
+    throw new RangeError(`unknown component kind ${String((c as Component).kind)}`);
 }
 
-export function emptyCounts(): ComponentCounts { return { chains: new Map(), loops: new Map() }; }
+export function emptyCounts(): ComponentCounts {
+  return { chains: new Map(), loops: new Map() };
+}
 
 export function cloneCounts(g: ComponentCounts): ComponentCounts {
   return { chains: new Map(g.chains), loops: new Map(g.loops) };
@@ -50,10 +57,13 @@ export function addComponent(g: ComponentCounts, c: Component, k = 1): void {
   const m = c.kind === 'loop' ? g.loops : g.chains;
   const n = (m.get(c.size) ?? 0) + k;
   if (n < 0) throw new RangeError(`cannot remove ${componentName(c)}: not present`);
-  if (n === 0) m.delete(c.size); else m.set(c.size, n);
+  if (n === 0) m.delete(c.size);
+  else m.set(c.size, n);
 }
 
-export function removeComponent(g: ComponentCounts, c: Component, k = 1): void { addComponent(g, c, -k); }
+export function removeComponent(g: ComponentCounts, c: Component, k = 1): void {
+  addComponent(g, c, -k);
+}
 
 /** Counts from components given as an array/iterable, counts, or notation text (throws on bad text). */
 export function countsOf(input: Iterable<Component> | ComponentCounts | string): ComponentCounts {
@@ -74,7 +84,12 @@ export function countsOf(input: Iterable<Component> | ComponentCounts | string):
 }
 
 export function isCounts(x: unknown): x is ComponentCounts {
-  return typeof x === 'object' && x !== null && (x as ComponentCounts).chains instanceof Map && (x as ComponentCounts).loops instanceof Map;
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    (x as ComponentCounts).chains instanceof Map &&
+    (x as ComponentCounts).loops instanceof Map
+  );
 }
 
 /** Distinct types, canonical order: chains by size, then loops by size. */
@@ -114,7 +129,9 @@ export function isSimpleLoony(g: ComponentCounts): boolean {
 
 /** Canonical text key: `3^5+4l+8l` (chains ascending, then loops ascending). Empty: ``. */
 export function countsKey(g: ComponentCounts): string {
-  return typesOf(g).map((t) => (t.count === 1 ? t.name : `${t.name}^${t.count}`)).join('+');
+  return typesOf(g)
+    .map((t) => (t.count === 1 ? t.name : `${t.name}^${t.count}`))
+    .join('+');
 }
 
 /** Human form: `3 + 3 + 4l` for small multisets, `3^40 + 4l` when something repeats more than 3 times. */
@@ -135,19 +152,25 @@ export function componentsOf(g: ComponentCounts, limit = 100_000): Component[] {
   return out;
 }
 
-export interface ParseIssue { message: string; start: number; end: number }
+export interface ParseIssue {
+  message: string;
+  start: number;
+  end: number;
+}
 
 export type ComponentNameParse = { ok: true; component: Component } | { ok: false; message: string };
 
 /** Parse one name: `3`, `4l`, `4L`, `4ℓ`. Loops need >= `minLoop` boxes (default 4, the notation's rule). */
 export function parseComponentName(text: string, minLoop = MIN_NOTATION_LOOP): ComponentNameParse {
   const m = /^([0-9]+)([lLℓ]?)$/.exec(text);
-  if (!m) return { ok: false, message: `'${text}' is not a component: write N for a chain of N boxes or Nl for a loop` };
+  if (!m)
+    return { ok: false, message: `'${text}' is not a component: write N for a chain of N boxes or Nl for a loop` };
   const size = Number(m[1]);
   const kind: ComponentKind = m[2] ? 'loop' : 'chain';
   if (!Number.isSafeInteger(size)) return { ok: false, message: `'${text}': size too large` };
   if (kind === 'chain' && size < 1) return { ok: false, message: `'${text}': a chain needs at least 1 box` };
-  if (kind === 'loop' && size < minLoop) return { ok: false, message: `'${text}': a loop needs at least ${minLoop} boxes` };
+  if (kind === 'loop' && size < minLoop)
+    return { ok: false, message: `'${text}': a loop needs at least ${minLoop} boxes` };
   return { ok: true, component: { kind, size } };
 }
 
@@ -177,17 +200,34 @@ export function parseComponents(text: string, options: ParseComponentsOptions = 
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     const tok = m[0];
-    const start = m.index, end = start + tok.length;
+    const start = m.index,
+      end = start + tok.length;
     const rep = /^([^\^*]+)(?:[\^*]([0-9]+))?$/.exec(tok);
-    if (!rep) { errors.push({ message: `'${tok}' is not a component (repeat with ^N, e.g. 6l^9)`, start, end }); continue; }
+    if (!rep) {
+      errors.push({ message: `'${tok}' is not a component (repeat with ^N, e.g. 6l^9)`, start, end });
+      continue;
+    }
     const r = parseComponentName(rep[1], minLoop);
-    if (!r.ok) { errors.push({ message: r.message, start, end }); continue; }
+    if (!r.ok) {
+      errors.push({ message: r.message, start, end });
+      continue;
+    }
     const k = rep[2] === undefined ? 1 : Number(rep[2]);
-    if (!Number.isSafeInteger(k) || k < 1) { errors.push({ message: `'${tok}': repeat count must be at least 1`, start, end }); continue; }
+    if (!Number.isSafeInteger(k) || k < 1) {
+      errors.push({ message: `'${tok}': repeat count must be at least 1`, start, end });
+      continue;
+    }
     total += k;
-    if (total > maxComponents) { errors.push({ message: `more than ${maxComponents} components`, start, end }); break; }
+    if (total > maxComponents) {
+      errors.push({ message: `more than ${maxComponents} components`, start, end });
+      break;
+    }
     if (r.component.kind === 'loop' && r.component.size % 2 === 1) {
-      notes.push({ message: `${r.component.size}l: an odd loop exists only in strings-and-coins, not on a dots-and-boxes board`, start, end });
+      notes.push({
+        message: `${r.component.size}l: an odd loop exists only in strings-and-coins, not on a dots-and-boxes board`,
+        start,
+        end,
+      });
     }
     addComponent(counts, r.component, k);
   }

@@ -43,13 +43,13 @@ export interface BoardComponent {
 }
 
 export type LineRole =
-  | 'open'         // opens an unopened chain (>= 3) or loop; every line of it is equivalent
-  | 'open-middle'  // the line between the two boxes of a 2-chain (controller has no choice)
-  | 'open-end'     // an end line of a 2-chain (controller may decline with a handout)
-  | 'open-single'  // a line of a 1-chain
-  | 'capture'      // completes at least one box
-  | 'handout'      // the hard-hearted handout: declines the last 2 (chain) / 4 (loop) boxes
-  | 'other';       // any other move inside an opened piece
+  | 'open' // opens an unopened chain (>= 3) or loop; every line of it is equivalent
+  | 'open-middle' // the line between the two boxes of a 2-chain (controller has no choice)
+  | 'open-end' // an end line of a 2-chain (controller may decline with a handout)
+  | 'open-single' // a line of a 1-chain
+  | 'capture' // completes at least one box
+  | 'handout' // the hard-hearted handout: declines the last 2 (chain) / 4 (loop) boxes
+  | 'other'; // any other move inside an opened piece
 
 export interface LineAnalysis {
   line: number;
@@ -117,23 +117,42 @@ const scanStats: EndgameStats = emptyStats();
 
 interface ScanOut {
   reason: string;
-  short: number;     // 1- and 2-chains among the unopened components
+  short: number; // 1- and 2-chains among the unopened components
   pieces: number;
   pieceBoxes: number;
-  hasA2: boolean;    // an opened-chain with >= 2 boxes
-  hasB4: boolean;    // an opened-loop with >= 4 boxes
+  hasA2: boolean; // an opened-chain with >= 2 boxes
+  hasB4: boolean; // an opened-loop with >= 4 boxes
 }
 const scanOut: ScanOut = { reason: '', short: 0, pieces: 0, pieceBoxes: 0, hasA2: false, hasB4: false };
 
 function resetScan(): void {
   for (const s of touchedChains) chainHist[s] = 0;
   for (const s of touchedLoops) loopHist[s] = 0;
-  touchedChains.length = 0; touchedLoops.length = 0;
+  touchedChains.length = 0;
+  touchedLoops.length = 0;
   const st = scanStats;
-  st.size = st.chains = st.loops = st.theta = st.f = st.s = st.bigChains = st.bigChainBoxes = st.bigLoops = st.bigLoopBoxes = 0;
-  scanOut.reason = ''; scanOut.short = 0; scanOut.pieces = 0; scanOut.pieceBoxes = 0; scanOut.hasA2 = false; scanOut.hasB4 = false;
+  st.size =
+    st.chains =
+    st.loops =
+    st.theta =
+    st.f =
+    st.s =
+    st.bigChains =
+    st.bigChainBoxes =
+    st.bigLoops =
+    st.bigLoopBoxes =
+      0;
+  scanOut.reason = '';
+  scanOut.short = 0;
+  scanOut.pieces = 0;
+  scanOut.pieceBoxes = 0;
+  scanOut.hasA2 = false;
+  scanOut.hasB4 = false;
   generation++;
-  if (generation > 0x3fffffff) { stamp = new Int32Array(MAX_BOXES); generation = 1; }
+  if (generation > 0x3fffffff) {
+    stamp = new Int32Array(MAX_BOXES);
+    generation = 1;
+  }
 }
 
 type DrawnArray = ArrayLike<number>;
@@ -168,7 +187,8 @@ function addUnopened(kind: 'chain' | 'loop', size: number): void {
 function scan(g: BoardGeometry, drawn: DrawnArray, detail: BoardComponent[] | null): boolean {
   resetScan();
   const gen = generation;
-  const nb = g.boxCount, bl = g.boxLines;
+  const nb = g.boxCount,
+    bl = g.boxLines;
   // Pass 0: domain check.
   for (let b = 0; b < nb; b++) {
     const s = sidesOf(g, drawn, b);
@@ -186,41 +206,58 @@ function scan(g: BoardGeometry, drawn: DrawnArray, detail: BoardComponent[] | nu
     if (s === 2) {
       for (let k = 0; k < 4; k++) {
         const l = bl[4 * b + k];
-        if (!drawn[l] && other(g, l, b) === -1) { groundLine = l; break; }
+        if (!drawn[l] && other(g, l, b) === -1) {
+          groundLine = l;
+          break;
+        }
       }
       if (groundLine === -1) continue; // interior of a path or a loop
     }
     const startCap = s === 3;
     let from = startCap ? -1 : groundLine;
-    let cur = b, k = 0, endCap = false;
+    let cur = b,
+      k = 0,
+      endCap = false;
     const boxes: number[] | null = detail ? [] : null;
     const lines: number[] | null = detail ? [] : null;
     if (lines && !startCap) lines.push(groundLine);
     for (;;) {
-      stamp[cur] = gen; k++;
+      stamp[cur] = gen;
+      k++;
       if (boxes) boxes.push(cur);
       let next = -1;
       for (let j = 0; j < 4; j++) {
         const l = bl[4 * cur + j];
-        if (!drawn[l] && l !== from) { next = l; break; }
+        if (!drawn[l] && l !== from) {
+          next = l;
+          break;
+        }
       }
-      if (next === -1) { endCap = true; break; }
+      if (next === -1) {
+        endCap = true;
+        break;
+      }
       if (lines) lines.push(next);
       const o = other(g, next, cur);
       if (o === -1) break;
-      from = next; cur = o;
+      from = next;
+      cur = o;
     }
     const caps = (startCap ? 1 : 0) + (endCap ? 1 : 0);
     if (caps === 0) {
       addUnopened('chain', k);
       if (detail) detail.push({ kind: 'chain', size: k, name: `${k}`, boxes: boxes!, lines: lines! });
     } else {
-      scanOut.pieces++; scanOut.pieceBoxes += k;
+      scanOut.pieces++;
+      scanOut.pieceBoxes += k;
       if (caps === 1) {
         if (k >= 2) scanOut.hasA2 = true;
         if (detail) {
           // capturable box first
-          if (!startCap) { boxes!.reverse(); lines!.reverse(); }
+          if (!startCap) {
+            boxes!.reverse();
+            lines!.reverse();
+          }
           detail.push({ kind: 'opened-chain', size: k, name: `opened ${k}`, boxes: boxes!, lines: lines! });
         }
       } else {
@@ -234,22 +271,34 @@ function scan(g: BoardGeometry, drawn: DrawnArray, detail: BoardComponent[] | nu
     if (stamp[b] === gen) continue;
     if (sidesOf(g, drawn, b) === 4) continue;
     let from = -1;
-    for (let j = 0; j < 4; j++) { const l = bl[4 * b + j]; if (!drawn[l]) { from = l; break; } }
-    let cur = b, k = 0;
+    for (let j = 0; j < 4; j++) {
+      const l = bl[4 * b + j];
+      if (!drawn[l]) {
+        from = l;
+        break;
+      }
+    }
+    let cur = b,
+      k = 0;
     const boxes: number[] | null = detail ? [] : null;
     const lines: number[] | null = detail ? [] : null;
     for (;;) {
-      stamp[cur] = gen; k++;
+      stamp[cur] = gen;
+      k++;
       if (boxes) boxes.push(cur);
       let next = -1;
       for (let j = 0; j < 4; j++) {
         const l = bl[4 * cur + j];
-        if (!drawn[l] && l !== from) { next = l; break; }
+        if (!drawn[l] && l !== from) {
+          next = l;
+          break;
+        }
       }
       if (lines) lines.push(next);
       const o = other(g, next, cur);
       if (o === b) break;
-      from = next; cur = o;
+      from = next;
+      cur = o;
     }
     addUnopened('loop', k);
     if (detail) detail.push({ kind: 'loop', size: k, name: `${k}l`, boxes: boxes!, lines: lines! });
@@ -327,7 +376,9 @@ export function loonyRejectionReason(g: BoardGeometry, drawn: DrawnArray): strin
 /**
  * Components of a board position (undefined + reason when outside the domain).
  */
-export function extractComponents(state: BoardState): { ok: true; components: BoardComponent[] } | { ok: false; reason: string } {
+export function extractComponents(
+  state: BoardState,
+): { ok: true; components: BoardComponent[] } | { ok: false; reason: string } {
   const detail: BoardComponent[] = [];
   if (!scan(state.geometry, state.drawn, detail)) return { ok: false, reason: scanOut.reason };
   return { ok: true, components: detail };
@@ -344,10 +395,17 @@ export function analyzeBoardEndgame(state: BoardState, options: LoonyOptions = {
   if (!scan(g, state.drawn, components)) return { ok: false, needsSearch: true, reason: scanOut.reason };
   const vRest = unopenedValue(maxStates);
   if (vRest === undefined) {
-    return { ok: false, needsSearch: true, reason: `too many 1- and 2-chains for the exact recursion (budget ${maxStates} states)` };
+    return {
+      ok: false,
+      needsSearch: true,
+      reason: `too many 1- and 2-chains for the exact recursion (budget ${maxStates} states)`,
+    };
   }
   const value = combine(vRest);
-  const pieces = scanOut.pieces, T = scanOut.pieceBoxes, hasA2 = scanOut.hasA2, hasB4 = scanOut.hasB4;
+  const pieces = scanOut.pieces,
+    T = scanOut.pieceBoxes,
+    hasA2 = scanOut.hasA2,
+    hasB4 = scanOut.hasB4;
   const unopened = emptyCounts();
   for (const c of components) {
     if (c.kind === 'chain') unopened.chains.set(c.size, (unopened.chains.get(c.size) ?? 0) + 1);
@@ -360,12 +418,20 @@ export function analyzeBoardEndgame(state: BoardState, options: LoonyOptions = {
     const h = hasA2 ? 2 : hasB4 ? 4 : 0;
     if (h) {
       const keep = T - 2 * h + vRest;
-      controller = { boxes: T, all, keep, handout: h as 2 | 4, decision: keep > all ? 'keep' : keep < all ? 'all' : 'either' };
+      controller = {
+        boxes: T,
+        all,
+        keep,
+        handout: h as 2 | 4,
+        decision: keep > all ? 'keep' : keep < all ? 'all' : 'either',
+      };
     } else controller = { boxes: T, all, decision: 'all' };
   }
   // Per-line values: play each line on a scratch copy and evaluate the result.
   const lineComponent = new Int32Array(g.lineCount).fill(-1);
-  components.forEach((c, i) => { for (const l of c.lines) lineComponent[l] = i; });
+  components.forEach((c, i) => {
+    for (const l of c.lines) lineComponent[l] = i;
+  });
   const scratch = new Uint8Array(state.drawn);
   const lines: LineAnalysis[] = [];
   for (let l = 0; l < g.lineCount; l++) {
@@ -379,18 +445,35 @@ export function analyzeBoardEndgame(state: BoardState, options: LoonyOptions = {
     const next = loonyValueOfDrawn(g, scratch, { maxStates });
     scratch[l] = 0;
     if (next === undefined) {
-      return { ok: false, needsSearch: true, reason: `the position after ${g.lineName(l)} is beyond the recursion budget` };
+      return {
+        ok: false,
+        needsSearch: true,
+        reason: `the position after ${g.lineName(l)} is beyond the recursion budget`,
+      };
     }
     const lv = completes > 0 ? completes + next : -next + 0;
     const ci = lineComponent[l];
     const comp = components[ci];
-    lines.push({ line: l, name: g.lineName(l), component: ci, role: roleOf(comp, l, completes), completes, value: lv, optimal: false, loss: 0 });
+    lines.push({
+      line: l,
+      name: g.lineName(l),
+      component: ci,
+      role: roleOf(comp, l, completes),
+      completes,
+      value: lv,
+      optimal: false,
+      loss: 0,
+    });
   }
   let best = -Infinity;
   for (const x of lines) if (x.value > best) best = x.value;
   if (lines.length && best !== value) {
     // Cannot happen (checked by the tests against brute force); never show a wrong value.
-    return { ok: false, needsSearch: true, reason: `internal inconsistency: position value ${value} but best line value ${best}` };
+    return {
+      ok: false,
+      needsSearch: true,
+      reason: `internal inconsistency: position value ${value} but best line value ${best}`,
+    };
   }
   const bestLines: number[] = [];
   for (const x of lines) {

@@ -29,8 +29,14 @@ export interface RecursionOptions {
 /** prod(count_i + 1), or Infinity when above `cap`. */
 export function stateCount(g: ComponentCounts, cap = Number.MAX_SAFE_INTEGER): number {
   let n = 1;
-  for (const k of g.chains.values()) { n *= k + 1; if (n > cap) return Infinity; }
-  for (const k of g.loops.values()) { n *= k + 1; if (n > cap) return Infinity; }
+  for (const k of g.chains.values()) {
+    n *= k + 1;
+    if (n > cap) return Infinity;
+  }
+  for (const k of g.loops.values()) {
+    n *= k + 1;
+    if (n > cap) return Infinity;
+  }
   return n;
 }
 
@@ -53,11 +59,14 @@ export class RecursionTable {
     this.rootIndex = table.length - 1;
   }
 
-  get rootValue(): number { return this.table[this.rootIndex]; }
+  get rootValue(): number {
+    return this.table[this.rootIndex];
+  }
 
   /** Index of a sub-multiset of the root, or undefined when it is not one. */
   indexOf(g: ComponentCounts): number | undefined {
-    let idx = 0, seen = 0;
+    let idx = 0,
+      seen = 0;
     for (let i = 0; i < this.types.length; i++) {
       const t = this.types[i];
       const k = (t.kind === 'loop' ? g.loops : g.chains).get(t.size) ?? 0;
@@ -88,15 +97,29 @@ export function solveRecursion(g: ComponentCounts, options: RecursionOptions = {
   const T = types.length;
   const radix: number[] = [];
   let r = 1;
-  for (const t of types) { radix.push(r); r *= t.count + 1; }
+  for (const t of types) {
+    radix.push(r);
+    r *= t.count + 1;
+  }
   const table = new Int32Array(n);
-  const counts = new Int32Array(T), sizes = new Int32Array(T), codes = new Int32Array(T), rad = new Int32Array(T);
-  for (let i = 0; i < T; i++) { counts[i] = types[i].count; sizes[i] = types[i].size; codes[i] = codeOf(types[i]); rad[i] = radix[i]; }
+  const counts = new Int32Array(T),
+    sizes = new Int32Array(T),
+    codes = new Int32Array(T),
+    rad = new Int32Array(T);
+  for (let i = 0; i < T; i++) {
+    counts[i] = types[i].count;
+    sizes[i] = types[i].size;
+    codes[i] = codeOf(types[i]);
+    rad[i] = radix[i];
+  }
   const d = new Int32Array(T + 1);
   table[0] = 0;
   for (let idx = 1; idx < n; idx++) {
     let i = 0;
-    while (d[i] === counts[i]) { d[i] = 0; i++; }
+    while (d[i] === counts[i]) {
+      d[i] = 0;
+      i++;
+    }
     d[i]++;
     let best = 0x7fffffff;
     for (let j = 0; j < T; j++) {

@@ -16,14 +16,24 @@
 import type { BoardState } from '../board/state';
 import type { BoardGeometry } from '../board/geometry';
 
-interface Tables { geometry: BoardGeometry; full: number; boxMasks: number[][]; memo: Map<number, boolean> }
+interface Tables {
+  geometry: BoardGeometry;
+  full: number;
+  boxMasks: number[][];
+  memo: Map<number, boolean>;
+}
 const tables = new Map<BoardGeometry, Tables>();
 
 function tablesOf(g: BoardGeometry): Tables {
   let t = tables.get(g);
   if (t) return t;
-  if (g.lineCount > 31) throw new RangeError(`nimstring brute force: ${g.width}x${g.height} has ${g.lineCount} lines (max 31)`);
-  const boxMask = (b: number) => { let m = 0; for (const l of g.linesOfBox(b)) m |= 1 << l; return m; };
+  if (g.lineCount > 31)
+    throw new RangeError(`nimstring brute force: ${g.width}x${g.height} has ${g.lineCount} lines (max 31)`);
+  const boxMask = (b: number) => {
+    let m = 0;
+    for (const l of g.linesOfBox(b)) m |= 1 << l;
+    return m;
+  };
   const boxMasks: number[][] = [];
   for (let l = 0; l < g.lineCount; l++) boxMasks.push(g.boxesOfLine(l).map(boxMask));
   t = { geometry: g, full: g.lineCount === 31 ? 0x7fffffff : (1 << g.lineCount) - 1, boxMasks, memo: new Map() };
@@ -80,4 +90,6 @@ export function bruteLosingHeaps(state: BoardState, bound: number): number[] {
 }
 
 /** Free the brute-force memo tables (tests call this between board sizes). */
-export function clearBruteMemo(): void { tables.clear(); }
+export function clearBruteMemo(): void {
+  tables.clear();
+}

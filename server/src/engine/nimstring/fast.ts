@@ -44,7 +44,12 @@ export const ALL_RULES: Readonly<NimRules> = { graphKey: true, shortenChains: tr
 export const NO_RULES: Readonly<NimRules> = { graphKey: false, shortenChains: false, skipLoony: false };
 
 /** A region: n coins, ground strings g[i], coin neighbours nb[4i .. 4i+nd[i]-1]. */
-export interface SGraph { n: number; g: Uint8Array; nd: Uint8Array; nb: Int16Array }
+export interface SGraph {
+  n: number;
+  g: Uint8Array;
+  nd: Uint8Array;
+  nb: Int16Array;
+}
 
 export interface GraphContext {
   cache: NimCache;
@@ -66,7 +71,13 @@ export function newGraphContext(budget: number, cache: NimCache, rules: Partial<
 // ---------------------------------------------------------------------------------------------
 // working graph: a mutable copy with alive flags
 
-interface Work { n: number; g: Uint8Array; nd: Uint8Array; nb: Int16Array; alive: Uint8Array }
+interface Work {
+  n: number;
+  g: Uint8Array;
+  nd: Uint8Array;
+  nb: Int16Array;
+  alive: Uint8Array;
+}
 
 function workOf(G: SGraph): Work {
   const alive = new Uint8Array(G.n).fill(1);
@@ -74,16 +85,29 @@ function workOf(G: SGraph): Work {
 }
 
 function unlinkOne(W: Work, i: number, j: number): void {
-  const base = 4 * i, d = W.nd[i];
+  const base = 4 * i,
+    d = W.nd[i];
   for (let k = 0; k < d; k++) {
-    if (W.nb[base + k] === j) { W.nb[base + k] = W.nb[base + d - 1]; W.nb[base + d - 1] = -1; W.nd[i] = d - 1; return; }
+    if (W.nb[base + k] === j) {
+      W.nb[base + k] = W.nb[base + d - 1];
+      W.nb[base + d - 1] = -1;
+      W.nd[i] = d - 1;
+      return;
+    }
   }
   throw new Error(`nimstring graph: no string ${i}-${j}`);
 }
-function cut(W: Work, i: number, j: number): void { unlinkOne(W, i, j); unlinkOne(W, j, i); }
+function cut(W: Work, i: number, j: number): void {
+  unlinkOne(W, i, j);
+  unlinkOne(W, j, i);
+}
 function replaceNb(W: Work, i: number, from: number, to: number): void {
   const base = 4 * i;
-  for (let k = 0; k < W.nd[i]; k++) if (W.nb[base + k] === from) { W.nb[base + k] = to; return; }
+  for (let k = 0; k < W.nd[i]; k++)
+    if (W.nb[base + k] === from) {
+      W.nb[base + k] = to;
+      return;
+    }
   throw new Error(`nimstring graph: no string ${i}-${from}`);
 }
 
@@ -97,17 +121,38 @@ function capture(W: Work, stack: number[]): boolean {
     const i = stack.pop()!;
     if (!alive[i]) continue;
     const d = g[i] + nd[i];
-    if (d === 0) { alive[i] = 0; continue; }
+    if (d === 0) {
+      alive[i] = 0;
+      continue;
+    }
     if (d !== 1) continue;
-    if (g[i] === 1) { g[i] = 0; alive[i] = 0; continue; }
+    if (g[i] === 1) {
+      g[i] = 0;
+      alive[i] = 0;
+      continue;
+    }
     const j = nb[4 * i];
     const dn = g[j] + nd[j];
-    if (dn >= 3) { cut(W, i, j); alive[i] = 0; continue; }
-    if (dn === 1) { cut(W, i, j); alive[i] = 0; alive[j] = 0; continue; }
+    if (dn >= 3) {
+      cut(W, i, j);
+      alive[i] = 0;
+      continue;
+    }
+    if (dn === 1) {
+      cut(W, i, j);
+      alive[i] = 0;
+      alive[j] = 0;
+      continue;
+    }
     // dn === 2: where does j's other string go?
     if (g[j] === 1) return true;
     const k = nb[4 * j] === i ? nb[4 * j + 1] : nb[4 * j];
-    if (g[k] + nd[k] === 1) { cut(W, i, j); alive[i] = 0; stack.push(j); continue; }
+    if (g[k] + nd[k] === 1) {
+      cut(W, i, j);
+      alive[i] = 0;
+      stack.push(j);
+      continue;
+    }
     return true;
   }
   return false;
@@ -116,7 +161,8 @@ function capture(W: Work, stack: number[]): boolean {
 /** The coin after `cur` on a run of degree-2 coins (coming from `prev`), or -1 at the run's end. */
 function runNext(W: Work, cur: number, prev: number): number {
   if (W.nd[cur] !== 2) return -1; // the other string goes to the ground
-  const a = W.nb[4 * cur], b = W.nb[4 * cur + 1];
+  const a = W.nb[4 * cur],
+    b = W.nb[4 * cur + 1];
   const o = a === prev ? b : a;
   return W.g[o] + W.nd[o] === 2 ? o : -1;
 }
@@ -137,17 +183,24 @@ function shortenRuns(W: Work, ctx: GraphContext): void {
     let cycle = false;
     const left: number[] = [];
     const first = nd[v] >= 1 && g[nb[4 * v]] + nd[nb[4 * v]] === 2 ? nb[4 * v] : -1;
-    let prev = v, cur = first;
+    let prev = v,
+      cur = first;
     while (cur >= 0) {
-      if (cur === v) { cycle = true; break; }
-      seen[cur] = 1; left.push(cur);
+      if (cur === v) {
+        cycle = true;
+        break;
+      }
+      seen[cur] = 1;
+      left.push(cur);
       const nx = runNext(W, cur, prev);
-      prev = cur; cur = nx;
+      prev = cur;
+      cur = nx;
     }
     if (cycle) {
       // an isolated loop: value 0 when it has >= 4 coins (every move is loony)
       if (left.length + 1 >= 4) {
-        alive[v] = 0; for (const x of left) alive[x] = 0;
+        alive[v] = 0;
+        for (const x of left) alive[x] = 0;
         ctx.dropped++;
       }
       continue;
@@ -155,11 +208,14 @@ function shortenRuns(W: Work, ctx: GraphContext): void {
     // the other way
     const second = nd[v] === 2 ? (nb[4 * v + 1] === first ? nb[4 * v] : nb[4 * v + 1]) : -1;
     const right: number[] = [];
-    prev = v; cur = second >= 0 && g[second] + nd[second] === 2 ? second : -1;
+    prev = v;
+    cur = second >= 0 && g[second] + nd[second] === 2 ? second : -1;
     while (cur >= 0) {
-      seen[cur] = 1; right.push(cur);
+      seen[cur] = 1;
+      right.push(cur);
       const nx = runNext(W, cur, prev);
-      prev = cur; cur = nx;
+      prev = cur;
+      cur = nx;
     }
     for (let k = left.length - 1; k >= 0; k--) run.push(left[k]);
     run.push(v);
@@ -169,15 +225,24 @@ function shortenRuns(W: Work, ctx: GraphContext): void {
     let ends = 0;
     for (const x of run) ends += g[x];
     if (ends === 2) {
-      if (k >= 3) { for (const x of run) alive[x] = 0; ctx.dropped++; }
+      if (k >= 3) {
+        for (const x of run) alive[x] = 0;
+        ctx.dropped++;
+      }
       continue;
     }
     if (k < 4) continue;
     // v1 v2 ... vk -> v1 v2 vk
-    const v2 = run[1], v3 = run[2], vk1 = run[k - 2], vk = run[k - 1];
+    const v2 = run[1],
+      v3 = run[2],
+      vk1 = run[k - 2],
+      vk = run[k - 1];
     replaceNb(W, v2, v3, vk);
     replaceNb(W, vk, vk1, v2);
-    for (let t = 2; t < k - 1; t++) { alive[run[t]] = 0; nd[run[t]] = 0; }
+    for (let t = 2; t < k - 1; t++) {
+      alive[run[t]] = 0;
+      nd[run[t]] = 0;
+    }
     ctx.shortened++;
   }
 }
@@ -195,7 +260,13 @@ function components(W: Work): SGraph[] {
     stack.push(s);
     while (stack.length) {
       const i = stack.pop()!;
-      for (let k = 0; k < nd[i]; k++) { const j = nb[4 * i + k]; if (comp[j] < 0) { comp[j] = c; stack.push(j); } }
+      for (let k = 0; k < nd[i]; k++) {
+        const j = nb[4 * i + k];
+        if (comp[j] < 0) {
+          comp[j] = c;
+          stack.push(j);
+        }
+      }
     }
   }
   if (count === 0) return [];
@@ -203,12 +274,17 @@ function components(W: Work): SGraph[] {
   const newIdx = new Int16Array(n);
   for (let v = 0; v < n; v++) if (comp[v] >= 0) newIdx[v] = size[comp[v]]++;
   const out: SGraph[] = new Array(count);
-  for (let c = 0; c < count; c++) { const m = size[c]; out[c] = { n: m, g: new Uint8Array(m), nd: new Uint8Array(m), nb: new Int16Array(4 * m) }; } // (nb is read up to nd only)
+  for (let c = 0; c < count; c++) {
+    const m = size[c];
+    out[c] = { n: m, g: new Uint8Array(m), nd: new Uint8Array(m), nb: new Int16Array(4 * m) };
+  } // (nb is read up to nd only)
   for (let v = 0; v < n; v++) {
     const c = comp[v];
     if (c < 0) continue;
-    const G = out[c], t = newIdx[v];
-    G.g[t] = g[v]; G.nd[t] = nd[v];
+    const G = out[c],
+      t = newIdx[v];
+    G.g[t] = g[v];
+    G.nd[t] = nd[v];
     for (let k = 0; k < nd[v]; k++) G.nb[4 * t + k] = newIdx[nb[4 * v + k]];
   }
   return out;
@@ -222,7 +298,8 @@ function finish(W: Work, ctx: GraphContext): SGraph[] {
 /** A move: cut a ground string of coin i (j = -1) or the string i-j. */
 function applyMove(G: SGraph, i: number, j: number, ctx: GraphContext): SGraph[] | Loony {
   const W = workOf(G);
-  if (j < 0) W.g[i]--; else cut(W, i, j);
+  if (j < 0) W.g[i]--;
+  else cut(W, i, j);
   const stack = j < 0 ? [i] : [i, j];
   if (capture(W, stack)) return LOONY;
   return finish(W, ctx);
@@ -233,9 +310,16 @@ export function regionsOfCells(cells: readonly Cell[], ctx: GraphContext): SGrap
   const n = cells.length;
   const idx = new Int16Array(256).fill(-1);
   for (let i = 0; i < n; i++) idx[cells[i].y * 16 + cells[i].x] = i;
-  const W: Work = { n, g: new Uint8Array(n), nd: new Uint8Array(n), nb: new Int16Array(4 * n).fill(-1), alive: new Uint8Array(n).fill(1) };
+  const W: Work = {
+    n,
+    g: new Uint8Array(n),
+    nd: new Uint8Array(n),
+    nb: new Int16Array(4 * n).fill(-1),
+    alive: new Uint8Array(n).fill(1),
+  };
   for (let i = 0; i < n; i++) {
-    const c = cells[i], base = c.y * 16 + c.x;
+    const c = cells[i],
+      base = c.y * 16 + c.x;
     W.g[i] = c.g;
     const add = (j: number) => {
       if (j < 0) throw new Error(`nimstring: dangling link at (${c.x},${c.y})`);
@@ -281,7 +365,8 @@ function encode(G: SGraph, order: ArrayLike<number>, pos: Int32Array, out: numbe
   out.length = 0;
   const n = G.n;
   for (let t = 0; t < n; t++) {
-    const v = order[t], d = G.nd[v];
+    const v = order[t],
+      d = G.nd[v];
     out.push(G.g[v] * 8 + d);
     // neighbours' positions, sorted (d <= 4: insertion sort)
     const s0 = out.length;
@@ -289,7 +374,10 @@ function encode(G: SGraph, order: ArrayLike<number>, pos: Int32Array, out: numbe
       const p = pos[G.nb[4 * v + k]];
       let q = out.length;
       out.push(p);
-      while (q > s0 && out[q - 1] > p) { out[q] = out[q - 1]; q--; }
+      while (q > s0 && out[q - 1] > p) {
+        out[q] = out[q - 1];
+        q--;
+      }
       out[q] = p;
     }
   }
@@ -314,7 +402,10 @@ function rawCodes(G: SGraph, out: Int32Array): number {
     for (let k = 0; k < d; k++) {
       const x = nb[4 * v + k];
       let q = p++;
-      while (q > s0 && out[q - 1] > x) { out[q] = out[q - 1]; q--; }
+      while (q > s0 && out[q - 1] > x) {
+        out[q] = out[q - 1];
+        q--;
+      }
       out[q] = x;
     }
   }
@@ -323,13 +414,16 @@ function rawCodes(G: SGraph, out: Int32Array): number {
 
 /** 30-bit hash of codes[0..len). */
 function hashCodes(codes: ArrayLike<number>, len: number): number {
-  let h1 = 0x811c9dc5 | 0, h2 = 0x2545f491 | 0;
+  let h1 = 0x811c9dc5 | 0,
+    h2 = 0x2545f491 | 0;
   for (let i = 0; i < len; i++) {
     const c = codes[i];
     h1 = Math.imul(h1 ^ c, 0x01000193);
     h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 15);
   }
-  h1 ^= h1 >>> 13; h1 = Math.imul(h1, 0xc2b2ae35); h1 ^= h1 >>> 16;
+  h1 ^= h1 >>> 13;
+  h1 = Math.imul(h1, 0xc2b2ae35);
+  h1 ^= h1 >>> 16;
   // a small integer (fast Map key); collisions are resolved by comparing whole encodings
   return (h1 ^ Math.imul(h2, 0x27d4eb2d)) & 0x3fffffff;
 }
@@ -353,42 +447,86 @@ export function rawGraphKey(G: SGraph): string {
  * Returns the number of classes.
  */
 function refine(G: SGraph, col: Int32Array, classes: number): number {
-  const n = G.n, B = n + 1;
+  const n = G.n,
+    B = n + 1;
   const sig = new Float64Array(n);
   const idx = new Int32Array(n);
   for (;;) {
     for (let v = 0; v < n; v++) {
       const d = G.nd[v];
-      let a = 0, b = 0, c = 0, e = 0;
+      let a = 0,
+        b = 0,
+        c = 0,
+        e = 0;
       // sorted neighbour colours (+1 so that "no neighbour" = 0 sorts first)
       const base = 4 * v;
-      const t0 = d > 0 ? col[G.nb[base]] + 1 : 0, t1 = d > 1 ? col[G.nb[base + 1]] + 1 : 0;
-      const t2 = d > 2 ? col[G.nb[base + 2]] + 1 : 0, t3 = d > 3 ? col[G.nb[base + 3]] + 1 : 0;
+      const t0 = d > 0 ? col[G.nb[base]] + 1 : 0,
+        t1 = d > 1 ? col[G.nb[base + 1]] + 1 : 0;
+      const t2 = d > 2 ? col[G.nb[base + 2]] + 1 : 0,
+        t3 = d > 3 ? col[G.nb[base + 3]] + 1 : 0;
       // sort 4 numbers descending
-      let x0 = t0, x1 = t1, x2 = t2, x3 = t3, tmp;
-      if (x0 < x1) { tmp = x0; x0 = x1; x1 = tmp; }
-      if (x2 < x3) { tmp = x2; x2 = x3; x3 = tmp; }
-      if (x0 < x2) { tmp = x0; x0 = x2; x2 = tmp; }
-      if (x1 < x3) { tmp = x1; x1 = x3; x3 = tmp; }
-      if (x1 < x2) { tmp = x1; x1 = x2; x2 = tmp; }
-      a = x0; b = x1; c = x2; e = x3;
+      let x0 = t0,
+        x1 = t1,
+        x2 = t2,
+        x3 = t3,
+        tmp;
+      if (x0 < x1) {
+        tmp = x0;
+        x0 = x1;
+        x1 = tmp;
+      }
+      if (x2 < x3) {
+        tmp = x2;
+        x2 = x3;
+        x3 = tmp;
+      }
+      if (x0 < x2) {
+        tmp = x0;
+        x0 = x2;
+        x2 = tmp;
+      }
+      if (x1 < x3) {
+        tmp = x1;
+        x1 = x3;
+        x3 = tmp;
+      }
+      if (x1 < x2) {
+        tmp = x1;
+        x1 = x2;
+        x2 = tmp;
+      }
+      a = x0;
+      b = x1;
+      c = x2;
+      e = x3;
       sig[v] = (((col[v] * B + a) * B + b) * B + c) * B + e;
       idx[v] = v;
     }
-    let k = -1, last = -1;
+    let k = -1,
+      last = -1;
     if (n <= 400) {
       // sort (signature, coin) pairs packed in one double: exact below 2^53 for n <= 400
       const packed = new Float64Array(n);
       for (let v = 0; v < n; v++) packed[v] = sig[v] * n + v;
       packed.sort();
       for (let t = 0; t < n; t++) {
-        const v = packed[t] % n, sg = (packed[t] - v) / n;
-        if (sg !== last) { k++; last = sg; }
+        const v = packed[t] % n,
+          sg = (packed[t] - v) / n;
+        if (sg !== last) {
+          k++;
+          last = sg;
+        }
         col[v] = k;
       }
     } else {
       const sorted = Array.from(idx).sort((p, q) => sig[p] - sig[q]);
-      for (const v of sorted) { if (sig[v] !== last) { k++; last = sig[v]; } col[v] = k; }
+      for (const v of sorted) {
+        if (sig[v] !== last) {
+          k++;
+          last = sig[v];
+        }
+        col[v] = k;
+      }
     }
     const nc = k + 1;
     if (nc === classes) return nc;
@@ -417,15 +555,25 @@ export function canonicalCodes(G: SGraph): number[] {
   let best: number[] | null = null;
   let leaves = 0;
   const cur: number[] = [];
-  const order = new Int32Array(n), pos = new Int32Array(n);
+  const order = new Int32Array(n),
+    pos = new Int32Array(n);
   const search = (c: Int32Array, nc: number): void => {
     if (nc === n) {
-      for (let v = 0; v < n; v++) { order[c[v]] = v; pos[v] = c[v]; }
+      for (let v = 0; v < n; v++) {
+        order[c[v]] = v;
+        pos[v] = c[v];
+      }
       encode(G, order, pos, cur);
       leaves++;
-      if (best === null) { best = cur.slice(); return; }
+      if (best === null) {
+        best = cur.slice();
+        return;
+      }
       for (let i = 0; i < cur.length; i++) {
-        if (cur[i] !== best[i]) { if (cur[i] < best[i]) best = cur.slice(); return; }
+        if (cur[i] !== best[i]) {
+          if (cur[i] < best[i]) best = cur.slice();
+          return;
+        }
       }
       return;
     }
@@ -443,7 +591,9 @@ export function canonicalCodes(G: SGraph): number[] {
       const used = new Int32Array(2 * nc + 1);
       for (let w = 0; w < n; w++) used[c2[w]] = 1;
       let r = 0;
-      for (let x = 0; x < used.length; x++) if (used[x]) used[x] = r++; else used[x] = -1;
+      for (let x = 0; x < used.length; x++)
+        if (used[x]) used[x] = r++;
+        else used[x] = -1;
       for (let w = 0; w < n; w++) c2[w] = used[c2[w]];
       search(c2, refine(G, c2, r));
     }
@@ -452,7 +602,9 @@ export function canonicalCodes(G: SGraph): number[] {
   return best!;
 }
 
-export function graphKey(G: SGraph): string { return toKey(canonicalCodes(G)); }
+export function graphKey(G: SGraph): string {
+  return toKey(canonicalCodes(G));
+}
 
 // ---------------------------------------------------------------------------------------------
 // values
@@ -462,8 +614,15 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
   const n = G.n;
   if (n === 0) return 0;
   // all coins of degree 2: an isolated chain (ground at both ends) or an isolated loop
-  let allTwo = true, ground = 0;
-  for (let i = 0; i < n; i++) { if (G.g[i] + G.nd[i] !== 2) { allTwo = false; break; } ground += G.g[i]; }
+  let allTwo = true,
+    ground = 0;
+  for (let i = 0; i < n; i++) {
+    if (G.g[i] + G.nd[i] !== 2) {
+      allTwo = false;
+      break;
+    }
+    ground += G.g[i];
+  }
   if (allTwo && (ground > 0 || n >= 4)) return ground === 0 || n >= 3 ? 0 : 1;
   // the graph as numbered first (cheap; components keep the order of their coins, so the same
   // position reached again has the same numbering), then its canonical form. Either encoding
@@ -473,14 +632,22 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
   const rawLen = rawCodes(G, buf);
   const rawHash = hashCodes(buf, rawLen);
   const quick = cache.getCodes(rawHash, buf, rawLen);
-  if (quick !== undefined) { ctx.hits++; return quick; }
+  if (quick !== undefined) {
+    ctx.hits++;
+    return quick;
+  }
   const raw = buf.slice(0, rawLen);
-  let canon: number[] | null = null, canonHash = 0;
+  let canon: number[] | null = null,
+    canonHash = 0;
   if (ctx.rules.graphKey) {
     canon = canonicalCodes(G);
     canonHash = hashCodes(canon, canon.length);
     const known = cache.getCodes(canonHash, canon, canon.length);
-    if (known !== undefined) { ctx.hits++; cache.setCodes(rawHash, raw, rawLen, known); return known; }
+    if (known !== undefined) {
+      ctx.hits++;
+      cache.setCodes(rawHash, raw, rawLen, known);
+      return known;
+    }
   }
   if (++ctx.nodes > ctx.budget) throw new BudgetExceeded();
   const seen: number[] = [];
@@ -497,21 +664,30 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
         // long run: loony; end of a 2-run: loony; a 1-run: the ground string is its one move
         if (L >= 2) skipped = true;
       }
-      if (skipped) { ctx.skipped++; if (verify) verifyLoony(G, i, -1, ctx); }
-      else optionInto(G, i, -1, ctx, seen);
+      if (skipped) {
+        ctx.skipped++;
+        if (verify) verifyLoony(G, i, -1, ctx);
+      } else optionInto(G, i, -1, ctx, seen);
     }
     for (let k = 0; k < G.nd[i]; k++) {
       const j = G.nb[4 * i + k];
       if (j < i) continue;
-      let skipped = false, equivalentTo = -2;
+      let skipped = false,
+        equivalentTo = -2;
       if (skip) {
-        const Li = G.g[i] + G.nd[i] === 2 ? runLen![i] : 0, Lj = G.g[j] + G.nd[j] === 2 ? runLen![j] : 0;
+        const Li = G.g[i] + G.nd[i] === 2 ? runLen![i] : 0,
+          Lj = G.g[j] + G.nd[j] === 2 ? runLen![j] : 0;
         if (Li >= 3 || Lj >= 3) skipped = true;
-        else if (Li === 2 || Lj === 2) skipped = !(Li === 2 && Lj === 2); // the middle of a 2-run is tried
+        else if (Li === 2 || Lj === 2)
+          skipped = !(Li === 2 && Lj === 2); // the middle of a 2-run is tried
         else if (Li === 1 || Lj === 1) {
-          const a = Li === 1 ? i : j, other = a === i ? j : i;
+          const a = Li === 1 ? i : j,
+            other = a === i ? j : i;
           const rep = oneRunRep(G, a);
-          if (rep !== other) { skipped = true; equivalentTo = rep; }
+          if (rep !== other) {
+            skipped = true;
+            equivalentTo = rep;
+          }
         }
       }
       if (skipped) {
@@ -530,12 +706,15 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
   return mex;
 }
 
-function Li1(G: SGraph, runLen: Int32Array, i: number): boolean { return G.g[i] + G.nd[i] === 2 && runLen[i] === 1; }
+function Li1(G: SGraph, runLen: Int32Array, i: number): boolean {
+  return G.g[i] + G.nd[i] === 2 && runLen[i] === 1;
+}
 
 /** The one string tried for a 1-run coin a: its ground string if any, else its string to the lowest-numbered neighbour. */
 function oneRunRep(G: SGraph, a: number): number {
   if (G.g[a] > 0) return -1;
-  const p = G.nb[4 * a], q = G.nb[4 * a + 1];
+  const p = G.nb[4 * a],
+    q = G.nb[4 * a + 1];
   return p < q ? p : q;
 }
 
@@ -557,7 +736,9 @@ function verifySame(G: SGraph, i: number, j: number, a: number, rep: number, ctx
   const k2 = partsKey(applyMove(G, a, rep, c));
   if (k1 !== k2) throw new Error(`nimstring skipLoony: moves ${i}-${j} and ${a}-${rep} differ in ${rawGraphKey(G)}`);
 }
-function partsKey(p: SGraph[] | Loony): string { return p === LOONY ? 'L' : p.map(graphKey).sort().join('|'); }
+function partsKey(p: SGraph[] | Loony): string {
+  return p === LOONY ? 'L' : p.map(graphKey).sort().join('|');
+}
 
 /** For every degree-2 coin, the number of coins in its run of degree-2 coins (0 for others). */
 function runLengths(G: SGraph): Int32Array {
@@ -570,12 +751,15 @@ function runLengths(G: SGraph): Int32Array {
     out[v] = -1;
     for (let side = 0; side < 2; side++) {
       if (side >= G.nd[v]) break;
-      let prev = v, cur = G.nb[4 * v + side];
+      let prev = v,
+        cur = G.nb[4 * v + side];
       if (G.g[cur] + G.nd[cur] !== 2) continue;
       while (cur >= 0 && out[cur] === 0) {
-        out[cur] = -1; run.push(cur);
+        out[cur] = -1;
+        run.push(cur);
         const nx = runNext(W, cur, prev);
-        prev = cur; cur = nx;
+        prev = cur;
+        cur = nx;
       }
     }
     for (const x of run) out[x] = run.length;
@@ -621,7 +805,8 @@ function union(parts: SGraph[]): SGraph {
   const G: SGraph = { n, g: new Uint8Array(n), nd: new Uint8Array(n), nb: new Int16Array(4 * n).fill(-1) };
   let off = 0;
   for (const p of parts) {
-    G.g.set(p.g, off); G.nd.set(p.nd, off);
+    G.g.set(p.g, off);
+    G.nd.set(p.nd, off);
     for (let k = 0; k < 4 * p.n; k++) G.nb[4 * off + k] = p.nb[k] < 0 ? -1 : p.nb[k] + off;
     off += p.n;
   }

@@ -23,42 +23,70 @@ import type { BoardState } from '../board/state';
 import { UNCLAIMED } from '../board/state';
 
 /** Link bits of a cell: the string to the neighbouring coin in that direction is undrawn. */
-export const RIGHT = 1, UP = 2, LEFT = 4, DOWN = 8;
+export const RIGHT = 1,
+  UP = 2,
+  LEFT = 4,
+  DOWN = 8;
 const DIRS = [RIGHT, UP, LEFT, DOWN] as const;
 const DX: Record<number, number> = { [RIGHT]: 1, [UP]: 0, [LEFT]: -1, [DOWN]: 0 };
 const DY: Record<number, number> = { [RIGHT]: 0, [UP]: 1, [LEFT]: 0, [DOWN]: -1 };
 const OPP: Record<number, number> = { [RIGHT]: LEFT, [LEFT]: RIGHT, [UP]: DOWN, [DOWN]: UP };
 
 /** One coin: board cell (x, y), number of strings to the ground (0..4), links to neighbouring coins. */
-export interface Cell { x: number; y: number; g: number; links: number }
+export interface Cell {
+  x: number;
+  y: number;
+  g: number;
+  links: number;
+}
 
 /** Marker returned when a component is loony (the player to move wins whatever else is on the board). */
 export const LOONY = 'loony' as const;
 export type Loony = typeof LOONY;
 
 const POPCOUNT = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
-export function degree(c: Cell): number { return c.g + POPCOUNT[c.links & 15]; }
+export function degree(c: Cell): number {
+  return c.g + POPCOUNT[c.links & 15];
+}
 export function stringCount(cells: readonly Cell[]): number {
   let s = 0;
   for (const c of cells) s += c.g + POPCOUNT[c.links & 3];
   return s;
 }
 
-
 /** Coins of a board position: one cell per unclaimed box, with its board index in `boxes`. */
 export function cellsOfState(state: BoardState): { cells: Cell[]; boxes: number[] } {
-  const g = state.geometry, W = g.width, H = g.height;
+  const g = state.geometry,
+    W = g.width,
+    H = g.height;
   const cells: Cell[] = [];
   const boxes: number[] = [];
   for (let b = 0; b < g.boxCount; b++) {
     if (state.owner[b] !== UNCLAIMED) continue;
-    const x = g.boxX(b), y = g.boxY(b);
-    const bottom = g.boxLines[4 * b], top = g.boxLines[4 * b + 1], left = g.boxLines[4 * b + 2], right = g.boxLines[4 * b + 3];
-    let ground = 0, links = 0;
-    if (!state.drawn[bottom]) { if (y === 0) ground++; else links |= DOWN; }
-    if (!state.drawn[top]) { if (y === H - 1) ground++; else links |= UP; }
-    if (!state.drawn[left]) { if (x === 0) ground++; else links |= LEFT; }
-    if (!state.drawn[right]) { if (x === W - 1) ground++; else links |= RIGHT; }
+    const x = g.boxX(b),
+      y = g.boxY(b);
+    const bottom = g.boxLines[4 * b],
+      top = g.boxLines[4 * b + 1],
+      left = g.boxLines[4 * b + 2],
+      right = g.boxLines[4 * b + 3];
+    let ground = 0,
+      links = 0;
+    if (!state.drawn[bottom]) {
+      if (y === 0) ground++;
+      else links |= DOWN;
+    }
+    if (!state.drawn[top]) {
+      if (y === H - 1) ground++;
+      else links |= UP;
+    }
+    if (!state.drawn[left]) {
+      if (x === 0) ground++;
+      else links |= LEFT;
+    }
+    if (!state.drawn[right]) {
+      if (x === W - 1) ground++;
+      else links |= RIGHT;
+    }
     cells.push({ x, y, g: ground, links });
     boxes.push(b);
   }
@@ -93,11 +121,37 @@ export function componentIndices(cells: readonly Cell[], alive?: readonly boolea
     while (stack.length) {
       const i = stack.pop()!;
       comp.push(i);
-      const c = cells[i], L = c.links, base = c.y * 16 + c.x;
-      if (L & RIGHT) { const j = idx[base + 1]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
-      if (L & UP) { const j = idx[base + 16]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
-      if (L & LEFT) { const j = idx[base - 1]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
-      if (L & DOWN) { const j = idx[base - 16]; if (!seen[j]) { seen[j] = 1; stack.push(j); } }
+      const c = cells[i],
+        L = c.links,
+        base = c.y * 16 + c.x;
+      if (L & RIGHT) {
+        const j = idx[base + 1];
+        if (!seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+      if (L & UP) {
+        const j = idx[base + 16];
+        if (!seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+      if (L & LEFT) {
+        const j = idx[base - 1];
+        if (!seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+      if (L & DOWN) {
+        const j = idx[base - 16];
+        if (!seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
     }
     comp.sort((p, q) => p - q);
     out.push(comp);
@@ -127,26 +181,50 @@ export function simplify(cells: Cell[], index?: CellIndex): Cell[][] | Loony {
   const alive = new Array<boolean>(cells.length).fill(true);
   const stack: number[] = [];
   for (let i = cells.length - 1; i >= 0; i--) stack.push(i);
-  const unlink = (i: number, d: number, j: number) => { cells[i].links &= ~d; cells[j].links &= ~OPP[d]; };
+  const unlink = (i: number, d: number, j: number) => {
+    cells[i].links &= ~d;
+    cells[j].links &= ~OPP[d];
+  };
   while (stack.length) {
     const i = stack.pop()!;
     if (!alive[i]) continue;
     const c = cells[i];
     const d = degree(c);
-    if (d === 0) { alive[i] = false; continue; }
+    if (d === 0) {
+      alive[i] = false;
+      continue;
+    }
     if (d !== 1) continue;
-    if (c.g === 1) { c.g = 0; alive[i] = false; continue; }
+    if (c.g === 1) {
+      c.g = 0;
+      alive[i] = false;
+      continue;
+    }
     const dir = c.links & 15;
     const j = neighbour(cells, idx, i, dir);
     const n = cells[j];
     const dn = degree(n);
-    if (dn >= 3) { unlink(i, dir, j); alive[i] = false; continue; }
-    if (dn === 1) { unlink(i, dir, j); alive[i] = false; alive[j] = false; continue; }
+    if (dn >= 3) {
+      unlink(i, dir, j);
+      alive[i] = false;
+      continue;
+    }
+    if (dn === 1) {
+      unlink(i, dir, j);
+      alive[i] = false;
+      alive[j] = false;
+      continue;
+    }
     // dn === 2: where does n's other string go?
     if (n.g === 1) return LOONY;
-    const other = (n.links & ~OPP[dir]) & 15;
+    const other = n.links & ~OPP[dir] & 15;
     const k = neighbour(cells, idx, j, other);
-    if (degree(cells[k]) === 1) { unlink(i, dir, j); alive[i] = false; stack.push(j); continue; }
+    if (degree(cells[k]) === 1) {
+      unlink(i, dir, j);
+      alive[i] = false;
+      stack.push(j);
+      continue;
+    }
     return LOONY;
   }
   const comps = componentIndices(cells, alive, idx);
@@ -158,7 +236,10 @@ export function cloneCells(cells: readonly Cell[]): Cell[] {
 }
 
 /** A move inside a region: cut one ground string of cell i, or the link from cell i in direction dir. */
-export interface RegionMove { i: number; dir: number } // dir 0 = ground
+export interface RegionMove {
+  i: number;
+  dir: number;
+} // dir 0 = ground
 
 /** The distinct moves of a region (ground strings of one coin are interchangeable: one move each). */
 export function regionMoves(cells: readonly Cell[]): RegionMove[] {
@@ -189,8 +270,14 @@ export function applyMove(cells: readonly Cell[], m: RegionMove, index?: CellInd
 
 /** The 8 maps (x, y) -> (a*x + b*y, c*x + d*y). */
 const SYMS: [number, number, number, number][] = [
-  [1, 0, 0, 1], [-1, 0, 0, 1], [1, 0, 0, -1], [-1, 0, 0, -1],
-  [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, -1, 0], [0, -1, -1, 0],
+  [1, 0, 0, 1],
+  [-1, 0, 0, 1],
+  [1, 0, 0, -1],
+  [-1, 0, 0, -1],
+  [0, 1, 1, 0],
+  [0, -1, 1, 0],
+  [0, 1, -1, 0],
+  [0, -1, -1, 0],
 ];
 /** LINK_MAP[s][links] = the link bits after symmetry s. */
 const LINK_MAP: Uint8Array[] = SYMS.map(([a, b, c, d]) => {
@@ -199,7 +286,8 @@ const LINK_MAP: Uint8Array[] = SYMS.map(([a, b, c, d]) => {
     let r = 0;
     for (const dir of DIRS) {
       if (!(m & dir)) continue;
-      const nx = a * DX[dir] + b * DY[dir], ny = c * DX[dir] + d * DY[dir];
+      const nx = a * DX[dir] + b * DY[dir],
+        ny = c * DX[dir] + d * DY[dir];
       for (const e of DIRS) if (DX[e] === nx && DY[e] === ny) r |= e;
     }
     t[m] = r;
@@ -213,8 +301,12 @@ const LINK_MAP: Uint8Array[] = SYMS.map(([a, b, c, d]) => {
  */
 export function rawKey(cells: readonly Cell[]): string {
   const n = cells.length;
-  let minX = Infinity, minY = Infinity;
-  for (let i = 0; i < n; i++) { if (cells[i].x < minX) minX = cells[i].x; if (cells[i].y < minY) minY = cells[i].y; }
+  let minX = Infinity,
+    minY = Infinity;
+  for (let i = 0; i < n; i++) {
+    if (cells[i].x < minX) minX = cells[i].x;
+    if (cells[i].y < minY) minY = cells[i].y;
+  }
   const codes = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const c = cells[i];
@@ -234,32 +326,44 @@ export function rawKey(cells: readonly Cell[]): string {
  */
 export function canonicalKey(cells: readonly Cell[]): string {
   const n = cells.length;
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = 0; i < n; i++) {
     const c = cells[i];
-    if (c.x < minX) minX = c.x; if (c.x > maxX) maxX = c.x;
-    if (c.y < minY) minY = c.y; if (c.y > maxY) maxY = c.y;
+    if (c.x < minX) minX = c.x;
+    if (c.x > maxX) maxX = c.x;
+    if (c.y < minY) minY = c.y;
+    if (c.y > maxY) maxY = c.y;
   }
-  const w = maxX - minX + 1, h = maxY - minY + 1;
+  const w = maxX - minX + 1,
+    h = maxY - minY + 1;
   const grid = new Int32Array(w * h);
   let best: Int32Array | null = null;
   const cur = new Int32Array(n);
   for (let s = 0; s < 8; s++) {
     const [a, b, c, d] = SYMS[s];
     const lm = LINK_MAP[s];
-    const tw = a !== 0 ? w : h, th = a !== 0 ? h : w;
+    const tw = a !== 0 ? w : h,
+      th = a !== 0 ? h : w;
     // offsets so that transformed coordinates start at 0
     const ox = (a < 0 ? w - 1 : 0) + (b < 0 ? h - 1 : 0);
     const oy = (c < 0 ? w - 1 : 0) + (d < 0 ? h - 1 : 0);
     grid.fill(-1);
     for (let i = 0; i < n; i++) {
-      const x = cells[i].x - minX, y = cells[i].y - minY;
-      const tx = a * x + b * y + ox, ty = c * x + d * y + oy;
-      grid[ty * tw + tx] = ((ty * 16 + tx) * 32) + cells[i].g * 4 + (lm[cells[i].links] & 3);
+      const x = cells[i].x - minX,
+        y = cells[i].y - minY;
+      const tx = a * x + b * y + ox,
+        ty = c * x + d * y + oy;
+      grid[ty * tw + tx] = (ty * 16 + tx) * 32 + cells[i].g * 4 + (lm[cells[i].links] & 3);
     }
     let k = 0;
     for (let p = 0; p < tw * th; p++) if (grid[p] >= 0) cur[k++] = grid[p];
-    if (best === null) { best = cur.slice(); continue; }
+    if (best === null) {
+      best = cur.slice();
+      continue;
+    }
     let cmp = 0;
     for (let i = 0; i < n && cmp === 0; i++) cmp = cur[i] - best[i];
     if (cmp < 0) best.set(cur);

@@ -109,7 +109,8 @@ export interface NimstringResult {
 }
 
 function xorValues(vals: NimResultValue[]): NimResultValue {
-  let x = 0, unknown = false;
+  let x = 0,
+    unknown = false;
   for (const v of vals) {
     if (v === LOONY) return LOONY;
     if (v === 'unknown') unknown = true;
@@ -134,7 +135,10 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
   // Default: the cell engine, still the faster one in wall time (bench/nimstring.bench.ts); the graph
   // engine evaluates fewer regions but costs more per region. Passing `rules` selects the graph engine.
   const engine = options.engine ?? (options.rules ? 'graph' : 'cells');
-  const ctx = engine === 'cells' ? newContext(budget, options.cache) : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
+  const ctx =
+    engine === 'cells'
+      ? newContext(budget, options.cache)
+      : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
   const g = state.geometry;
   const { cells, boxes } = cellsOfState(state);
   const comps = componentIndices(cells);
@@ -144,7 +148,14 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
     for (const b of rb) boxToComp.set(b, r);
     const lineSet = new Set<number>();
     for (const b of rb) for (const l of g.linesOfBox(b)) if (!state.drawn[l]) lineSet.add(l);
-    return { boxes: rb, lines: [...lineSet].sort((a, b) => a - b), nimber: evalCells(comp.map((i) => cells[i]), ctx) };
+    return {
+      boxes: rb,
+      lines: [...lineSet].sort((a, b) => a - b),
+      nimber: evalCells(
+        comp.map((i) => cells[i]),
+        ctx,
+      ),
+    };
   });
   const nimber = xorValues(regions.map((r) => r.nimber));
 
@@ -191,7 +202,11 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
  * loop; otherwise it is a chain, long when it has >= 3 coins. (Runs through junctions are not
  * chains yet; the count is a guide for the long chain rule, not a prediction.)
  */
-export function countChains(cells: readonly Cell[]): { longChains: number; loops: number; chains: { length: number; loop: boolean }[] } {
+export function countChains(cells: readonly Cell[]): {
+  longChains: number;
+  loops: number;
+  chains: { length: number; loop: boolean }[];
+} {
   const idx = indexOf(cells);
   const seen = new Uint8Array(cells.length);
   const chains: { length: number; loop: boolean }[] = [];
@@ -213,7 +228,9 @@ export function countChains(cells: readonly Cell[]): { longChains: number; loops
       for (const j of nbrs(i)) {
         if (!is2(j)) continue;
         if (run.has(j)) continue;
-        run.add(j); seen[j] = 1; stack.push(j);
+        run.add(j);
+        seen[j] = 1;
+        stack.push(j);
       }
     }
     // a loop: every coin in the run has both strings to coins in the run
@@ -232,6 +249,18 @@ export { bruteValue, bruteWins } from './brute';
 export { orderingRules, chainStructure, firstOpening } from './ordering';
 export type { OrderChain, OrderingResult } from './ordering';
 export { canonicalKey, cellsOfState, simplify, LOONY } from './graph';
-export { ALL_RULES, NO_RULES, newGraphContext, regionsOfCells, regionsValue, graphValue, graphKey, rawGraphKey, graphOf, simplifyGraph, naiveGraphValue } from './fast';
+export {
+  ALL_RULES,
+  NO_RULES,
+  newGraphContext,
+  regionsOfCells,
+  regionsValue,
+  graphValue,
+  graphKey,
+  rawGraphKey,
+  graphOf,
+  simplifyGraph,
+  naiveGraphValue,
+} from './fast';
 export type { NimRules, SGraph, GraphContext } from './fast';
 export type { Cell } from './graph';

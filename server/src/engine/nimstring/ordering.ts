@@ -38,12 +38,17 @@ export interface OrderChain {
 }
 
 export type OrderingResult =
-  | { ok: true; chains: OrderChain[]; first: number; order: OrderChain[]; rule: string }
-  | { ok: false; reason: string };
+  { ok: true; chains: OrderChain[]; first: number; order: OrderChain[]; rule: string } | { ok: false; reason: string };
 
-interface Structure { chains: OrderChain[]; junctions: number[]; bad?: string }
+interface Structure {
+  chains: OrderChain[];
+  junctions: number[];
+  bad?: string;
+}
 
-function degreeOf(state: BoardState, b: number): number { return 4 - state.sidesDrawn(b); }
+function degreeOf(state: BoardState, b: number): number {
+  return 4 - state.sidesDrawn(b);
+}
 
 /** The chains and junctions of a position in which every move opens something. */
 export function chainStructure(state: BoardState): Structure {
@@ -53,18 +58,23 @@ export function chainStructure(state: BoardState): Structure {
   for (let b = 0; b < g.boxCount; b++) {
     if (!unclaimed(b)) continue;
     const d = degreeOf(state, b);
-    if (d <= 1) return { chains: [], junctions: [], bad: `box ${g.boxName(b)} can be captured (not an opening position)` };
+    if (d <= 1)
+      return { chains: [], junctions: [], bad: `box ${g.boxName(b)} can be captured (not an opening position)` };
     if (d >= 3) junctions.push(b);
   }
   const isJ = new Set(junctions);
   // a line that touches no degree-2 box is a quiet move (junction-junction or junction-ground)
   for (let l = 0; l < g.lineCount; l++) {
     if (state.drawn[l]) continue;
-    if (!g.boxesOfLine(l).some((b) => !isJ.has(b))) return { chains: [], junctions, bad: `line ${g.lineName(l)} opens no chain (a quiet move is left)` };
+    if (!g.boxesOfLine(l).some((b) => !isJ.has(b)))
+      return { chains: [], junctions, bad: `line ${g.lineName(l)} opens no chain (a quiet move is left)` };
   }
   const seen = new Set<number>();
   const chains: OrderChain[] = [];
-  const otherSide = (l: number, b: number) => { const bs = g.boxesOfLine(l); return bs.length === 1 ? -1 : bs[0] === b ? bs[1] : bs[0]; };
+  const otherSide = (l: number, b: number) => {
+    const bs = g.boxesOfLine(l);
+    return bs.length === 1 ? -1 : bs[0] === b ? bs[1] : bs[0];
+  };
   const inRun = (b: number) => unclaimed(b) && !isJ.has(b);
   for (let s = 0; s < g.boxCount; s++) {
     if (!inRun(s) || seen.has(s)) continue;
@@ -81,12 +91,24 @@ export function chainStructure(state: BoardState): Structure {
         if (state.drawn[l] || lines.has(l)) continue;
         lines.add(l);
         const o = otherSide(l, b);
-        if (o >= 0 && inRun(o)) { if (!seen.has(o)) { seen.add(o); stack.push(o); } } else ends.push(o);
+        if (o >= 0 && inRun(o)) {
+          if (!seen.has(o)) {
+            seen.add(o);
+            stack.push(o);
+          }
+        } else ends.push(o);
       }
     }
     const isLoop = ends.length === 0 || (ends.length === 2 && ends[0] >= 0 && ends[0] === ends[1]);
     const js = ends.filter((e) => e >= 0);
-    chains.push({ boxes: boxes.sort((x, y) => x - y), lines: [...lines].sort((x, y) => x - y), loop: isLoop, connected: js.length > 0, junctions: js, value: boxes.length - (isLoop ? 2 : 0) });
+    chains.push({
+      boxes: boxes.sort((x, y) => x - y),
+      lines: [...lines].sort((x, y) => x - y),
+      loop: isLoop,
+      connected: js.length > 0,
+      junctions: js,
+      value: boxes.length - (isLoop ? 2 : 0),
+    });
   }
   // A loop hanging on a junction of degree 3 cannot be opened on its own: once its boxes are taken
   // the junction box hangs on its third chain, which is then open too (seed 002, example 5: "would
@@ -106,8 +128,13 @@ export function chainStructure(state: BoardState): Structure {
 /** Components of the junction graph (junctions = points, chains = edges, ground ends = fresh points). */
 function junctionParts(st: Structure): { hasCycle: boolean; chains: number[] }[] {
   const parent = new Map<number, number>();
-  const find = (x: number): number => { while (parent.get(x) !== x) x = parent.get(x)!; return x; };
-  const add = (x: number) => { if (!parent.has(x)) parent.set(x, x); };
+  const find = (x: number): number => {
+    while (parent.get(x) !== x) x = parent.get(x)!;
+    return x;
+  };
+  const add = (x: number) => {
+    if (!parent.has(x)) parent.set(x, x);
+  };
   let fresh = -10;
   const edges: [number, number][] = [];
   st.chains.forEach((c) => {
@@ -115,7 +142,9 @@ function junctionParts(st: Structure): { hasCycle: boolean; chains: number[] }[]
     const a = c.junctions[0];
     // (a loop on a degree-3 junction is still a cycle of the graph)
     const b = c.junctions.length > 1 ? c.junctions[1] : fresh--;
-    add(a); add(b); edges.push([a, b]);
+    add(a);
+    add(b);
+    edges.push([a, b]);
     parent.set(find(a), find(b));
   });
   const parts = new Map<number, { v: Set<number>; e: number; chains: number[] }>();
@@ -126,7 +155,10 @@ function junctionParts(st: Structure): { hasCycle: boolean; chains: number[] }[]
     const r = find(a);
     if (!parts.has(r)) parts.set(r, { v: new Set(), e: 0, chains: [] });
     const p = parts.get(r)!;
-    p.v.add(a); p.v.add(b); p.e++; p.chains.push(i);
+    p.v.add(a);
+    p.v.add(b);
+    p.e++;
+    p.chains.push(i);
   });
   return [...parts.values()].map((p) => ({ hasCycle: p.e >= p.v.size, chains: p.chains }));
 }
@@ -156,7 +188,8 @@ export function firstOpening(st: Structure): { index: number; rule: string } {
   }
   let best = candidates[0];
   for (const i of candidates) {
-    const a = cs[i], b = cs[best];
+    const a = cs[i],
+      b = cs[best];
     if (a.value < b.value || (a.value === b.value && a.connected && !b.connected)) best = i;
   }
   return { index: best, rule };
@@ -174,7 +207,8 @@ export function orderingRules(state: BoardState): OrderingResult {
   const { index, rule } = firstOpening(st);
   const order: OrderChain[] = [];
   let cur = state.clone();
-  let curSt = st, curIdx = index;
+  let curSt = st,
+    curIdx = index;
   for (let guard = 0; guard < 200; guard++) {
     const c = curSt.chains[curIdx];
     order.push(c);

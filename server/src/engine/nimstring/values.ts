@@ -12,7 +12,9 @@
 import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './graph';
 
 export class BudgetExceeded extends Error {
-  constructor() { super('nimstring: node budget exceeded'); }
+  constructor() {
+    super('nimstring: node budget exceeded');
+  }
 }
 
 /** Memo of region values by canonical key; shared between calls unless a fresh one is passed. */
@@ -25,7 +27,9 @@ export class NimCache {
   readonly graphs = new Map<number, GraphEntry>();
   graphCount = 0;
   constructor(readonly maxEntries = 500_000) {}
-  get(key: string): number | undefined { return this.map.get(key); }
+  get(key: string): number | undefined {
+    return this.map.get(key);
+  }
   set(key: string, v: number): void {
     if (this.map.size >= this.maxEntries) this.map.clear();
     this.map.set(key, v);
@@ -42,16 +46,25 @@ export class NimCache {
     return undefined;
   }
   setCodes(hash: number, codes: ArrayLike<number>, len: number, value: number): void {
-    if (this.graphCount >= this.maxEntries) { this.graphs.clear(); this.graphCount = 0; }
+    if (this.graphCount >= this.maxEntries) {
+      this.graphs.clear();
+      this.graphCount = 0;
+    }
     const c = new Uint16Array(len);
     for (let i = 0; i < len; i++) c[i] = codes[i];
     this.graphs.set(hash, { codes: c, value, next: this.graphs.get(hash) });
     this.graphCount++;
   }
-  get size(): number { return this.map.size + this.graphCount; }
+  get size(): number {
+    return this.map.size + this.graphCount;
+  }
 }
 
-export interface GraphEntry { codes: Uint16Array; value: number; next: GraphEntry | undefined }
+export interface GraphEntry {
+  codes: Uint16Array;
+  value: number;
+  next: GraphEntry | undefined;
+}
 
 export const sharedCache = new NimCache();
 
@@ -73,15 +86,29 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
   if (cells.length === 0) return 0;
   // Shortcut: a region whose coins all have two strings is an isolated chain (both ends on the
   // ground) or a loop. Loops and long chains are 0 (every move is loony); 1- and 2-chains are *1.
-  let allTwo = true, ground = 0;
-  for (const c of cells) { if (degree(c) !== 2) { allTwo = false; break; } ground += c.g; }
+  let allTwo = true,
+    ground = 0;
+  for (const c of cells) {
+    if (degree(c) !== 2) {
+      allTwo = false;
+      break;
+    }
+    ground += c.g;
+  }
   if (allTwo) return ground === 0 || cells.length >= 3 ? 0 : 1;
   const raw = rawKey(cells);
   const quick = ctx.cache.get(raw);
-  if (quick !== undefined) { ctx.hits++; return quick; }
+  if (quick !== undefined) {
+    ctx.hits++;
+    return quick;
+  }
   const key = canonicalKey(cells);
   const known = ctx.cache.get(key);
-  if (known !== undefined) { ctx.hits++; ctx.cache.set(raw, known); return known; }
+  if (known !== undefined) {
+    ctx.hits++;
+    ctx.cache.set(raw, known);
+    return known;
+  }
   if (++ctx.nodes > ctx.budget) throw new BudgetExceeded();
   const moves = regionMoves(cells);
   const seen = new Uint8Array(moves.length + 2);
@@ -98,7 +125,12 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
 }
 
 /** Value of the position after a move in a region (xor of its parts), or LOONY. */
-export function optionValue(cells: readonly Cell[], m: { i: number; dir: number }, ctx: SearchContext, idx?: CellIndex): number | Loony {
+export function optionValue(
+  cells: readonly Cell[],
+  m: { i: number; dir: number },
+  ctx: SearchContext,
+  idx?: CellIndex,
+): number | Loony {
   const parts = applyMove(cells, m, idx);
   if (parts === LOONY) return LOONY;
   let x = 0;

@@ -7,7 +7,16 @@ import { buildEntry, type EntryModel } from './model';
 import { MAX_DIAGNOSTICS, parseDab } from './parse';
 
 export * from './ast';
-export { parseDab, resolvePlayer, initialOf, splitMoveWord, dotRowLike, FIELD_NAMES, MAX_DIAGNOSTICS, MAX_COMPONENTS } from './parse';
+export {
+  parseDab,
+  resolvePlayer,
+  initialOf,
+  splitMoveWord,
+  dotRowLike,
+  FIELD_NAMES,
+  MAX_DIAGNOSTICS,
+  MAX_COMPONENTS,
+} from './parse';
 export { buildEntry } from './model';
 export type { EntryModel, MoveModel, PlayStepModel, EndgameModel, SetupLine } from './model';
 
@@ -46,10 +55,15 @@ export function rangeContains(r: Range, line: number, character: number): boolea
  * line (an entry owns everything up to the next header). -1 before the first entry.
  */
 export function entryIndexAt(entries: Entry[], line: number): number {
-  let lo = 0, hi = entries.length - 1, ans = -1;
+  let lo = 0,
+    hi = entries.length - 1,
+    ans = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (entries[mid].range.line <= line) { ans = mid; lo = mid + 1; } else hi = mid - 1;
+    if (entries[mid].range.line <= line) {
+      ans = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   return ans;
 }

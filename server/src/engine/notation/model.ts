@@ -32,7 +32,12 @@ export interface MoveModel {
   problem: string | null;
 }
 
-export interface SetupLine { line: number; name: string; range: Range; from: 'lines' | 'diagram' }
+export interface SetupLine {
+  line: number;
+  name: string;
+  range: Range;
+  from: 'lines' | 'diagram';
+}
 
 export interface PlayStepModel {
   index: number;
@@ -101,22 +106,32 @@ export const MAX_MODEL_DIAGNOSTICS = 500;
 function diag(out: Diagnostic[], severity: Severity, range: Range, code: string, message: string): void {
   if (out.length > MAX_MODEL_DIAGNOSTICS) return;
   if (out.length === MAX_MODEL_DIAGNOSTICS) {
-    out.push({ severity: 'information', range, code: 'too-many-diagnostics', message: `more than ${MAX_MODEL_DIAGNOSTICS} problems in this entry; the rest are not shown` });
+    out.push({
+      severity: 'information',
+      range,
+      code: 'too-many-diagnostics',
+      message: `more than ${MAX_MODEL_DIAGNOSTICS} problems in this entry; the rest are not shown`,
+    });
     return;
   }
   out.push({ severity, range, code, message });
 }
 
-function span(a: Range, b: Range): Range { return { line: a.line, character: a.character, endLine: b.endLine, endCharacter: b.endCharacter }; }
+function span(a: Range, b: Range): Range {
+  return { line: a.line, character: a.character, endLine: b.endLine, endCharacter: b.endCharacter };
+}
 
-function boxes(n: number): string { return `${n} box${n === 1 ? '' : 'es'}`; }
+function boxes(n: number): string {
+  return `${n} box${n === 1 ? '' : 'es'}`;
+}
 
 /** Classify why a written line is not a line of this board. */
 function lineProblem(g: BoardGeometry, text: string): 'off-board' | 'not-adjacent' | 'bad-move' {
   if (/^[hv][a-z][a-z]$/i.test(text)) return 'off-board';
   const m = /^([a-zA-Z][0-9]{1,2})-?([a-zA-Z][0-9]{1,2})$/.exec(text);
   if (!m) return 'bad-move';
-  const a = parseDot(m[1]), b = parseDot(m[2]);
+  const a = parseDot(m[1]),
+    b = parseDot(m[2]);
   if (!a || !b) return 'bad-move';
   if (!g.hasDot(a) || !g.hasDot(b)) return 'off-board';
   return 'not-adjacent';
@@ -125,14 +140,17 @@ function lineProblem(g: BoardGeometry, text: string): 'off-board' | 'not-adjacen
 /** Match a diagram cell's text against the players: a unique initial or a full name. */
 function ownerOf(text: string, players: [string, string]): 0 | 1 | 'ambiguous' | null {
   const low = text.toLowerCase();
-  const n0 = players[0].toLowerCase(), n1 = players[1].toLowerCase();
+  const n0 = players[0].toLowerCase(),
+    n1 = players[1].toLowerCase();
   if (low === n0 && low !== n1) return 0;
   if (low === n1 && low !== n0) return 1;
   if ([...text].length !== 1) return null;
-  const i0 = initialOf(players[0]), i1 = initialOf(players[1]);
+  const i0 = initialOf(players[0]),
+    i1 = initialOf(players[1]);
   if (text === i0 && text !== i1) return 0;
   if (text === i1 && text !== i0) return 1;
-  const l0 = i0.toLowerCase(), l1 = i1.toLowerCase();
+  const l0 = i0.toLowerCase(),
+    l1 = i1.toLowerCase();
   if (low === l0 && low === l1) return 'ambiguous';
   if (low === l0) return 0;
   if (low === l1) return 1;
@@ -145,10 +163,25 @@ export function buildEntry(entry: Entry): EntryModel {
   const players: [string, string] = entry.players?.names ?? ['A', 'B'];
   const toMove: Player = entry.tomove?.player ?? 0;
   const m: EntryModel = {
-    entry, kind: entry.kind, title: entry.title, diagnostics, players, toMove,
+    entry,
+    kind: entry.kind,
+    title: entry.title,
+    diagnostics,
+    players,
+    toMove,
     score: entry.score?.score ? [entry.score.score[0], entry.score.score[1]] : [0, 0],
-    geometry: null, initial: null, setup: [], unassigned: 0, moves: [], plies: [], states: [], endgame: null,
-    claimedValue: entry.value && entry.value.value !== null && entry.value.valueRange ? { value: entry.value.value, range: entry.value.valueRange } : null,
+    geometry: null,
+    initial: null,
+    setup: [],
+    unassigned: 0,
+    moves: [],
+    plies: [],
+    states: [],
+    endgame: null,
+    claimedValue:
+      entry.value && entry.value.value !== null && entry.value.valueRange
+        ? { value: entry.value.value, range: entry.value.valueRange }
+        : null,
   };
   if (entry.kind === 'endgame') buildEndgame(entry, m);
   else buildBoard(entry, m);
@@ -159,21 +192,51 @@ function buildBoard(entry: Entry, m: EntryModel): void {
   const out = m.diagnostics;
   const size = entry.size;
   const dg = entry.diagram;
-  let w: number | null = null, h: number | null = null;
+  let w: number | null = null,
+    h: number | null = null;
   if (dg && dg.width !== null && dg.height !== null) {
-    w = dg.width; h = dg.height;
+    w = dg.width;
+    h = dg.height;
     if (size && size.width !== null && size.height !== null && (size.width !== w || size.height !== h)) {
-      diag(out, 'error', size.valueRange ?? size.range, 'size-mismatch', `size ${size.width}x${size.height} disagrees with the diagram, which is ${w}x${h} boxes; the diagram is used`);
+      diag(
+        out,
+        'error',
+        size.valueRange ?? size.range,
+        'size-mismatch',
+        `size ${size.width}x${size.height} disagrees with the diagram, which is ${w}x${h} boxes; the diagram is used`,
+      );
     }
   } else if (size && size.width !== null && size.height !== null) {
-    w = size.width; h = size.height;
+    w = size.width;
+    h = size.height;
   } else if (!size && !dg) {
-    diag(out, 'error', entry.headerRange, 'missing-size', `a ${entry.kind} needs a board: give its size (e.g. size 5x5, in boxes) or a diagram`);
+    diag(
+      out,
+      'error',
+      entry.headerRange,
+      'missing-size',
+      `a ${entry.kind} needs a board: give its size (e.g. size 5x5, in boxes) or a diagram`,
+    );
   }
   const moveTokens = entry.moves?.moves ?? [];
   if (w === null || h === null) {
     // No board: keep the moves for display, unchecked.
-    moveTokens.forEach((t, index) => m.moves.push({ index, token: t, ply: null, line: null, name: null, range: t.range, glyph: t.glyph, comment: t.comment, player: null, completed: [], legal: false, problem: 'no-board' }));
+    moveTokens.forEach((t, index) =>
+      m.moves.push({
+        index,
+        token: t,
+        ply: null,
+        line: null,
+        name: null,
+        range: t.range,
+        glyph: t.glyph,
+        comment: t.comment,
+        player: null,
+        completed: [],
+        legal: false,
+        problem: 'no-board',
+      }),
+    );
     return;
   }
   const g = geometryOf(w, h);
@@ -197,7 +260,13 @@ function buildBoard(entry: Entry, m: EntryModel): void {
       continue;
     }
     if (s.isDrawn(p.line)) {
-      diag(out, 'warning', t.range, 'drawn-twice', `${g.lineName(p.line)} is already drawn${dg ? ' (in the diagram or earlier in lines)' : ' (earlier in lines)'}`);
+      diag(
+        out,
+        'warning',
+        t.range,
+        'drawn-twice',
+        `${g.lineName(p.line)} is already drawn${dg ? ' (in the diagram or earlier in lines)' : ' (earlier in lines)'}`,
+      );
       continue;
     }
     s.drawSilently(p.line, CLAIMED_UNKNOWN);
@@ -212,14 +281,30 @@ function buildBoard(entry: Entry, m: EntryModel): void {
       const b = g.box(c.x, c.y);
       const who = ownerOf(c.text, m.players);
       if (s.owner[b] === UNCLAIMED) {
-        if (who === 0 || who === 1) diag(out, 'hint', c.range, 'label', `box ${g.boxName(b)} is not complete, so '${c.text}' is read as a label, not as ${m.players[who]}'s box`);
+        if (who === 0 || who === 1)
+          diag(
+            out,
+            'hint',
+            c.range,
+            'label',
+            `box ${g.boxName(b)} is not complete, so '${c.text}' is read as a label, not as ${m.players[who]}'s box`,
+          );
         continue;
       }
       if (who === 'ambiguous') {
-        diag(out, 'warning', c.range, 'owner-ambiguous', `'${c.text}' is the initial of both players; box ${g.boxName(b)} has no known owner (write a full name, or give the players different initials)`);
+        diag(
+          out,
+          'warning',
+          c.range,
+          'owner-ambiguous',
+          `'${c.text}' is the initial of both players; box ${g.boxName(b)} has no known owner (write a full name, or give the players different initials)`,
+        );
         continue;
       }
-      if (who !== null) { s.owner[b] = who; owned[who]++; }
+      if (who !== null) {
+        s.owner[b] = who;
+        owned[who]++;
+      }
     }
   }
   let completed = 0;
@@ -229,9 +314,21 @@ function buildBoard(entry: Entry, m: EntryModel): void {
     const sc = sf.score;
     const r = sf.valueRanges.length === 2 ? span(sf.valueRanges[0], sf.valueRanges[1]) : sf.range;
     if (sc[0] + sc[1] > completed) {
-      diag(out, 'warning', r, 'score-mismatch', `score ${sc[0]}-${sc[1]} counts ${boxes(sc[0] + sc[1])}, but only ${boxes(completed)} ${completed === 1 ? 'is' : 'are'} complete at the start`);
+      diag(
+        out,
+        'warning',
+        r,
+        'score-mismatch',
+        `score ${sc[0]}-${sc[1]} counts ${boxes(sc[0] + sc[1])}, but only ${boxes(completed)} ${completed === 1 ? 'is' : 'are'} complete at the start`,
+      );
     } else if (sc[0] < owned[0] || sc[1] < owned[1]) {
-      diag(out, 'warning', r, 'score-mismatch', `score ${sc[0]}-${sc[1]} disagrees with the diagram, whose initials give ${m.players[0]} ${owned[0]} and ${m.players[1]} ${owned[1]}; the score is used`);
+      diag(
+        out,
+        'warning',
+        r,
+        'score-mismatch',
+        `score ${sc[0]}-${sc[1]} disagrees with the diagram, whose initials give ${m.players[0]} ${owned[0]} and ${m.players[1]} ${owned[1]}; the score is used`,
+      );
     }
     m.score = [sc[0], sc[1]];
   } else {
@@ -246,9 +343,23 @@ function buildBoard(entry: Entry, m: EntryModel): void {
   const turns = entry.moves?.turns ?? [];
   const turnReported = new Set<number>();
   let afterEnd = 0;
-  let afterEndFirst: Range | null = null, afterEndLast: Range | null = null;
+  let afterEndFirst: Range | null = null,
+    afterEndLast: Range | null = null;
   moveTokens.forEach((t, index) => {
-    const mm: MoveModel = { index, token: t, ply: null, line: null, name: null, range: t.range, glyph: t.glyph, comment: t.comment, player: null, completed: [], legal: false, problem: null };
+    const mm: MoveModel = {
+      index,
+      token: t,
+      ply: null,
+      line: null,
+      name: null,
+      range: t.range,
+      glyph: t.glyph,
+      comment: t.comment,
+      player: null,
+      completed: [],
+      legal: false,
+      problem: null,
+    };
     m.moves.push(mm);
     const p = parseLine(g, t.text);
     if (!p.ok) {
@@ -261,19 +372,38 @@ function buildBoard(entry: Entry, m: EntryModel): void {
     if (s.isOver()) {
       mm.problem = 'game-over';
       afterEnd++;
-      if (afterEnd <= MAX_AFTER_END_REPORTS) diag(out, 'error', t.range, 'game-over', `the game is over (every line is drawn): ${mm.name} comes after the end`);
-      else { afterEndFirst = afterEndFirst ?? t.range; afterEndLast = t.range; }
+      if (afterEnd <= MAX_AFTER_END_REPORTS)
+        diag(
+          out,
+          'error',
+          t.range,
+          'game-over',
+          `the game is over (every line is drawn): ${mm.name} comes after the end`,
+        );
+      else {
+        afterEndFirst = afterEndFirst ?? t.range;
+        afterEndLast = t.range;
+      }
       return;
     }
     if (s.isDrawn(p.line)) {
       mm.problem = 'drawn-twice';
       const at = drawnAt[p.line];
-      diag(out, 'error', t.range, 'drawn-twice', `${mm.name} is already drawn (${at <= 0 ? 'at the start' : `by move ${at}`}); this move is skipped`);
+      diag(
+        out,
+        'error',
+        t.range,
+        'drawn-twice',
+        `${mm.name} is already drawn (${at <= 0 ? 'at the start' : `by move ${at}`}); this move is skipped`,
+      );
       return;
     }
     const player = s.toMove;
     const r = s.play(p.line);
-    if (!r.ok) { mm.problem = r.reason; return; }
+    if (!r.ok) {
+      mm.problem = r.reason;
+      return;
+    }
     mm.player = player;
     mm.completed = r.completed;
     mm.legal = true;
@@ -288,15 +418,33 @@ function buildBoard(entry: Entry, m: EntryModel): void {
         turnReported.add(t.turn);
         const firstLegal = turn.moves.find((k) => k <= index && m.moves[k]?.legal) === index;
         if (firstLegal) {
-          diag(out, 'warning', turn.range, 'turn-mismatch', `this turn is marked '${turn.letter}' (${m.players[turn.player]}), but by the board it is ${m.players[player]}'s move (a move that completes a box gives another move)`);
+          diag(
+            out,
+            'warning',
+            turn.range,
+            'turn-mismatch',
+            `this turn is marked '${turn.letter}' (${m.players[turn.player]}), but by the board it is ${m.players[player]}'s move (a move that completes a box gives another move)`,
+          );
         } else {
-          diag(out, 'warning', t.range, 'turn-mismatch', `${m.players[turn.player]}'s turn ended before this move (the previous move completed no box), but the bracket goes on; the move is counted for ${m.players[player]}`);
+          diag(
+            out,
+            'warning',
+            t.range,
+            'turn-mismatch',
+            `${m.players[turn.player]}'s turn ended before this move (the previous move completed no box), but the bracket goes on; the move is counted for ${m.players[player]}`,
+          );
         }
       }
     }
   });
   if (afterEnd > MAX_AFTER_END_REPORTS && afterEndFirst && afterEndLast) {
-    diag(out, 'error', span(afterEndFirst, afterEndLast), 'game-over', `${afterEnd - MAX_AFTER_END_REPORTS} more moves after the end of the game`);
+    diag(
+      out,
+      'error',
+      span(afterEndFirst, afterEndLast),
+      'game-over',
+      `${afterEnd - MAX_AFTER_END_REPORTS} more moves after the end of the game`,
+    );
   }
 }
 
@@ -305,53 +453,115 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
   const cf = entry.components;
   const comps: Component[] = [];
   if (!cf) {
-    diag(out, 'error', entry.headerRange, 'bad-component', 'an endgame needs its components, e.g. components 3 + 4l + 8l');
+    diag(
+      out,
+      'error',
+      entry.headerRange,
+      'bad-component',
+      'an endgame needs its components, e.g. components 3 + 4l + 8l',
+    );
   } else {
     const bad = new Set<number>();
     cf.tokens.forEach((t, i) => {
-      if (t.kind === 'chain' && t.size < 1) { bad.add(i); diag(out, 'error', t.range, 'bad-component', 'a chain has at least 1 box'); }
-      else if (t.kind === 'loop' && t.size < 4) { bad.add(i); diag(out, 'error', t.range, 'bad-component', 'a loop has at least 4 boxes'); }
-      else if (t.kind === 'loop' && t.size % 2 === 1) diag(out, 'information', t.range, 'odd-loop', `an odd loop (${t.size}l) exists only in strings-and-coins, not on a dots-and-boxes board; it is analysed as given`);
+      if (t.kind === 'chain' && t.size < 1) {
+        bad.add(i);
+        diag(out, 'error', t.range, 'bad-component', 'a chain has at least 1 box');
+      } else if (t.kind === 'loop' && t.size < 4) {
+        bad.add(i);
+        diag(out, 'error', t.range, 'bad-component', 'a loop has at least 4 boxes');
+      } else if (t.kind === 'loop' && t.size % 2 === 1)
+        diag(
+          out,
+          'information',
+          t.range,
+          'odd-loop',
+          `an odd loop (${t.size}l) exists only in strings-and-coins, not on a dots-and-boxes board; it is analysed as given`,
+        );
     });
     for (const c of cf.components) if (!bad.has(c.token)) comps.push({ kind: c.kind, size: c.size });
   }
   const total = comps.reduce((a, c) => a + c.size, 0);
-  const eg: EndgameModel = { components: comps, totalBoxes: total, opener: m.toMove, score: [m.score[0], m.score[1]], steps: [], remaining: comps.slice() };
+  const eg: EndgameModel = {
+    components: comps,
+    totalBoxes: total,
+    opener: m.toMove,
+    score: [m.score[0], m.score[1]],
+    steps: [],
+    remaining: comps.slice(),
+  };
   m.endgame = eg;
   const remaining = comps.slice();
   let opener: Player = m.toMove;
   let score: [number, number] | null = [m.score[0], m.score[1]];
   const steps = entry.play?.steps ?? [];
   steps.forEach((st, index) => {
-    const sm: PlayStepModel = { index, step: st, range: st.range, component: st.component, decision: st.decision, decisionImplied: false, opener: null, controller: null, gained: null, scoreAfter: null, legal: false };
+    const sm: PlayStepModel = {
+      index,
+      step: st,
+      range: st.range,
+      component: st.component,
+      decision: st.decision,
+      decisionImplied: false,
+      opener: null,
+      controller: null,
+      gained: null,
+      scoreAfter: null,
+      legal: false,
+    };
     eg.steps.push(sm);
     if (!score || !st.component) return;
     const c = st.component;
     const name = `${c.size}${c.kind === 'loop' ? 'l' : ''}`;
     if (remaining.length === 0) {
-      diag(out, 'error', st.range, 'bad-play', `every component has been opened already; '${st.text}' is one step too many`);
+      diag(
+        out,
+        'error',
+        st.range,
+        'bad-play',
+        `every component has been opened already; '${st.text}' is one step too many`,
+      );
       score = null;
       return;
     }
     const at = remaining.findIndex((x) => x.kind === c.kind && x.size === c.size);
     if (at < 0) {
       const left = remaining.map((x) => `${x.size}${x.kind === 'loop' ? 'l' : ''}`).join(' ');
-      diag(out, 'error', st.nameRange, 'bad-play', `no ${c.kind === 'loop' ? `${c.size}-loop` : `${c.size}-chain`} is left to open (left: ${left})`);
+      diag(
+        out,
+        'error',
+        st.nameRange,
+        'bad-play',
+        `no ${c.kind === 'loop' ? `${c.size}-loop` : `${c.size}-chain`} is left to open (left: ${left})`,
+      );
       score = null;
       return;
     }
     let decision = st.decision;
     const last = remaining.length === 1;
     if (decision === null) {
-      if (last || (c.kind === 'chain' && c.size <= 2)) { decision = 'all'; sm.decisionImplied = true; }
-      else {
-        diag(out, 'error', st.range, 'play-missing-decision', `say what the controller did with the ${name}: ${name}:keep (keeps control) or ${name}:all (takes everything)`);
+      if (last || (c.kind === 'chain' && c.size <= 2)) {
+        decision = 'all';
+        sm.decisionImplied = true;
+      } else {
+        diag(
+          out,
+          'error',
+          st.range,
+          'play-missing-decision',
+          `say what the controller did with the ${name}: ${name}:keep (keeps control) or ${name}:all (takes everything)`,
+        );
         score = null;
         return;
       }
     }
     if (decision === 'keep' && c.kind === 'chain' && c.size < 2) {
-      diag(out, 'error', st.decisionRange ?? st.range, 'bad-play', 'a 1-chain cannot be kept: there are no two boxes to hand back');
+      diag(
+        out,
+        'error',
+        st.decisionRange ?? st.range,
+        'bad-play',
+        'a 1-chain cannot be kept: there are no two boxes to hand back',
+      );
       score = null;
       return;
     }

@@ -4,9 +4,30 @@
  * over whole lines), so hostile files parse quickly. See docs/notation.md for the grammar.
  */
 import type {
-  ComponentToken, ComponentsField, Diagnostic, DiagramField, Entry, EntryKind,
-  ExpandedComponent, FieldBase, Glyph, LinesField, LittlegolemTurn, MoveToken, MovesField, ParseResult, PlayField,
-  PlayStep, PlayersField, Range, ScoreField, Severity, SizeField, Tag, ToMoveField, ValueField,
+  ComponentToken,
+  ComponentsField,
+  Diagnostic,
+  DiagramField,
+  Entry,
+  EntryKind,
+  ExpandedComponent,
+  FieldBase,
+  Glyph,
+  LinesField,
+  LittlegolemTurn,
+  MoveToken,
+  MovesField,
+  ParseResult,
+  PlayField,
+  PlayStep,
+  PlayersField,
+  Range,
+  ScoreField,
+  Severity,
+  SizeField,
+  Tag,
+  ToMoveField,
+  ValueField,
 } from './ast';
 
 export const MAX_DIAGNOSTICS = 2000;
@@ -14,8 +35,19 @@ export const MAX_DIAGNOSTICS = 2000;
 export const MAX_COMPONENTS = 200_000;
 const MAX_SIDE = 12;
 
-export const FIELD_NAMES = ['size', 'players', 'tomove', 'score', 'lines', 'diagram', 'moves', 'components', 'play', 'value'] as const;
-export type FieldName = typeof FIELD_NAMES[number];
+export const FIELD_NAMES = [
+  'size',
+  'players',
+  'tomove',
+  'score',
+  'lines',
+  'diagram',
+  'moves',
+  'components',
+  'play',
+  'value',
+] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
 const FIELD_SET = new Set<string>(FIELD_NAMES);
 const HEADER_SET = new Set<string>(['game', 'position', 'endgame']);
 const NOT_IN_ENDGAME = new Set<string>(['size', 'lines', 'diagram', 'moves']);
@@ -27,7 +59,9 @@ const GLYPHS = new Set(['!', '?', '!!', '??', '!?', '?!']);
 export function range(line: number, character: number, endLine: number, endCharacter: number): Range {
   return { line, character, endLine, endCharacter };
 }
-function span(a: Range, b: Range): Range { return range(a.line, a.character, b.endLine, b.endCharacter); }
+function span(a: Range, b: Range): Range {
+  return range(a.line, a.character, b.endLine, b.endCharacter);
+}
 function sub(r: Range, from: number, to: number): Range {
   if (from === 0 && to === r.endCharacter - r.character && r.line === r.endLine) return r;
   return range(r.line, r.character + from, r.line, r.character + to);
@@ -49,7 +83,9 @@ interface Sink {
   brace: { line: number; character: number; parts: string[] } | null;
 }
 
-function isSpace(c: string): boolean { return c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff'; }
+function isSpace(c: string): boolean {
+  return c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff';
+}
 const WORD_STOP_CHARS = ' \t\f\v\u00a0\ufeff,#"{}[];()';
 const WORD_STOP = new Uint8Array(65536);
 for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
@@ -109,7 +145,8 @@ class Parser {
     const n = this.lines.length;
     this.nextClose = new Int32Array(n);
     this.nextStrictHeader = new Int32Array(n);
-    let close = n, header = n;
+    let close = n,
+      header = n;
     for (let i = n - 1; i >= 0; i--) {
       this.nextClose[i] = close;
       this.nextStrictHeader[i] = header;
@@ -123,7 +160,12 @@ class Parser {
     if (this.capped) return;
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.capped = true;
-      const d: Diagnostic = { severity: 'information', range: r, code: 'too-many-diagnostics', message: `more than ${MAX_DIAGNOSTICS} problems; the rest are not shown` };
+      const d: Diagnostic = {
+        severity: 'information',
+        range: r,
+        code: 'too-many-diagnostics',
+        message: `more than ${MAX_DIAGNOSTICS} problems; the rest are not shown`,
+      };
       this.diagnostics.push(d);
       return;
     }
@@ -147,22 +189,38 @@ class Parser {
           break;
         }
         sink.brace.parts.push(text.slice(c, close));
-        sink.tokens.push({ type: 'comment', text: collapse(sink.brace.parts.join(' ')), range: range(sink.brace.line, sink.brace.character, ln, close + 1) });
+        sink.tokens.push({
+          type: 'comment',
+          text: collapse(sink.brace.parts.join(' ')),
+          range: range(sink.brace.line, sink.brace.character, ln, close + 1),
+        });
         sink.brace = null;
         c = close + 1;
         continue;
       }
       const ch = text[c];
-      if (isSpace(ch) || ch === ',') { c++; continue; }
+      if (isSpace(ch) || ch === ',') {
+        c++;
+        continue;
+      }
       if (ch === '#') break;
       if (ch === '"') {
-        let k = c + 1, val = '';
+        let k = c + 1,
+          val = '';
         let closed = false;
         while (k < n) {
           const d = text[k];
-          if (d === '\\' && k + 1 < n && (text[k + 1] === '"' || text[k + 1] === '\\')) { val += text[k + 1]; k += 2; continue; }
-          if (d === '"') { closed = true; break; }
-          val += d; k++;
+          if (d === '\\' && k + 1 < n && (text[k + 1] === '"' || text[k + 1] === '\\')) {
+            val += text[k + 1];
+            k += 2;
+            continue;
+          }
+          if (d === '"') {
+            closed = true;
+            break;
+          }
+          val += d;
+          k++;
         }
         if (closed) {
           sink.tokens.push({ type: 'string', text: val, range: range(ln, c, ln, k + 1) });
@@ -202,8 +260,12 @@ class Parser {
       if (this.nextClose[ln] < this.nextStrictHeader[ln] && this.nextClose[ln] < this.lines.length) return true;
       const e = Math.max(trimmedEnd(text), b.character + 1);
       const r = range(b.line, b.character, ln, ln === b.line ? e : text.length);
-      this.report('error', r, 'unterminated-comment',
-        "unterminated comment: add the closing '}' (a comment may span lines but ends before the next entry header)");
+      this.report(
+        'error',
+        r,
+        'unterminated-comment',
+        "unterminated comment: add the closing '}' (a comment may span lines but ends before the next entry header)",
+      );
       sink.tokens.push({ type: 'comment', text: collapse(b.parts.join(' ')), range: r, unterminated: true });
       sink.brace = null;
     }
@@ -227,7 +289,10 @@ class Parser {
         continue;
       }
       const f = firstNonSpace(t);
-      if (f < 0 || t[f] === '#') { i++; continue; }
+      if (f < 0 || t[f] === '#') {
+        i++;
+        continue;
+      }
       const word = leadingWord(t, f);
       const lower = word ? word.toLowerCase() : '';
       if (word && HEADER_SET.has(lower)) {
@@ -253,7 +318,13 @@ class Parser {
         const kwRange = range(i, f, i, f + word.length);
         let after = f + word.length;
         if (t[after] === ':') after++;
-        this.field = { name: lower as FieldName, keyword: word, keywordRange: kwRange, sink: { tokens: [], brace: null }, firstLine: i };
+        this.field = {
+          name: lower as FieldName,
+          keyword: word,
+          keywordRange: kwRange,
+          sink: { tokens: [], brace: null },
+          firstLine: i,
+        };
         if (lower === 'diagram') {
           this.lexNoCarry(t, i, after, this.field.sink);
           i = this.diagram(i + 1);
@@ -276,10 +347,22 @@ class Parser {
         this.touch(i, t);
         const kwRange = range(i, f, i, f + word.length);
         const guess = suggest(lower, [...FIELD_NAMES, 'game', 'position', 'endgame']);
-        this.report('error', kwRange, 'unknown-field', `unknown field '${word}'` + (guess ? `: did you mean '${guess}'?` : `; fields are ${FIELD_NAMES.join(', ')} and [Tag "text"]`));
+        this.report(
+          'error',
+          kwRange,
+          'unknown-field',
+          `unknown field '${word}'` +
+            (guess ? `: did you mean '${guess}'?` : `; fields are ${FIELD_NAMES.join(', ')} and [Tag "text"]`),
+        );
         let after = f + word.length;
         if (t[after] === ':') after++;
-        this.field = { name: 'unknown', keyword: word, keywordRange: kwRange, sink: { tokens: [], brace: null }, firstLine: i };
+        this.field = {
+          name: 'unknown',
+          keyword: word,
+          keywordRange: kwRange,
+          sink: { tokens: [], brace: null },
+          firstLine: i,
+        };
         if (this.lex(t, i, after, this.field.sink)) carry = this.field.sink;
         i++;
         continue;
@@ -293,11 +376,22 @@ class Parser {
       this.touch(i, t);
       if (!this.field) {
         if (this.afterDiagram && /[|+oO.*-]/.test(t[f])) {
-          this.report('error', range(i, f, i, trimmedEnd(t)), 'bad-diagram', 'this line does not continue the diagram above: dot rows (+---+) and box rows (|   |) must alternate, with a dot row first and last, and dots lined up with the top row');
+          this.report(
+            'error',
+            range(i, f, i, trimmedEnd(t)),
+            'bad-diagram',
+            'this line does not continue the diagram above: dot rows (+---+) and box rows (|   |) must alternate, with a dot row first and last, and dots lined up with the top row',
+          );
           i++;
           continue;
         }
-        this.field = { name: 'none', keyword: '', keywordRange: range(i, f, i, f), sink: { tokens: [], brace: null }, firstLine: i };
+        this.field = {
+          name: 'none',
+          keyword: '',
+          keywordRange: range(i, f, i, f),
+          sink: { tokens: [], brace: null },
+          firstLine: i,
+        };
       }
       if (this.lex(t, i, 0, this.field.sink)) carry = this.field.sink;
       i++;
@@ -305,7 +399,8 @@ class Parser {
     this.finishField();
     this.finishEntry();
     if (this.pendingTags.length) {
-      for (const r of this.pendingTagRanges) this.report('warning', r, 'bad-tag', 'tag outside any entry: tags belong to an entry (after its header)');
+      for (const r of this.pendingTagRanges)
+        this.report('warning', r, 'bad-tag', 'tag outside any entry: tags belong to an entry (after its header)');
     }
     this.diagnostics.sort(byRange);
     return { entries: this.entries, diagnostics: this.diagnostics };
@@ -323,13 +418,21 @@ class Parser {
   }
 
   private outside(i: number, f: number, t: string): void {
-    this.report('error', range(i, f, i, trimmedEnd(t)), 'syntax', 'text outside an entry: start an entry with a header line `game "title"`, `position "title"` or `endgame "title"`, or make the line a # comment');
+    this.report(
+      'error',
+      range(i, f, i, trimmedEnd(t)),
+      'syntax',
+      'text outside an entry: start an entry with a header line `game "title"`, `position "title"` or `endgame "title"`, or make the line a # comment',
+    );
   }
 
   private touch(i: number, t: string): void {
     if (!this.cur) return;
     const e = trimmedEnd(t);
-    if (e > 0) { this.cur.lastLine = i; this.cur.lastEnd = e; }
+    if (e > 0) {
+      this.cur.lastLine = i;
+      this.cur.lastEnd = e;
+    }
   }
 
   private startEntry(i: number, f: number, word: string, kind: EntryKind): void {
@@ -337,7 +440,18 @@ class Parser {
     const kwRange = range(i, f, i, f + word.length);
     const sink: Sink = { tokens: [], brace: null };
     const entry = newEntry(kind, false, range(i, f, i, trimmedEnd(t)), kwRange);
-    this.cur = { kind, title: null, implicit: false, headerRange: entry.headerRange, keywordRange: kwRange, titleRange: null, lastLine: i, lastEnd: trimmedEnd(t), entry, seen: new Map() };
+    this.cur = {
+      kind,
+      title: null,
+      implicit: false,
+      headerRange: entry.headerRange,
+      keywordRange: kwRange,
+      titleRange: null,
+      lastLine: i,
+      lastEnd: trimmedEnd(t),
+      entry,
+      seen: new Map(),
+    };
     this.lexNoCarry(t, i, f + word.length, sink);
     if (sink.tokens.length) {
       const end = sink.tokens[sink.tokens.length - 1].range;
@@ -349,22 +463,46 @@ class Parser {
     }
     entry.range = entry.headerRange;
     const toks = sink.tokens.filter((x) => x.type !== 'comment');
-    for (const x of sink.tokens) if (x.type === 'comment') this.report('error', x.range, 'bad-header', 'a comment in braces cannot stand on a header line; use # for a comment');
+    for (const x of sink.tokens)
+      if (x.type === 'comment')
+        this.report(
+          'error',
+          x.range,
+          'bad-header',
+          'a comment in braces cannot stand on a header line; use # for a comment',
+        );
     if (toks.length > 0) {
       if (toks[0].type === 'string') {
         entry.title = toks[0].text;
         entry.titleRange = toks[0].range;
-        if (toks.length > 1) this.report('error', span(toks[1].range, toks[toks.length - 1].range), 'bad-header', 'unexpected text after the title: fields go on their own lines below the header');
+        if (toks.length > 1)
+          this.report(
+            'error',
+            span(toks[1].range, toks[toks.length - 1].range),
+            'bad-header',
+            'unexpected text after the title: fields go on their own lines below the header',
+          );
       } else {
         const last = toks[toks.length - 1];
         const r = span(toks[0].range, last.range);
         entry.title = t.slice(r.character, r.endCharacter);
         entry.titleRange = r;
-        this.report('warning', r, 'bad-header', `put the title in quotes: ${word} "${entry.title.replace(/"/g, '\\"')}"`);
+        this.report(
+          'warning',
+          r,
+          'bad-header',
+          `put the title in quotes: ${word} "${entry.title.replace(/"/g, '\\"')}"`,
+        );
       }
     }
     if (this.pendingTags.length) {
-      for (const r of this.pendingTagRanges) this.report('warning', r, 'bad-tag', `tag before the first header: it is read as part of the ${kind} entry below; put tags after the header`);
+      for (const r of this.pendingTagRanges)
+        this.report(
+          'warning',
+          r,
+          'bad-tag',
+          `tag before the first header: it is read as part of the ${kind} entry below; put tags after the header`,
+        );
       entry.tags.push(...this.pendingTags);
       this.pendingTags = [];
       this.pendingTagRanges = [];
@@ -385,7 +523,18 @@ class Parser {
     const t = this.lines[i];
     const r = range(i, f, i, trimmedEnd(t));
     const entry = newEntry('position', true, r, range(i, f, i, f));
-    this.cur = { kind: null, title: null, implicit: true, headerRange: r, keywordRange: entry.keywordRange, titleRange: null, lastLine: i, lastEnd: trimmedEnd(t), entry, seen: new Map() };
+    this.cur = {
+      kind: null,
+      title: null,
+      implicit: true,
+      headerRange: r,
+      keywordRange: entry.keywordRange,
+      titleRange: null,
+      lastLine: i,
+      lastEnd: trimmedEnd(t),
+      entry,
+      seen: new Map(),
+    };
     if (this.pendingTags.length) {
       entry.tags.push(...this.pendingTags);
       this.pendingTags = [];
@@ -411,29 +560,55 @@ class Parser {
       const val = toks[k + 2];
       const close = toks[k + 3];
       if (!name || name.type !== 'word' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name.text)) {
-        this.report('error', name ? span(open.range, name.range) : open.range, 'bad-tag', 'a tag is [Name "text"], e.g. [Date "2024-05-01"]');
+        this.report(
+          'error',
+          name ? span(open.range, name.range) : open.range,
+          'bad-tag',
+          'a tag is [Name "text"], e.g. [Date "2024-05-01"]',
+        );
         k = skipTo(toks, k + 1, ']');
         continue;
       }
       if (!val || (val.type !== 'string' && val.type !== 'word')) {
-        this.report('error', span(open.range, name.range), 'bad-tag', `tag ${name.text} needs a quoted value: [${name.text} "text"]`);
+        this.report(
+          'error',
+          span(open.range, name.range),
+          'bad-tag',
+          `tag ${name.text} needs a quoted value: [${name.text} "text"]`,
+        );
         k = skipTo(toks, k + 1, ']');
         continue;
       }
       if (!close || close.type !== 'punct' || close.text !== ']') {
         this.report('error', span(open.range, val.range), 'bad-tag', `tag ${name.text} is not closed: add ']'`);
         k = skipTo(toks, k + 1, ']');
-        if (!val.unterminated) this.addTag({ name: name.text, value: val.text, range: span(open.range, val.range), nameRange: name.range, valueRange: val.range });
+        if (!val.unterminated)
+          this.addTag({
+            name: name.text,
+            value: val.text,
+            range: span(open.range, val.range),
+            nameRange: name.range,
+            valueRange: val.range,
+          });
         continue;
       }
-      this.addTag({ name: name.text, value: val.text, range: span(open.range, close.range), nameRange: name.range, valueRange: val.range });
+      this.addTag({
+        name: name.text,
+        value: val.text,
+        range: span(open.range, close.range),
+        nameRange: name.range,
+        valueRange: val.range,
+      });
       k += 4;
     }
   }
 
   private addTag(tag: Tag): void {
     if (this.cur) this.cur.entry.tags.push(tag);
-    else { this.pendingTags.push(tag); this.pendingTagRanges.push(tag.range); }
+    else {
+      this.pendingTags.push(tag);
+      this.pendingTagRanges.push(tag.range);
+    }
   }
 
   // ----- diagrams ---------------------------------------------------------------------------
@@ -450,12 +625,27 @@ class Parser {
       }
     }
     fb.sink.tokens = [];
-    const d: DiagramField = { keyword: fb.keyword, keywordRange: kw, range: kw, rows: [], width: null, height: null, lines: [], cells: [], columns: [] };
+    const d: DiagramField = {
+      keyword: fb.keyword,
+      keywordRange: kw,
+      range: kw,
+      rows: [],
+      width: null,
+      height: null,
+      lines: [],
+      cells: [],
+      columns: [],
+    };
     this.diagramField = d;
     let j = start;
-    while (j < n && isBlankOrComment(L[j]) ) j++;
+    while (j < n && isBlankOrComment(L[j])) j++;
     if (j >= n || !dotRowLike(L[j])) {
-      this.report('error', kw, 'bad-diagram', 'a diagram needs its rows on the lines below `diagram`: dot rows like +---+---+ and box rows like |   |   |, top row first');
+      this.report(
+        'error',
+        kw,
+        'bad-diagram',
+        'a diagram needs its rows on the lines below `diagram`: dot rows like +---+---+ and box rows like |   |   |, top row first',
+      );
       return start;
     }
     // Top dot row fixes the columns.
@@ -467,7 +657,8 @@ class Parser {
     const hl: { row: number; k: number; range: Range }[] = [];
     const vl: { row: number; k: number; range: Range }[] = [];
     const cells: { row: number; k: number; text: string; range: Range }[] = [];
-    let dotRows = 0, boxRows = 0;
+    let dotRows = 0,
+      boxRows = 0;
     let ok = true;
     const dotRow = (ln: number): void => {
       const s = L[ln];
@@ -496,7 +687,12 @@ class Parser {
       const s = L[j];
       if (dotRowLike(s)) {
         const f = firstNonSpace(s);
-        this.report('error', range(j, f, j, contentEnd(s)), 'bad-diagram', 'two dot rows in a row: a box row (| for a drawn line, space for none, or a blank line) goes between them');
+        this.report(
+          'error',
+          range(j, f, j, contentEnd(s)),
+          'bad-diagram',
+          'two dot rows in a row: a box row (| for a drawn line, space for none, or a blank line) goes between them',
+        );
         d.rows.push({ kind: 'box', index: boxRows, text: '', range: range(j, f, j, f) });
         boxRows++;
         dotRow(j);
@@ -513,21 +709,37 @@ class Parser {
       const f = firstNonSpace(s);
       if (f >= 0 && s[f] === '|') {
         this.touch(j, s);
-        this.report('error', range(j, f, j, trimmedEnd(s)), 'bad-diagram', 'a diagram ends with a dot row: this box row has no dot row below it (or the dot row below has a misplaced character)');
+        this.report(
+          'error',
+          range(j, f, j, trimmedEnd(s)),
+          'bad-diagram',
+          'a diagram ends with a dot row: this box row has no dot row below it (or the dot row below has a misplaced character)',
+        );
         ok = false;
         j++;
       }
       break;
     }
-    const H = dotRows - 1, W = cols.length - 1;
+    const H = dotRows - 1,
+      W = cols.length - 1;
     const last = d.rows[d.rows.length - 1];
     d.range = span(kw, last.range);
     if (H < 1 && cols.length >= 2) {
-      this.report('error', span(d.rows[0].range, last.range), 'bad-diagram', 'a diagram needs at least two dot rows (top and bottom)');
+      this.report(
+        'error',
+        span(d.rows[0].range, last.range),
+        'bad-diagram',
+        'a diagram needs at least two dot rows (top and bottom)',
+      );
       ok = false;
     }
     if (H > MAX_SIDE || W > MAX_SIDE) {
-      this.report('error', span(d.rows[0].range, last.range), 'bad-size', `the diagram is ${W}x${H} boxes; boards run from 1x1 to ${MAX_SIDE}x${MAX_SIDE}`);
+      this.report(
+        'error',
+        span(d.rows[0].range, last.range),
+        'bad-size',
+        `the diagram is ${W}x${H} boxes; boards run from 1x1 to ${MAX_SIDE}x${MAX_SIDE}`,
+      );
       return j;
     }
     if (H >= 1 && W >= 1) {
@@ -542,28 +754,53 @@ class Parser {
   }
   private diagramField: DiagramField | null = null;
 
-  private dotRow(s: string, ln: number, e: number, cols: number[], row: number, out: { row: number; k: number; range: Range }[]): boolean {
+  private dotRow(
+    s: string,
+    ln: number,
+    e: number,
+    cols: number[],
+    row: number,
+    out: { row: number; k: number; range: Range }[],
+  ): boolean {
     let ok = true;
     const c0 = cols[0];
     for (let c = 0; c < Math.min(c0, e); c++) {
       if (!isSpace(s[c])) {
-        this.report('error', range(ln, c, ln, c + 1), 'bad-diagram', `this dot is left of the board: dots must line up with the top row (first dot at column ${c0 + 1})`);
+        this.report(
+          'error',
+          range(ln, c, ln, c + 1),
+          'bad-diagram',
+          `this dot is left of the board: dots must line up with the top row (first dot at column ${c0 + 1})`,
+        );
         return false;
       }
     }
     for (let k = 0; k < cols.length; k++) {
       const c = cols[k];
       if (c >= e) {
-        this.report('error', range(ln, Math.max(0, e - 1), ln, e), 'bad-diagram', `this dot row is too short: the top row has ${cols.length} dots (last at column ${cols[cols.length - 1] + 1})`);
+        this.report(
+          'error',
+          range(ln, Math.max(0, e - 1), ln, e),
+          'bad-diagram',
+          `this dot row is too short: the top row has ${cols.length} dots (last at column ${cols[cols.length - 1] + 1})`,
+        );
         return false;
       }
       if (!DOT_CHARS.includes(s[c])) {
-        this.report('error', range(ln, c, ln, c + 1), 'bad-diagram', `expected a dot (+ o O . *) at column ${c + 1}, lined up with the top row`);
+        this.report(
+          'error',
+          range(ln, c, ln, c + 1),
+          'bad-diagram',
+          `expected a dot (+ o O . *) at column ${c + 1}, lined up with the top row`,
+        );
         ok = false;
       }
       if (k + 1 < cols.length) {
-        const a = c + 1, b = cols[k + 1];
-        let dashes = 0, spaces = 0, other = -1;
+        const a = c + 1,
+          b = cols[k + 1];
+        let dashes = 0,
+          spaces = 0,
+          other = -1;
         for (let x = a; x < b && x < e; x++) {
           const ch = s[x];
           if (ch === '-') dashes++;
@@ -572,12 +809,22 @@ class Parser {
         }
         spaces += Math.max(0, b - Math.max(a, e));
         if (other >= 0) {
-          this.report('error', range(ln, other, ln, other + 1), 'bad-diagram', DOT_CHARS.includes(s[other])
-            ? `this dot is not lined up with the dots of the top row (columns ${cols.map((x) => x + 1).join(', ')})`
-            : `unexpected '${s[other]}' in a dot row: a line between two dots is '-' (drawn) or spaces (undrawn)`);
+          this.report(
+            'error',
+            range(ln, other, ln, other + 1),
+            'bad-diagram',
+            DOT_CHARS.includes(s[other])
+              ? `this dot is not lined up with the dots of the top row (columns ${cols.map((x) => x + 1).join(', ')})`
+              : `unexpected '${s[other]}' in a dot row: a line between two dots is '-' (drawn) or spaces (undrawn)`,
+          );
           ok = false;
         } else if (dashes > 0 && spaces > 0) {
-          this.report('error', range(ln, a, ln, b), 'bad-diagram', "a line between two dots must be all '-' (drawn) or all spaces (undrawn)");
+          this.report(
+            'error',
+            range(ln, a, ln, b),
+            'bad-diagram',
+            "a line between two dots must be all '-' (drawn) or all spaces (undrawn)",
+          );
           ok = false;
         } else if (dashes > 0) {
           out.push({ row, k, range: range(ln, a, ln, b) });
@@ -587,22 +834,39 @@ class Parser {
     const lastCol = cols[cols.length - 1];
     for (let c = lastCol + 1; c < e; c++) {
       if (!isSpace(s[c])) {
-        this.report('error', range(ln, c, ln, e), 'bad-diagram', DOT_CHARS.includes(s[c]) || s[c] === '-'
-          ? 'this dot row is longer than the top row: dots must line up with the top row'
-          : 'text right of the board: start a note with #');
+        this.report(
+          'error',
+          range(ln, c, ln, e),
+          'bad-diagram',
+          DOT_CHARS.includes(s[c]) || s[c] === '-'
+            ? 'this dot row is longer than the top row: dots must line up with the top row'
+            : 'text right of the board: start a note with #',
+        );
         return false;
       }
     }
     return ok;
   }
 
-  private boxRow(s: string, ln: number, e: number, cols: number[], row: number, vl: { row: number; k: number; range: Range }[],
-    cells: { row: number; k: number; text: string; range: Range }[]): boolean {
+  private boxRow(
+    s: string,
+    ln: number,
+    e: number,
+    cols: number[],
+    row: number,
+    vl: { row: number; k: number; range: Range }[],
+    cells: { row: number; k: number; text: string; range: Range }[],
+  ): boolean {
     let ok = true;
     const c0 = cols[0];
     for (let c = 0; c < Math.min(c0, e); c++) {
       if (!isSpace(s[c])) {
-        this.report('error', range(ln, c, ln, c + 1), 'bad-diagram', `'${s[c]}' is left of the board: box rows line up with the dot rows`);
+        this.report(
+          'error',
+          range(ln, c, ln, c + 1),
+          'bad-diagram',
+          `'${s[c]}' is left of the board: box rows line up with the dot rows`,
+        );
         ok = false;
         break;
       }
@@ -613,16 +877,28 @@ class Parser {
       const ch = s[c];
       if (ch === '|') vl.push({ row, k, range: range(ln, c, ln, c + 1) });
       else if (!isSpace(ch)) {
-        this.report('error', range(ln, c, ln, c + 1), 'bad-diagram', `'${ch}' stands on a dot column: only '|' (a drawn line) or a space may stand there; box text goes between the columns`);
+        this.report(
+          'error',
+          range(ln, c, ln, c + 1),
+          'bad-diagram',
+          `'${ch}' stands on a dot column: only '|' (a drawn line) or a space may stand there; box text goes between the columns`,
+        );
         ok = false;
       }
       if (k + 1 < cols.length) {
-        const a = c + 1, b = Math.min(cols[k + 1], e);
-        let first = -1, lastC = -1;
+        const a = c + 1,
+          b = Math.min(cols[k + 1], e);
+        let first = -1,
+          lastC = -1;
         for (let x = a; x < b; x++) {
           const d = s[x];
           if (d === '|') {
-            this.report('error', range(ln, x, ln, x + 1), 'bad-diagram', `'|' must sit on a dot column (columns ${cols.map((y) => y + 1).join(', ')})`);
+            this.report(
+              'error',
+              range(ln, x, ln, x + 1),
+              'bad-diagram',
+              `'|' must sit on a dot column (columns ${cols.map((y) => y + 1).join(', ')})`,
+            );
             ok = false;
           } else if (!isSpace(d)) {
             if (first < 0) first = x;
@@ -630,7 +906,10 @@ class Parser {
           }
         }
         if (first >= 0) {
-          const text = s.slice(first, lastC + 1).replace(/\|/g, ' ').trim();
+          const text = s
+            .slice(first, lastC + 1)
+            .replace(/\|/g, ' ')
+            .trim();
           if (text) cells.push({ row, k, text, range: range(ln, first, ln, lastC + 1) });
         }
       }
@@ -660,13 +939,21 @@ class Parser {
       // Continuation text without a field: one error per line with non-comment tokens.
       let k = 0;
       while (k < toks.length) {
-        if (toks[k].type === 'comment') { k++; continue; }
+        if (toks[k].type === 'comment') {
+          k++;
+          continue;
+        }
         const ln = toks[k].range.line;
         let m = k;
         while (m + 1 < toks.length && toks[m + 1].range.line === ln) m++;
         let lastNc = m;
         while (toks[lastNc].type === 'comment') lastNc--;
-        this.report('error', span(toks[k].range, toks[lastNc].range), 'syntax', 'expected a field (size, players, tomove, score, lines, diagram, moves, components, play, value or [Tag "text"]) or an entry header (game, position, endgame)');
+        this.report(
+          'error',
+          span(toks[k].range, toks[lastNc].range),
+          'syntax',
+          'expected a field (size, players, tomove, score, lines, diagram, moves, components, play, value or [Tag "text"]) or an entry header (game, position, endgame)',
+        );
         k = m + 1;
       }
       return;
@@ -677,35 +964,93 @@ class Parser {
     const prev = ent.seen.get(fb.name);
     const duplicate = prev !== undefined;
     if (duplicate) {
-      this.report('error', fb.keywordRange, 'duplicate-field', `duplicate field '${fb.name}' (first given on line ${prev!.line + 1}); this one is ignored`);
+      this.report(
+        'error',
+        fb.keywordRange,
+        'duplicate-field',
+        `duplicate field '${fb.name}' (first given on line ${prev!.line + 1}); this one is ignored`,
+      );
     } else ent.seen.set(fb.name, fb.keywordRange);
     const store = !duplicate;
     switch (fb.name) {
-      case 'size': { const v = this.sizeField(base, toks); if (store) e.size = v; e.fields.push(v); break; }
-      case 'players': { const v = this.playersField(base, toks); if (store) e.players = v; e.fields.push(v); break; }
-      case 'tomove': { const v = this.tomoveField(base, toks); if (store) e.tomove = v; e.fields.push(v); break; }
-      case 'score': { const v = this.scoreField(base, toks); if (store) e.score = v; e.fields.push(v); break; }
-      case 'lines': { const v = this.linesField(base, toks); if (store) e.lines = v; e.fields.push(v); break; }
+      case 'size': {
+        const v = this.sizeField(base, toks);
+        if (store) e.size = v;
+        e.fields.push(v);
+        break;
+      }
+      case 'players': {
+        const v = this.playersField(base, toks);
+        if (store) e.players = v;
+        e.fields.push(v);
+        break;
+      }
+      case 'tomove': {
+        const v = this.tomoveField(base, toks);
+        if (store) e.tomove = v;
+        e.fields.push(v);
+        break;
+      }
+      case 'score': {
+        const v = this.scoreField(base, toks);
+        if (store) e.score = v;
+        e.fields.push(v);
+        break;
+      }
+      case 'lines': {
+        const v = this.linesField(base, toks);
+        if (store) e.lines = v;
+        e.fields.push(v);
+        break;
+      }
       case 'diagram': {
         const v = this.diagramField!;
         this.diagramField = null;
-        if (store) e.diagram = v; e.fields.push(v);
+        if (store) e.diagram = v;
+        e.fields.push(v);
         break;
       }
-      case 'moves': { const v = this.movesField(base, toks); if (store) e.moves = v; e.fields.push(v); break; }
-      case 'components': { const v = this.componentsField(base, toks); if (store) e.components = v; e.fields.push(v); break; }
-      case 'play': { const v = this.playField(base, toks); if (store) e.play = v; e.fields.push(v); break; }
-      case 'value': { const v = this.valueField(base, toks); if (store) e.value = v; e.fields.push(v); break; }
+      case 'moves': {
+        const v = this.movesField(base, toks);
+        if (store) e.moves = v;
+        e.fields.push(v);
+        break;
+      }
+      case 'components': {
+        const v = this.componentsField(base, toks);
+        if (store) e.components = v;
+        e.fields.push(v);
+        break;
+      }
+      case 'play': {
+        const v = this.playField(base, toks);
+        if (store) e.play = v;
+        e.fields.push(v);
+        break;
+      }
+      case 'value': {
+        const v = this.valueField(base, toks);
+        if (store) e.value = v;
+        e.fields.push(v);
+        break;
+      }
     }
   }
 
-  private values(toks: RawToken[]): RawToken[] { return toks.filter((t) => t.type !== 'comment'); }
+  private values(toks: RawToken[]): RawToken[] {
+    return toks.filter((t) => t.type !== 'comment');
+  }
 
   private sizeField(base: FieldBase, toks: RawToken[]): SizeField {
     const f: SizeField = { ...base, width: null, height: null, valueRange: null };
     const v = this.values(toks);
     if (v.length === 0) {
-      this.report('error', base.keywordRange, 'bad-size', 'size needs a value, e.g. size 5x5 (columns x rows of boxes)');
+      this.report(
+        'error',
+        base.keywordRange,
+        'bad-size',
+        'size needs a value, e.g. size 5x5 (columns x rows of boxes)',
+      );
       return f;
     }
     const r = span(v[0].range, v[v.length - 1].range);
@@ -717,14 +1062,24 @@ class Parser {
     const joined = this.lines[r.line].slice(r.character, r.endCharacter);
     const m = /^(\d+)[ \t]*[xX×*][ \t]*(\d+)$/.exec(joined) ?? /^(\d+)$/.exec(joined);
     if (!m) {
-      this.report('error', r, 'bad-size', `'${clip(joined)}' is not a board size: write columns x rows of boxes, e.g. size 5x5`);
+      this.report(
+        'error',
+        r,
+        'bad-size',
+        `'${clip(joined)}' is not a board size: write columns x rows of boxes, e.g. size 5x5`,
+      );
       return f;
     }
     const w = m[1].length > 6 ? Infinity : Number(m[1]);
     const h = m[2] === undefined ? w : m[2].length > 6 ? Infinity : Number(m[2]);
     if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
       const shown = `${m[1].length > 6 ? clip(m[1], 8) : m[1]}x${m[2] === undefined ? m[1] : m[2].length > 6 ? clip(m[2], 8) : m[2]}`;
-      this.report('error', r, 'bad-size', `board size ${shown} is out of range: each side must be 1 to ${MAX_SIDE} boxes`);
+      this.report(
+        'error',
+        r,
+        'bad-size',
+        `board size ${shown} is out of range: each side must be 1 to ${MAX_SIDE} boxes`,
+      );
       return f;
     }
     f.width = w;
@@ -737,17 +1092,32 @@ class Parser {
     const f: PlayersField = { ...base, names: null, nameTokens: v.map((t) => ({ text: t.text, range: t.range })) };
     let bad = false;
     for (const t of v) {
-      if (t.type === 'punct') { this.report('error', t.range, 'bad-players', `unexpected '${t.text}': write two names, e.g. players "Alice" "Bob"`); bad = true; }
-      else if (t.text.trim() === '') { this.report('error', t.range, 'bad-players', 'a player name cannot be empty'); bad = true; }
+      if (t.type === 'punct') {
+        this.report(
+          'error',
+          t.range,
+          'bad-players',
+          `unexpected '${t.text}': write two names, e.g. players "Alice" "Bob"`,
+        );
+        bad = true;
+      } else if (t.text.trim() === '') {
+        this.report('error', t.range, 'bad-players', 'a player name cannot be empty');
+        bad = true;
+      }
     }
     if (bad) return f;
     if (v.length !== 2) {
-      this.report('error', v.length ? span(v[0].range, v[v.length - 1].range) : base.keywordRange, 'bad-players',
-        `players needs exactly two names (first player, then second), found ${v.length}; quote names with spaces: players "Ann Lee" "Bob"`);
+      this.report(
+        'error',
+        v.length ? span(v[0].range, v[v.length - 1].range) : base.keywordRange,
+        'bad-players',
+        `players needs exactly two names (first player, then second), found ${v.length}; quote names with spaces: players "Ann Lee" "Bob"`,
+      );
       return f;
     }
     f.names = [v[0].text, v[1].text];
-    if (v[0].text === v[1].text) this.report('warning', v[1].range, 'bad-players', `both players are named '${v[0].text}'`);
+    if (v[0].text === v[1].text)
+      this.report('warning', v[1].range, 'bad-players', `both players are named '${v[0].text}'`);
     return f;
   }
 
@@ -764,7 +1134,13 @@ class Parser {
     }
     f.text = v[0].text;
     f.valueRange = v[0].range;
-    if (v.length > 1) this.report('error', span(v[1].range, v[v.length - 1].range), 'bad-tomove', 'tomove takes one player; quote a name with spaces');
+    if (v.length > 1)
+      this.report(
+        'error',
+        span(v[1].range, v[v.length - 1].range),
+        'bad-tomove',
+        'tomove takes one player; quote a name with spaces',
+      );
     return f;
   }
 
@@ -772,14 +1148,22 @@ class Parser {
     const v = this.values(toks);
     const f: ScoreField = { ...base, score: null, valueRanges: [] };
     if (v.length === 0) {
-      this.report('error', base.keywordRange, 'bad-score', 'score needs two numbers: boxes of the first and of the second player, e.g. score 3 0');
+      this.report(
+        'error',
+        base.keywordRange,
+        'bad-score',
+        'score needs two numbers: boxes of the first and of the second player, e.g. score 3 0',
+      );
       return f;
     }
     const nums: { n: number; r: Range }[] = [];
     let seps = 0;
     let bad: Range | null = null;
     for (const t of v) {
-      if (t.type !== 'word') { bad = bad ?? t.range; continue; }
+      if (t.type !== 'word') {
+        bad = bad ?? t.range;
+        continue;
+      }
       const re = /(\d+)|([-:–])|([^\d\-:–]+)/g;
       let m: RegExpExecArray | null;
       while ((m = re.exec(t.text))) {
@@ -790,7 +1174,12 @@ class Parser {
       }
     }
     if (bad || nums.length !== 2 || seps > 1) {
-      this.report('error', bad ?? span(v[0].range, v[v.length - 1].range), 'bad-score', 'score needs two whole numbers: boxes of the first and of the second player, e.g. score 3 0');
+      this.report(
+        'error',
+        bad ?? span(v[0].range, v[v.length - 1].range),
+        'bad-score',
+        'score needs two whole numbers: boxes of the first and of the second player, e.g. score 3 0',
+      );
       return f;
     }
     f.valueRanges = nums.map((x) => x.r);
@@ -808,18 +1197,29 @@ class Parser {
     const v = this.values(toks);
     const f: ValueField = { ...base, value: null, valueRange: null };
     if (v.length === 0) {
-      this.report('error', base.keywordRange, 'bad-value', 'value needs a whole number: the net boxes of the rest for the player to move, e.g. value -2');
+      this.report(
+        'error',
+        base.keywordRange,
+        'bad-value',
+        'value needs a whole number: the net boxes of the rest for the player to move, e.g. value -2',
+      );
       return f;
     }
     f.valueRange = v[0].range;
     const m = /^([+\-−–]?)(\d{1,9})$/.exec(v[0].text);
     if (v[0].type !== 'word' || !m) {
-      this.report('error', v[0].range, 'bad-value', `'${clip(v[0].text)}' is not a value: write a whole number like -2 or 3`);
+      this.report(
+        'error',
+        v[0].range,
+        'bad-value',
+        `'${clip(v[0].text)}' is not a value: write a whole number like -2 or 3`,
+      );
       return f;
     }
     f.value = (m[1] && m[1] !== '+' ? -1 : 1) * Number(m[2]);
     if (f.value === 0) f.value = 0; // no -0
-    if (v.length > 1) this.report('error', span(v[1].range, v[v.length - 1].range), 'bad-value', 'value takes a single number');
+    if (v.length > 1)
+      this.report('error', span(v[1].range, v[v.length - 1].range), 'bad-value', 'value takes a single number');
     return f;
   }
 
@@ -828,12 +1228,22 @@ class Parser {
     for (const t of toks) {
       if (t.type === 'comment') continue;
       if (t.type !== 'word') {
-        this.report('error', t.range, 'bad-move', t.type === 'string' ? 'a line is written without quotes, e.g. a1-b1' : `unexpected '${t.text}' in lines`);
+        this.report(
+          'error',
+          t.range,
+          'bad-move',
+          t.type === 'string' ? 'a line is written without quotes, e.g. a1-b1' : `unexpected '${t.text}' in lines`,
+        );
         continue;
       }
       const split = splitMoveWord(t.text);
       if (!split) {
-        this.report('error', t.range, 'bad-move', `'${clip(t.text)}' is not a line: write two adjacent dots like a1-b1, or a littlegolem code like haa`);
+        this.report(
+          'error',
+          t.range,
+          'bad-move',
+          `'${clip(t.text)}' is not a line: write two adjacent dots like a1-b1, or a littlegolem code like haa`,
+        );
         continue;
       }
       for (const p of split) f.lines.push({ text: p.text, range: sub(t.range, p.start, p.end) });
@@ -847,8 +1257,23 @@ class Parser {
     /** The move that glyphs and comments attach to; null once something else intervenes. */
     let attach: MoveToken | null = null;
     const pushMove = (text: string, r: Range, form: MoveToken['form'], turn: number | null): MoveToken => {
-      const m: MoveToken = { text, range: r, form, number: null, numberRange: null, glyph: null, glyphRange: null, comment: null, commentRange: null, turn };
-      if (pendingNumber) { m.number = pendingNumber.n; m.numberRange = pendingNumber.r; pendingNumber = null; }
+      const m: MoveToken = {
+        text,
+        range: r,
+        form,
+        number: null,
+        numberRange: null,
+        glyph: null,
+        glyphRange: null,
+        comment: null,
+        commentRange: null,
+        turn,
+      };
+      if (pendingNumber) {
+        m.number = pendingNumber.n;
+        m.numberRange = pendingNumber.r;
+        pendingNumber = null;
+      }
       f.moves.push(m);
       attach = m;
       return m;
@@ -867,30 +1292,59 @@ class Parser {
         continue;
       }
       if (t.type === 'string') {
-        this.report('error', t.range, 'syntax', 'unexpected quoted text in the move list: comments go in braces, {like this}');
-        attach = null; k++; continue;
+        this.report(
+          'error',
+          t.range,
+          'syntax',
+          'unexpected quoted text in the move list: comments go in braces, {like this}',
+        );
+        attach = null;
+        k++;
+        continue;
       }
       if (t.type === 'punct') {
-        if (t.text === '(' || t.text === ')') { k++; continue; }
-        if (t.text === ';') { attach = null; k++; continue; }
+        if (t.text === '(' || t.text === ')') {
+          k++;
+          continue;
+        }
+        if (t.text === ';') {
+          attach = null;
+          k++;
+          continue;
+        }
         this.report('error', t.range, 'syntax', `unexpected '${t.text}' in the move list`);
-        attach = null; k++; continue;
+        attach = null;
+        k++;
+        continue;
       }
       // A word. Littlegolem property `b[...]`?
       const nx = toks[k + 1];
-      if (nx && nx.type === 'punct' && nx.text === '[' && nx.range.line === t.range.line && nx.range.character === t.range.endCharacter && /^[A-Za-z]+$/.test(t.text)) {
+      if (
+        nx &&
+        nx.type === 'punct' &&
+        nx.text === '[' &&
+        nx.range.line === t.range.line &&
+        nx.range.character === t.range.endCharacter &&
+        /^[A-Za-z]+$/.test(t.text)
+      ) {
         // Collect to ']' on the same line.
         let m = k + 2;
         const inner: RawToken[] = [];
         let closed: RawToken | null = null;
         while (m < toks.length && toks[m].range.line === t.range.line) {
           const x = toks[m];
-          if (x.type === 'punct' && x.text === ']') { closed = x; m++; break; }
+          if (x.type === 'punct' && x.text === ']') {
+            closed = x;
+            m++;
+            break;
+          }
           if (x.type === 'punct' && (x.text === '[' || x.text === ';')) break;
           inner.push(x);
           m++;
         }
-        const whole = closed ? span(t.range, closed.range) : span(t.range, inner.length ? inner[inner.length - 1].range : nx.range);
+        const whole = closed
+          ? span(t.range, closed.range)
+          : span(t.range, inner.length ? inner[inner.length - 1].range : nx.range);
         const letter = t.text.toLowerCase();
         attach = null;
         if (!closed) this.report('error', whole, 'bad-turn', `unterminated turn '${t.text}[': add ']'`);
@@ -899,10 +1353,18 @@ class Parser {
           const ti = f.turns.length;
           f.turns.push(turn);
           for (const x of inner) {
-            if (x.type === 'comment') { f.comments.push({ text: x.text, range: x.range }); continue; }
+            if (x.type === 'comment') {
+              f.comments.push({ text: x.text, range: x.range });
+              continue;
+            }
             const codes = x.type === 'word' && /^(?:[hv][a-z][a-z])+$/i.test(x.text);
             if (!codes) {
-              this.report('error', x.range, 'bad-turn', `'${clip(x.text)}' is not a littlegolem move: a turn holds 3-letter codes like hdb or haevbe`);
+              this.report(
+                'error',
+                x.range,
+                'bad-turn',
+                `'${clip(x.text)}' is not a littlegolem move: a turn holds 3-letter codes like hdb or haevbe`,
+              );
               continue;
             }
             for (let c = 0; c < x.text.length; c += 3) {
@@ -911,23 +1373,39 @@ class Parser {
             }
             attach = null;
           }
-          if (closed && !inner.some((x) => x.type !== 'comment')) this.report('error', whole, 'bad-turn', 'empty turn: a littlegolem turn holds at least one move');
+          if (closed && !inner.some((x) => x.type !== 'comment'))
+            this.report('error', whole, 'bad-turn', 'empty turn: a littlegolem turn holds at least one move');
         } else {
           this.report('information', whole, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
         }
         k = m;
         continue;
       }
-      this.moveWord(t, f, pushMove, () => attach, (a) => { attach = a; }, (p) => { pendingNumber = p; });
+      this.moveWord(
+        t,
+        f,
+        pushMove,
+        () => attach,
+        (a) => {
+          attach = a;
+        },
+        (p) => {
+          pendingNumber = p;
+        },
+      );
       k++;
     }
     return f;
   }
 
-  private moveWord(t: RawToken, f: MovesField,
+  private moveWord(
+    t: RawToken,
+    f: MovesField,
     pushMove: (text: string, r: Range, form: MoveToken['form'], turn: number | null) => MoveToken,
-    getAttach: () => MoveToken | null, setAttach: (a: MoveToken | null) => void,
-    setNumber: (p: { n: number; r: Range } | null) => void): void {
+    getAttach: () => MoveToken | null,
+    setAttach: (a: MoveToken | null) => void,
+    setNumber: (p: { n: number; r: Range } | null) => void,
+  ): void {
     let s = t.text;
     let off = 0;
     const num = /^(\d+)(\.+)/.exec(s);
@@ -949,9 +1427,14 @@ class Parser {
       const split = splitMoveWord(core);
       if (!split) {
         const r = sub(t.range, off, off + core.length);
-        this.report('error', r, 'bad-move', /^\d+$/.test(core)
-          ? `'${clip(core)}' is not a move; a move number is followed by a dot: ${clip(core)}.`
-          : `'${clip(core)}' is not a move: write two adjacent dots like a1-b1 (or a1b1), or a littlegolem code like haa`);
+        this.report(
+          'error',
+          r,
+          'bad-move',
+          /^\d+$/.test(core)
+            ? `'${clip(core)}' is not a move; a move number is followed by a dot: ${clip(core)}.`
+            : `'${clip(core)}' is not a move: write two adjacent dots like a1-b1 (or a1b1), or a littlegolem code like haa`,
+        );
         setAttach(null);
         return;
       }
@@ -975,11 +1458,22 @@ class Parser {
   private componentsField(base: FieldBase, toks: RawToken[]): ComponentsField {
     const f: ComponentsField = { ...base, tokens: [], components: [] };
     // Pieces: '(' ')' component repeat
-    type Piece = { kind: 'open' | 'close' | 'comp' | 'repeat' | 'bad'; text: string; range: Range; size?: number; loop?: boolean; rep?: number; glued?: boolean };
+    type Piece = {
+      kind: 'open' | 'close' | 'comp' | 'repeat' | 'bad';
+      text: string;
+      range: Range;
+      size?: number;
+      loop?: boolean;
+      rep?: number;
+      glued?: boolean;
+    };
     const pieces: Piece[] = [];
     for (const t of toks) {
       if (t.type === 'comment') continue;
-      if (t.type === 'string') { pieces.push({ kind: 'bad', text: t.text, range: t.range }); continue; }
+      if (t.type === 'string') {
+        pieces.push({ kind: 'bad', text: t.text, range: t.range });
+        continue;
+      }
       if (t.type === 'punct') {
         if (t.text === '(') pieces.push({ kind: 'open', text: '(', range: t.range });
         else if (t.text === ')') pieces.push({ kind: 'close', text: ')', range: t.range });
@@ -991,11 +1485,23 @@ class Parser {
       while ((m = re.exec(t.text))) {
         if (!m[1]) continue;
         const r = sub(t.range, m.index, m.index + m[1].length);
-        const glued = m.index === 0 && pieces.length > 0 && pieces[pieces.length - 1].kind === 'close'
-          && pieces[pieces.length - 1].range.line === r.line && pieces[pieces.length - 1].range.endCharacter === r.character;
+        const glued =
+          m.index === 0 &&
+          pieces.length > 0 &&
+          pieces[pieces.length - 1].kind === 'close' &&
+          pieces[pieces.length - 1].range.line === r.line &&
+          pieces[pieces.length - 1].range.endCharacter === r.character;
         const c = /^(\d{1,9})([lLℓ]?)(?:[\^*](\d{1,9}))?$/.exec(m[1]);
         const rp = /^[\^*](\d{1,9})$/.exec(m[1]);
-        if (c) pieces.push({ kind: 'comp', text: m[1], range: r, size: Number(c[1]), loop: c[2] !== '', rep: c[3] === undefined ? 1 : Number(c[3]) });
+        if (c)
+          pieces.push({
+            kind: 'comp',
+            text: m[1],
+            range: r,
+            size: Number(c[1]),
+            loop: c[2] !== '',
+            rep: c[3] === undefined ? 1 : Number(c[3]),
+          });
         else if (rp) pieces.push({ kind: 'repeat', text: m[1], range: r, rep: Number(rp[1]), glued });
         else pieces.push({ kind: 'bad', text: m[1], range: r });
       }
@@ -1007,9 +1513,17 @@ class Parser {
       const p = pieces[i];
       const top = stack[stack.length - 1];
       if (p.kind === 'bad') {
-        this.report('error', p.range, 'bad-component', `'${clip(p.text)}' is not a component: write N for a chain of N boxes, Nl for a loop, with ^n to repeat (e.g. 3 + 4l + 6l^2)`);
+        this.report(
+          'error',
+          p.range,
+          'bad-component',
+          `'${clip(p.text)}' is not a component: write N for a chain of N boxes, Nl for a loop, with ^n to repeat (e.g. 3 + 4l + 6l^2)`,
+        );
       } else if (p.kind === 'open') {
-        if (stack.length > 32) { this.report('error', p.range, 'bad-component', 'parentheses nested too deeply'); continue; }
+        if (stack.length > 32) {
+          this.report('error', p.range, 'bad-component', 'parentheses nested too deeply');
+          continue;
+        }
         stack.push({ nodes: [], open: p.range });
       } else if (p.kind === 'close') {
         if (stack.length === 1) {
@@ -1019,14 +1533,31 @@ class Parser {
         stack.pop();
         let rep = 1;
         const nx = pieces[i + 1];
-        if (nx && nx.kind === 'repeat' && nx.glued) { rep = nx.rep!; i++; }
+        if (nx && nx.kind === 'repeat' && nx.glued) {
+          rep = nx.rep!;
+          i++;
+        }
         if (rep === 0) this.report('error', nx!.range, 'bad-component', 'a repeat count must be at least 1');
         stack[stack.length - 1].nodes.push({ group: top.nodes, rep: Math.max(1, rep) });
       } else if (p.kind === 'repeat') {
-        this.report('error', p.range, 'bad-component', 'a repeat (^n) must follow a component or a closing parenthesis without a space, e.g. 6l^9');
+        this.report(
+          'error',
+          p.range,
+          'bad-component',
+          'a repeat (^n) must follow a component or a closing parenthesis without a space, e.g. 6l^9',
+        );
       } else {
-        if (p.rep === 0) { this.report('error', p.range, 'bad-component', 'a repeat count must be at least 1'); continue; }
-        const tok: ComponentToken = { text: p.text, range: p.range, kind: p.loop ? 'loop' : 'chain', size: p.size!, repeat: p.rep! };
+        if (p.rep === 0) {
+          this.report('error', p.range, 'bad-component', 'a repeat count must be at least 1');
+          continue;
+        }
+        const tok: ComponentToken = {
+          text: p.text,
+          range: p.range,
+          kind: p.loop ? 'loop' : 'chain',
+          size: p.size!,
+          repeat: p.rep!,
+        };
         f.tokens.push(tok);
         const node: Node = { token: f.tokens.length - 1 };
         top.nodes.push(p.rep === 1 ? node : { group: [node], rep: p.rep! });
@@ -1055,8 +1586,12 @@ class Parser {
     };
     markRepeat(stack[0].nodes, 1);
     if (total > MAX_COMPONENTS) {
-      this.report('error', f.tokens.length ? span(f.tokens[0].range, f.tokens[f.tokens.length - 1].range) : base.keywordRange, 'bad-component',
-        `too many components (more than ${MAX_COMPONENTS} after repeats)`);
+      this.report(
+        'error',
+        f.tokens.length ? span(f.tokens[0].range, f.tokens[f.tokens.length - 1].range) : base.keywordRange,
+        'bad-component',
+        `too many components (more than ${MAX_COMPONENTS} after repeats)`,
+      );
       return f;
     }
     const expand = (nodes: Node[], out: ExpandedComponent[]): void => {
@@ -1071,7 +1606,12 @@ class Parser {
     };
     expand(stack[0].nodes, f.components);
     if (f.components.length === 0 && !pieces.some((p) => p.kind === 'bad')) {
-      this.report('error', base.keywordRange, 'bad-component', 'components needs at least one chain or loop, e.g. components 3 + 4l');
+      this.report(
+        'error',
+        base.keywordRange,
+        'bad-component',
+        'components needs at least one chain or loop, e.g. components 3 + 4l',
+      );
     }
     return f;
   }
@@ -1088,7 +1628,12 @@ class Parser {
         continue;
       }
       if (t.type !== 'word') {
-        this.report('error', t.range, 'bad-play', `unexpected '${clip(t.text)}' in play: write steps like 3:keep 4l:all 3`);
+        this.report(
+          'error',
+          t.range,
+          'bad-play',
+          `unexpected '${clip(t.text)}' in play: write steps like 3:keep 4l:all 3`,
+        );
         last = null;
         continue;
       }
@@ -1100,26 +1645,51 @@ class Parser {
           last.text = `${last.text}:${last.decision}`;
           last.range = span(last.range, t.range);
         } else {
-          this.report('error', t.range, 'bad-play', `'${t.text}' must follow a component, e.g. 3:${dec[1].toLowerCase()}`);
+          this.report(
+            'error',
+            t.range,
+            'bad-play',
+            `'${t.text}' must follow a component, e.g. 3:${dec[1].toLowerCase()}`,
+          );
         }
         continue;
       }
       const m = /^(\d{1,9})([lLℓ]?)(?::([A-Za-z]*))?$/.exec(t.text);
       if (!m) {
-        this.report('error', t.range, 'bad-play', `'${clip(t.text)}' is not a play step: write the component opened (3, 4l), optionally with :keep or :all`);
+        this.report(
+          'error',
+          t.range,
+          'bad-play',
+          `'${clip(t.text)}' is not a play step: write the component opened (3, 4l), optionally with :keep or :all`,
+        );
         last = null;
         continue;
       }
       const nameLen = m[1].length + m[2].length;
       const step: PlayStep = {
-        text: t.text, range: t.range, name: t.text.slice(0, nameLen), nameRange: sub(t.range, 0, nameLen),
-        component: { kind: m[2] ? 'loop' : 'chain', size: Number(m[1]) }, decision: null, decisionRange: null, comment: null, commentRange: null,
+        text: t.text,
+        range: t.range,
+        name: t.text.slice(0, nameLen),
+        nameRange: sub(t.range, 0, nameLen),
+        component: { kind: m[2] ? 'loop' : 'chain', size: Number(m[1]) },
+        decision: null,
+        decisionRange: null,
+        comment: null,
+        commentRange: null,
       };
       if (m[3] !== undefined) {
         const d = m[3].toLowerCase();
         const dr = sub(t.range, nameLen + 1, t.text.length);
-        if (d === 'keep' || d === 'all') { step.decision = d; step.decisionRange = dr; }
-        else this.report('error', m[3] ? dr : sub(t.range, nameLen, nameLen + 1), 'bad-play', `after ':' write keep (the controller keeps control) or all (takes everything)`);
+        if (d === 'keep' || d === 'all') {
+          step.decision = d;
+          step.decisionRange = dr;
+        } else
+          this.report(
+            'error',
+            m[3] ? dr : sub(t.range, nameLen, nameLen + 1),
+            'bad-play',
+            `after ':' write keep (the controller keeps control) or all (takes everything)`,
+          );
       }
       f.steps.push(step);
       last = step;
@@ -1138,7 +1708,12 @@ class Parser {
     if (b.implicit) {
       const kind: EntryKind = e.components || e.play ? 'endgame' : e.moves ? 'game' : 'position';
       e.kind = kind;
-      const d: Diagnostic = { severity: 'warning', range: e.headerRange, code: 'missing-header', message: `no entry header: these fields are read as an untitled ${kind}; start the entry with a header line such as ${kind} "title"` };
+      const d: Diagnostic = {
+        severity: 'warning',
+        range: e.headerRange,
+        code: 'missing-header',
+        message: `no entry header: these fields are read as an untitled ${kind}; start the entry with a header line such as ${kind} "title"`,
+      };
       this.diagnostics.push(d);
       e.diagnostics.push(d);
     }
@@ -1151,10 +1726,18 @@ class Parser {
     for (const fl of e.fields) {
       const name = fl.keyword.toLowerCase();
       if (e.kind === 'endgame' && NOT_IN_ENDGAME.has(name)) {
-        push(fl.keywordRange, 'field-not-allowed', `an endgame lists components, not a board: '${name}' belongs in a game or position entry`);
+        push(
+          fl.keywordRange,
+          'field-not-allowed',
+          `an endgame lists components, not a board: '${name}' belongs in a game or position entry`,
+        );
         (e as unknown as Record<string, unknown>)[name] = null;
       } else if (e.kind !== 'endgame' && ONLY_IN_ENDGAME.has(name)) {
-        push(fl.keywordRange, 'field-not-allowed', `'${name}' belongs in an endgame entry (abstract chains and loops), not in a ${e.kind}`);
+        push(
+          fl.keywordRange,
+          'field-not-allowed',
+          `'${name}' belongs in an endgame entry (abstract chains and loops), not in a ${e.kind}`,
+        );
         (e as unknown as Record<string, unknown>)[name] = null;
       }
     }
@@ -1163,7 +1746,11 @@ class Parser {
       const names: [string, string] = e.players?.names ?? ['A', 'B'];
       const p = resolvePlayer(e.tomove.text, names);
       if (p === null) {
-        push(e.tomove.valueRange!, 'bad-tomove', `'${clip(e.tomove.text)}' is not a player here: write ${names.map((x) => `"${x}"`).join(' or ')}, first or second`);
+        push(
+          e.tomove.valueRange!,
+          'bad-tomove',
+          `'${clip(e.tomove.text)}' is not a player here: write ${names.map((x) => `"${x}"`).join(' or ')}, first or second`,
+        );
       }
       e.tomove.player = p;
     }
@@ -1176,15 +1763,36 @@ class Parser {
 
 function newEntry(kind: EntryKind, implicit: boolean, header: Range, kw: Range): Entry {
   return {
-    kind, title: null, implicit, range: header, headerRange: header, keywordRange: kw, titleRange: null,
-    size: null, players: null, tomove: null, score: null, lines: null, diagram: null, moves: null, components: null, play: null, value: null,
-    tags: [], fields: [], diagnostics: [],
+    kind,
+    title: null,
+    implicit,
+    range: header,
+    headerRange: header,
+    keywordRange: kw,
+    titleRange: null,
+    size: null,
+    players: null,
+    tomove: null,
+    score: null,
+    lines: null,
+    diagram: null,
+    moves: null,
+    components: null,
+    play: null,
+    value: null,
+    tags: [],
+    fields: [],
+    diagnostics: [],
   };
 }
 
-function collapse(s: string): string { return s.replace(/\s+/g, ' ').trim(); }
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
 
-function clip(s: string, n = 40): string { return s.length > n ? `${s.slice(0, n)}…` : s; }
+function clip(s: string, n = 40): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
 
 function byRange(a: Diagnostic, b: Diagnostic): number {
   return a.range.line - b.range.line || a.range.character - b.range.character;
@@ -1202,7 +1810,8 @@ function leadingWord(t: string, f: number): string | undefined {
     else break;
   }
   const next = t[k];
-  if (next === undefined || isSpace(next) || next === ':' || next === '#' || next === '"' || next === '{') return t.slice(f, k);
+  if (next === undefined || isSpace(next) || next === ':' || next === '#' || next === '"' || next === '{')
+    return t.slice(f, k);
   return undefined;
 }
 
@@ -1258,7 +1867,12 @@ function contentEndBox(s: string, lastCol: number): number {
   return e;
 }
 
-export interface MoveWordPart { text: string; start: number; end: number; form: MoveToken['form'] }
+export interface MoveWordPart {
+  text: string;
+  start: number;
+  end: number;
+  form: MoveToken['form'];
+}
 
 /** Split a written move (or glued littlegolem codes) into moves; undefined when it is not a move. */
 export function splitMoveWord(s: string): MoveWordPart[] | undefined {
@@ -1266,7 +1880,8 @@ export function splitMoveWord(s: string): MoveWordPart[] | undefined {
   if (/^[a-zA-Z][0-9]{1,2}[a-zA-Z][0-9]{1,2}$/.test(s)) return [{ text: s, start: 0, end: s.length, form: 'compact' }];
   if (s.length % 3 === 0 && /^(?:[hvHV][a-zA-Z][a-zA-Z])+$/.test(s)) {
     const out: MoveWordPart[] = [];
-    for (let c = 0; c < s.length; c += 3) out.push({ text: s.slice(c, c + 3), start: c, end: c + 3, form: 'littlegolem' });
+    for (let c = 0; c < s.length; c += 3)
+      out.push({ text: s.slice(c, c + 3), start: c, end: c + 3, form: 'littlegolem' });
     return out;
   }
   return undefined;
@@ -1277,13 +1892,15 @@ export function resolvePlayer(text: string, names: [string, string]): 0 | 1 | nu
   if (text === names[0]) return 0;
   if (text === names[1]) return 1;
   const low = text.toLowerCase();
-  const l0 = names[0].toLowerCase(), l1 = names[1].toLowerCase();
+  const l0 = names[0].toLowerCase(),
+    l1 = names[1].toLowerCase();
   if (low === l0 && low !== l1) return 0;
   if (low === l1 && low !== l0) return 1;
   if (low === 'first' || low === '1' || low === '1st') return 0;
   if (low === 'second' || low === '2' || low === '2nd') return 1;
   if ([...low].length === 1) {
-    const i0 = initialOf(names[0]).toLowerCase(), i1 = initialOf(names[1]).toLowerCase();
+    const i0 = initialOf(names[0]).toLowerCase(),
+      i1 = initialOf(names[1]).toLowerCase();
     if (low === i0 && low !== i1) return 0;
     if (low === i1 && low !== i0) return 1;
     if (low === 'a') return 0;
@@ -1313,15 +1930,28 @@ function editDistance(a: string, b: string): number {
   return dp[b.length];
 }
 
-const ALIASES: Record<string, string> = { 'to-move': 'tomove', to_move: 'tomove', turn: 'tomove', player: 'players', component: 'components', move: 'moves', line: 'lines', board: 'diagram' };
+const ALIASES: Record<string, string> = {
+  'to-move': 'tomove',
+  to_move: 'tomove',
+  turn: 'tomove',
+  player: 'players',
+  component: 'components',
+  move: 'moves',
+  line: 'lines',
+  board: 'diagram',
+};
 
 function suggest(word: string, options: readonly string[]): string | undefined {
   if (word.length > 40) return undefined;
   if (ALIASES[word]) return ALIASES[word];
-  let best: string | undefined, bd = 3;
+  let best: string | undefined,
+    bd = 3;
   for (const o of options) {
     const d = editDistance(word, o);
-    if (d < bd && d <= Math.max(1, Math.floor(o.length / 3))) { bd = d; best = o; }
+    if (d < bd && d <= Math.max(1, Math.floor(o.length / 3))) {
+      bd = d;
+      best = o;
+    }
   }
   return best;
 }

@@ -25,9 +25,11 @@ export function bruteForce(state: BoardState): BruteForceResult {
   const undrawn: number[] = [];
   for (let l = 0; l < g.lineCount; l++) if (!drawn[l]) undrawn.push(l);
   const u = undrawn.length;
-  if (u > BRUTE_FORCE_MAX_UNDRAWN) throw new RangeError(`bruteForce: ${u} undrawn lines is too many (max ${BRUTE_FORCE_MAX_UNDRAWN})`);
+  if (u > BRUTE_FORCE_MAX_UNDRAWN)
+    throw new RangeError(`bruteForce: ${u} undrawn lines is too many (max ${BRUTE_FORCE_MAX_UNDRAWN})`);
   const memo = new Int8Array(1 << u).fill(-128);
-  const bl = g.boxLines, lb = g.lineBoxes;
+  const bl = g.boxLines,
+    lb = g.lineBoxes;
   let nodes = 0;
 
   const complete = (b: number): boolean =>

@@ -46,8 +46,23 @@ export interface ParallelResult {
   tests: number;
 }
 
-interface Task { id: number; width: number; height: number; lines: number[]; alpha: number; beta: number; budgetMs?: number }
-interface Answer { id: number; status: 'done' | 'unknown'; lower: number; upper: number; nodes: number; ms: number }
+interface Task {
+  id: number;
+  width: number;
+  height: number;
+  lines: number[];
+  alpha: number;
+  beta: number;
+  budgetMs?: number;
+}
+interface Answer {
+  id: number;
+  status: 'done' | 'unknown';
+  lower: number;
+  upper: number;
+  nodes: number;
+  ms: number;
+}
 
 if (!isMainThread && workerData && workerData.dabSolverWorker === true) {
   const stop = new Int32Array(workerData.stop as SharedArrayBuffer);
@@ -73,7 +88,11 @@ function spawn(data: unknown): Worker {
   return new Worker(code, { eval: true, workerData: data });
 }
 
-interface Slot { worker: Worker; stop: Int32Array; busy: { move: number; t: number; id: number } | null }
+interface Slot {
+  worker: Worker;
+  stop: Int32Array;
+  busy: { move: number; t: number; id: number } | null;
+}
 
 /** Prove the exact value of `state` (for the player to move) with root moves split between threads. */
 export async function solveParallel(state: BoardState, options: ParallelOptions = {}): Promise<ParallelResult> {
@@ -84,11 +103,20 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
   const log = options.log ?? (() => {});
   if (R === 0) return { status: 'exact', value: 0, lower: 0, upper: 0, nodes: 0, ms: 0, tests: 0 };
   // root moves, one per symmetry class
-  const autos = lineSymmetries(g).filter((p) => { for (let l = 0; l < L; l++) if (state.drawn[l] !== state.drawn[p[l]]) return false; return true; });
+  const autos = lineSymmetries(g).filter((p) => {
+    for (let l = 0; l < L; l++) if (state.drawn[l] !== state.drawn[p[l]]) return false;
+    return true;
+  });
   const seen = new Set<number>();
   const moves: number[] = [];
-  const cx = g.width / 2, cy = g.height / 2;
-  const dist = (l: number) => { const [a, b] = g.lineDots(l); const mx = (a.x + b.x) / 2 - cx, my = (a.y + b.y) / 2 - cy; return mx * mx + my * my; };
+  const cx = g.width / 2,
+    cy = g.height / 2;
+  const dist = (l: number) => {
+    const [a, b] = g.lineDots(l);
+    const mx = (a.x + b.x) / 2 - cx,
+      my = (a.y + b.y) / 2 - cy;
+    return mx * mx + my * my;
+  };
   for (const l of state.undrawnLines().sort((a, b) => dist(a) - dist(b) || a - b)) {
     if (seen.has(l)) continue;
     for (const p of autos) seen.add(p[l]);
@@ -102,11 +130,22 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
     return { lines: [m], c: st.score[mover] - before };
   };
   const base = g.allLines().filter((l) => state.drawn[l]);
-  const lo = new Map<number, number>(), hi = new Map<number, number>(), cap = new Map<number, number>();
-  for (const m of moves) { const c = played(m).c; cap.set(m, c); lo.set(m, c - (R - c)); hi.set(m, R); }
+  const lo = new Map<number, number>(),
+    hi = new Map<number, number>(),
+    cap = new Map<number, number>();
+  for (const m of moves) {
+    const c = played(m).c;
+    cap.set(m, c);
+    lo.set(m, c - (R - c));
+    hi.set(m, R);
+  }
   const bounds = (): [number, number] => {
-    let a = -Infinity, b = -Infinity;
-    for (const m of moves) { a = Math.max(a, lo.get(m)!); b = Math.max(b, hi.get(m)!); }
+    let a = -Infinity,
+      b = -Infinity;
+    for (const m of moves) {
+      a = Math.max(a, lo.get(m)!);
+      b = Math.max(b, hi.get(m)!);
+    }
     return [a, b];
   };
   const fix = (t: number) => (((t - R) & 1) !== 0 ? t + 1 : t);
@@ -119,7 +158,9 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
     stop: new Int32Array(sab),
     busy: null,
   }));
-  let nodes = 0, tests = 0, nextId = 1;
+  let nodes = 0,
+    tests = 0,
+    nextId = 1;
   const deadline = options.timeBudgetMs !== undefined ? t0 + options.timeBudgetMs : Infinity;
 
   /** Is the test "v(m) >= t" still informative? */
@@ -152,15 +193,29 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
     const finish = (aborted: boolean) => {
       if (finished) return;
       finished = true;
-      for (const s of slots) { Atomics.store(s.stop, 0, 1); void s.worker.terminate(); }
+      for (const s of slots) {
+        Atomics.store(s.stop, 0, 1);
+        void s.worker.terminate();
+      }
       const [a, b] = bounds();
       const exact = !aborted && a === b;
-      resolve({ status: exact ? 'exact' : 'unknown', value: exact ? a : null, lower: a, upper: b, nodes, ms: Date.now() - t0, tests });
+      resolve({
+        status: exact ? 'exact' : 'unknown',
+        value: exact ? a : null,
+        lower: a,
+        upper: b,
+        nodes,
+        ms: Date.now() - t0,
+        tests,
+      });
     };
     const dispatch = () => {
       if (finished) return;
       const [a, b] = bounds();
-      if (a >= b) { finish(false); return; }
+      if (a >= b) {
+        finish(false);
+        return;
+      }
       // cancel tests made useless
       for (const s of slots) if (s.busy && !useful(s.busy.move, s.busy.t)) Atomics.store(s.stop, 0, 1);
       for (const s of slots) {
@@ -175,12 +230,26 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
         s.busy = { move, t, id };
         Atomics.store(s.stop, 0, 0);
         const budgetMs = deadline === Infinity ? undefined : Math.max(1, deadline - Date.now());
-        s.worker.postMessage({ id, width: g.width, height: g.height, lines: [...base, move], alpha, beta, budgetMs } satisfies Task);
+        s.worker.postMessage({
+          id,
+          width: g.width,
+          height: g.height,
+          lines: [...base, move],
+          alpha,
+          beta,
+          budgetMs,
+        } satisfies Task);
       }
       if (slots.every((s) => !s.busy)) finish(true);
     };
     for (const s of slots) {
-      s.worker.on('error', (err) => { if (!finished) { finished = true; for (const x of slots) void x.worker.terminate(); reject(err); } });
+      s.worker.on('error', (err) => {
+        if (!finished) {
+          finished = true;
+          for (const x of slots) void x.worker.terminate();
+          reject(err);
+        }
+      });
       s.worker.on('message', (ans: Answer) => {
         const job = s.busy!;
         s.busy = null;
@@ -198,8 +267,13 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
           if (ml >= t && ml > guess) guess = fix(ml);
         }
         const [a, b] = bounds();
-        log(`${((Date.now() - t0) / 1000).toFixed(1)} s: move ${g.lineName(move)} >= ${t}? ${res} (${ans.nodes} nodes, ${(ans.ms / 1000).toFixed(1)} s); value in [${a}, ${b}]`);
-        if (Date.now() > deadline) { finish(true); return; }
+        log(
+          `${((Date.now() - t0) / 1000).toFixed(1)} s: move ${g.lineName(move)} >= ${t}? ${res} (${ans.nodes} nodes, ${(ans.ms / 1000).toFixed(1)} s); value in [${a}, ${b}]`,
+        );
+        if (Date.now() > deadline) {
+          finish(true);
+          return;
+        }
         dispatch();
       });
     }

@@ -194,9 +194,11 @@ function zobristKeys(n: number, seed: number): Int32Array {
   const out = new Int32Array(n);
   let s = seed >>> 0 || 1;
   for (let i = 0; i < n; i++) {
-    s ^= s << 13; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
     s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
+    s ^= s << 5;
+    s >>>= 0;
     out[i] = s | 0;
   }
   return out;
@@ -287,10 +289,12 @@ class Engine {
     this.boxLines = g.boxLines;
     this.lineBoxes = g.lineBoxes;
     // centre-out static order: distance of the line's midpoint from the board centre
-    const cx = g.width / 2, cy = g.height / 2;
+    const cx = g.width / 2,
+      cy = g.height / 2;
     const dist = (l: number) => {
       const [a, b] = g.lineDots(l);
-      const mx = (a.x + b.x) / 2 - cx, my = (a.y + b.y) / 2 - cy;
+      const mx = (a.x + b.x) / 2 - cx,
+        my = (a.y + b.y) / 2 - cy;
       return mx * mx + my * my;
     };
     this.order = Int16Array.from(g.allLines().sort((a, b) => dist(a) - dist(b) || a - b));
@@ -334,12 +338,15 @@ class Engine {
     this.hash.fill(0);
     this.sides.fill(0);
     for (let l = 0; l < this.L; l++) if (state.drawn[l]) this.setLine(l);
-    this.remaining = 0; this.lowCount = 0; this.threeCount = 0;
+    this.remaining = 0;
+    this.lowCount = 0;
+    this.threeCount = 0;
     this.undrawn = 0;
     for (let l = 0; l < this.L; l++) if (!state.drawn[l]) this.undrawn++;
     const bl = this.boxLines;
     for (let b = 0; b < this.B; b++) {
-      const s = state.drawn[bl[4 * b]] + state.drawn[bl[4 * b + 1]] + state.drawn[bl[4 * b + 2]] + state.drawn[bl[4 * b + 3]];
+      const s =
+        state.drawn[bl[4 * b]] + state.drawn[bl[4 * b + 1]] + state.drawn[bl[4 * b + 2]] + state.drawn[bl[4 * b + 3]];
       this.sides[b] = s;
       if (s < 4) this.remaining++;
       if (s < 2) this.lowCount++;
@@ -347,10 +354,13 @@ class Engine {
     }
   }
 
-  isDrawn(l: number): boolean { return (this.bits[l >>> 5] & (1 << (l & 31))) !== 0; }
+  isDrawn(l: number): boolean {
+    return (this.bits[l >>> 5] & (1 << (l & 31))) !== 0;
+  }
 
   private setLine(l: number): void {
-    const L = this.L, nw = this.nw;
+    const L = this.L,
+      nw = this.nw;
     for (let s = 0; s < this.S; s++) {
       const p = this.perm[s * L + l];
       this.bits[s * nw + (p >>> 5)] |= 1 << (p & 31);
@@ -359,7 +369,8 @@ class Engine {
   }
 
   private clearLine(l: number): void {
-    const L = this.L, nw = this.nw;
+    const L = this.L,
+      nw = this.nw;
     for (let s = 0; s < this.S; s++) {
       const p = this.perm[s * L + l];
       this.bits[s * nw + (p >>> 5)] &= ~(1 << (p & 31));
@@ -379,7 +390,10 @@ class Engine {
       const n = ++this.sides[b];
       if (n === 2) this.lowCount--;
       else if (n === 3) this.threeCount++;
-      else if (n === 4) { this.threeCount--; c++; }
+      else if (n === 4) {
+        this.threeCount--;
+        c++;
+      }
     }
     this.remaining -= c;
     return c;
@@ -402,12 +416,17 @@ class Engine {
 
   /** Index of the least symmetric image (sets canonSym) and its hash. */
   private canon(): number {
-    const nw = this.nw, bits = this.bits;
+    const nw = this.nw,
+      bits = this.bits;
     let best = 0;
     for (let s = 1; s < this.S; s++) {
       for (let w = nw - 1; w >= 0; w--) {
-        const a = bits[s * nw + w], b = bits[best * nw + w];
-        if (a !== b) { if (a < b) best = s; break; }
+        const a = bits[s * nw + w],
+          b = bits[best * nw + w];
+        if (a !== b) {
+          if (a < b) best = s;
+          break;
+        }
       }
     }
     this.canonSym = best;
@@ -416,14 +435,20 @@ class Engine {
 
   /** Slot holding the current (canonical) position, or -1. Bucket of 2 slots. */
   private probe(h: number): number {
-    const nw = this.nw, base = this.canonSym * nw;
+    const nw = this.nw,
+      base = this.canonSym * nw;
     const bk = this.bucket;
     let i = h & (this.tSize - bk);
     for (let k = 0; k < bk; k++, i++) {
-      const e0 = i * this.ew, tab = this.tab;
-      if ((tab[e0 + nw + 1] >>> 16) === 0) continue;
+      const e0 = i * this.ew,
+        tab = this.tab;
+      if (tab[e0 + nw + 1] >>> 16 === 0) continue;
       let same = true;
-      for (let w = 0; w < nw; w++) if (tab[e0 + w] !== (this.bits[base + w] | 0)) { same = false; break; }
+      for (let w = 0; w < nw; w++)
+        if (tab[e0 + w] !== (this.bits[base + w] | 0)) {
+          same = false;
+          break;
+        }
       if (same) return i;
     }
     return -1;
@@ -439,7 +464,10 @@ class Engine {
       let dmin = this.tDepthOf(j);
       for (let k = 1; k < this.bucket && dmin !== 0; k++) {
         const d = this.tDepthOf(j + k);
-        if (d < dmin) { dmin = d; i = j + k; }
+        if (d < dmin) {
+          dmin = d;
+          i = j + k;
+        }
       }
       if (this.tDepthOf(i) === 0) this.tUsed++;
       const base = this.canonSym * nw;
@@ -448,14 +476,24 @@ class Engine {
     const e0 = i * this.ew + nw;
     const b = best >= 0 ? this.perm[this.canonSym * this.L + best] : -1;
     this.tab[e0] = (lo & 0xffff) | (hi << 16);
-    if (slot >= 0 && this.workPriority) { const d0 = this.tDepthOf(i) - 1; if (d0 > depth) depth = d0; }
+    if (slot >= 0 && this.workPriority) {
+      const d0 = this.tDepthOf(i) - 1;
+      if (d0 > depth) depth = d0;
+    }
     this.tab[e0 + 1] = (b & 0xffff) | ((depth + 1) << 16);
   }
 
-  tLoOf(slot: number): number { return (this.tab[slot * this.ew + this.nw] << 16) >> 16; }
-  tHiOf(slot: number): number { return this.tab[slot * this.ew + this.nw] >> 16; }
-  tBestOf(slot: number): number { return (this.tab[slot * this.ew + this.nw + 1] << 16) >> 16; }
-  tDepthOf(slot: number): number { return this.tab[slot * this.ew + this.nw + 1] >>> 16;
+  tLoOf(slot: number): number {
+    return (this.tab[slot * this.ew + this.nw] << 16) >> 16;
+  }
+  tHiOf(slot: number): number {
+    return this.tab[slot * this.ew + this.nw] >> 16;
+  }
+  tBestOf(slot: number): number {
+    return (this.tab[slot * this.ew + this.nw + 1] << 16) >> 16;
+  }
+  tDepthOf(slot: number): number {
+    return this.tab[slot * this.ew + this.nw + 1] >>> 16;
   }
 
   /** Exact bounds known for the current position from the table, or null. */
@@ -498,14 +536,20 @@ class Engine {
    * Applies rules 1 and 2 when `restrict` (never at the root).
    */
   genMoves(ply: number, ttMove: number): number {
-    const L = this.L, buf = this.moves, base = ply * L, sides = this.sides;
+    const L = this.L,
+      buf = this.moves,
+      base = ply * L,
+      sides = this.sides;
     if (this.threeCount > 0) {
       // Rule 1
       for (let b = 0; b < this.B; b++) {
         if (sides[b] !== 3) continue;
         const l = this.missingSide(b, -1);
         const y = this.across(l, b);
-        if (y < 0 || sides[y] !== 2) { buf[base] = l; return 1; }
+        if (y < 0 || sides[y] !== 2) {
+          buf[base] = l;
+          return 1;
+        }
       }
       if (this.chainRule) {
         // Rule 2
@@ -514,48 +558,70 @@ class Engine {
           const l = this.missingSide(b, -1);
           const y = this.across(l, b); // a 2-box (rule 1 did not apply)
           const n = this.missingSide(y, l);
-          let k = 2, cur = y, via = n;
+          let k = 2,
+            cur = y,
+            via = n;
           let next = this.across(via, cur);
           while (next >= 0 && sides[next] === 2) {
             k++;
             const out = this.missingSide(next, via);
-            cur = next; via = out;
+            cur = next;
+            via = out;
             next = this.across(via, cur);
           }
           if (next < 0 || sides[next] < 2) {
             if (k === 2) {
-              if (this.threeCount === 1) { buf[base] = l; buf[base + 1] = n; return 2; }
+              if (this.threeCount === 1) {
+                buf[base] = l;
+                buf[base + 1] = n;
+                return 2;
+              }
               continue;
             }
-            buf[base] = l; return 1;
+            buf[base] = l;
+            return 1;
           }
           // ends at a 3-box: chain opened at both ends, k + 1 boxes
-          if (k + 1 >= 5) { buf[base] = l; return 1; }
+          if (k + 1 >= 5) {
+            buf[base] = l;
+            return 1;
+          }
         }
       }
       if (this.captureRule) {
         // Rule 3: captures, plus the one non-capturing line that is a side of every Y
-        let cnt = 0, common = -2;
+        let cnt = 0,
+          common = -2;
         if (ttMove >= 0 && !this.isDrawn(ttMove)) {
-          const b0 = this.lineBoxes[2 * ttMove], b1 = this.lineBoxes[2 * ttMove + 1];
+          const b0 = this.lineBoxes[2 * ttMove],
+            b1 = this.lineBoxes[2 * ttMove + 1];
           if ((b0 >= 0 && sides[b0] === 3) || (b1 >= 0 && sides[b1] === 3)) buf[base + cnt++] = ttMove;
         }
         for (let b = 0; b < this.B; b++) {
           if (sides[b] !== 3) continue;
           const l = this.missingSide(b, -1);
           let dup = false;
-          for (let i = 0; i < cnt; i++) if (buf[base + i] === l) { dup = true; break; }
+          for (let i = 0; i < cnt; i++)
+            if (buf[base + i] === l) {
+              dup = true;
+              break;
+            }
           if (!dup) buf[base + cnt++] = l;
           if (common !== -1) {
             const y = this.across(l, b);
             // y is a 2-box here (rule 1 did not apply): its other missing side
             const n = y >= 0 && sides[y] === 2 ? this.missingSide(y, l) : -1;
-            if (common === -2) common = n; else if (common !== n) common = -1;
+            if (common === -2) common = n;
+            else if (common !== n) common = -1;
           }
         }
         if (common >= 0) {
           let dup = false;
-          for (let i = 0; i < cnt; i++) if (buf[base + i] === common) { dup = true; break; }
+          for (let i = 0; i < cnt; i++)
+            if (buf[base + i] === common) {
+              dup = true;
+              break;
+            }
           if (!dup) buf[base + cnt++] = common;
         }
         return cnt;
@@ -569,30 +635,48 @@ class Engine {
       if (ttMove >= 0 && skip[ttMove]) ttMove = -1;
     }
     if (ttMove >= 0 && !this.isDrawn(ttMove)) buf[base + cnt++] = ttMove;
-    const order = this.order, lb = this.lineBoxes;
+    const order = this.order,
+      lb = this.lineBoxes;
     // captures first, then lines giving nothing away, then sacrifices
-    const clen = this.clen, clsOf = this.clsOf, bits = this.bits;
+    const clen = this.clen,
+      clsOf = this.clsOf,
+      bits = this.bits;
     const killer = this.killers ? this.killer[ply] : -1;
-    let n0 = 0, n1 = 0, n2 = 0;
+    let n0 = 0,
+      n1 = 0,
+      n2 = 0;
     for (let i = 0; i < L; i++) {
       const l = order[i];
-      if (l === ttMove || (bits[l >>> 5] & (1 << (l & 31))) !== 0 || (useSkip && skip[l])) { clsOf[i] = -1; continue; }
-      const b0 = lb[2 * l], b1 = lb[2 * l + 1];
-      const s0 = b0 >= 0 ? sides[b0] : 0, s1 = b1 >= 0 ? sides[b1] : 0;
+      if (l === ttMove || (bits[l >>> 5] & (1 << (l & 31))) !== 0 || (useSkip && skip[l])) {
+        clsOf[i] = -1;
+        continue;
+      }
+      const b0 = lb[2 * l],
+        b1 = lb[2 * l + 1];
+      const s0 = b0 >= 0 ? sides[b0] : 0,
+        s1 = b1 >= 0 ? sides[b1] : 0;
       let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
       // sacrifices of short chains before the opening of long chains and loops
       if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
       if (cls === 1 && l === killer) cls = 0; // the killer: right after the table move
       clsOf[i] = cls;
-      if (cls === 0) n0++; else if (cls === 1) n1++; else if (cls === 2) n2++;
+      if (cls === 0) n0++;
+      else if (cls === 1) n1++;
+      else if (cls === 2) n2++;
     }
     // captures first, then lines giving nothing away, then short sacrifices, then the rest (static order within each)
-    let o0 = base + cnt, o1 = o0 + n0, o2 = o1 + n1, o3 = o2 + n2;
+    let o0 = base + cnt,
+      o1 = o0 + n0,
+      o2 = o1 + n1,
+      o3 = o2 + n2;
     for (let i = 0; i < L; i++) {
       const c = clsOf[i];
       if (c < 0) continue;
       const l = order[i];
-      if (c === 0) buf[o0++] = l; else if (c === 1) buf[o1++] = l; else if (c === 2) buf[o2++] = l; else buf[o3++] = l;
+      if (c === 0) buf[o0++] = l;
+      else if (c === 1) buf[o1++] = l;
+      else if (c === 2) buf[o2++] = l;
+      else buf[o3++] = l;
     }
     return o3 - base;
   }
@@ -609,10 +693,15 @@ class Engine {
    *      an isolated loop of 2-boxes: all its lines (rotation).
    */
   private markEquivalent(): void {
-    const skip = this.skip, sides = this.sides, bl = this.boxLines, vis = this.visited, lb = this.lineBoxes;
+    const skip = this.skip,
+      sides = this.sides,
+      bl = this.boxLines,
+      vis = this.visited,
+      lb = this.lineBoxes;
     skip.fill(0);
     vis.fill(0);
-    const lines = this.eqLines, boxes = this.eqBoxes;
+    const lines = this.eqLines,
+      boxes = this.eqBoxes;
     for (let b = 0; b < this.B; b++) {
       if (sides[b] >= 4) continue;
       // (a) edge lines of the box
@@ -620,41 +709,63 @@ class Engine {
       for (let k = 0; k < 4; k++) {
         const l = bl[4 * b + k];
         if (this.isDrawn(l) || (lb[2 * l] >= 0 && lb[2 * l + 1] >= 0)) continue;
-        if (g0 < 0 || l < g0) { if (g0 >= 0) skip[g0] = 1; g0 = l; } else skip[l] = 1;
+        if (g0 < 0 || l < g0) {
+          if (g0 >= 0) skip[g0] = 1;
+          g0 = l;
+        } else skip[l] = 1;
       }
       if (sides[b] !== 2 || vis[b]) continue;
       // trace the maximal chain or loop through b: boxes[0..k-1], lines[0..k] (chain) / [0..k-1] (loop)
       vis[b] = 1;
-      const s1 = this.missingSide(b, -1), s2 = this.missingSide(b, s1);
+      const s1 = this.missingSide(b, -1),
+        s2 = this.missingSide(b, s1);
       // walk backwards from b through s1 to find one end
-      let cur = b, via = s1, loop = false;
+      let cur = b,
+        via = s1,
+        loop = false;
       for (;;) {
         const nx = this.across(via, cur);
         if (nx < 0 || sides[nx] !== 2) break;
-        if (nx === b) { loop = true; break; }
-        cur = nx; via = this.missingSide(nx, via);
+        if (nx === b) {
+          loop = true;
+          break;
+        }
+        cur = nx;
+        via = this.missingSide(nx, via);
       }
       // now walk forward from the end `cur` whose outer line is `via`
-      let k = 0, n = 0;
+      let k = 0,
+        n = 0;
       lines[n++] = via;
-      let fw = loop ? b : cur, fl = loop ? s2 : via;
-      if (loop) { lines[0] = s1; fl = s1; fw = b; }
+      let fw = loop ? b : cur,
+        fl = loop ? s2 : via;
+      if (loop) {
+        lines[0] = s1;
+        fl = s1;
+        fw = b;
+      }
       {
         let c = fw;
         let inLine = fl;
         for (;;) {
-          boxes[k++] = c; vis[c] = 1;
+          boxes[k++] = c;
+          vis[c] = 1;
           const out = this.missingSide(c, inLine);
           if (loop) {
             const nx = this.across(out, c);
-            if (nx === b) { break; }
-            lines[n++] = out; inLine = out; c = nx;
+            if (nx === b) {
+              break;
+            }
+            lines[n++] = out;
+            inLine = out;
+            c = nx;
             continue;
           }
           lines[n++] = out;
           const nx = this.across(out, c);
           if (nx < 0 || sides[nx] !== 2) break;
-          inLine = out; c = nx;
+          inLine = out;
+          c = nx;
         }
       }
       for (let i = 0; i < k; i++) this.clen[boxes[i]] = loop ? 64 + k : k;
@@ -666,15 +777,20 @@ class Engine {
         continue;
       }
       // chain: boxes[0..k-1], lines[0..k]
-      const first = lines[0], last = lines[k];
-      const endA = this.across(first, boxes[0]), endB = this.across(last, boxes[k - 1]);
+      const first = lines[0],
+        last = lines[k];
+      const endA = this.across(first, boxes[0]),
+        endB = this.across(last, boxes[k - 1]);
       if (k === 1 || k === 2) {
-        if (first < last) skip[last] = 1; else skip[first] = 1;
+        if (first < last) skip[last] = 1;
+        else skip[first] = 1;
       }
       if (endA < 0 && endB < 0) {
         for (let i = 0; i + i < k; i++) {
-          const a = lines[i], z = lines[k - i];
-          if (a < z) skip[z] = 1; else if (z < a) skip[a] = 1;
+          const a = lines[i],
+            z = lines[k - i];
+          if (a < z) skip[z] = 1;
+          else if (z < a) skip[a] = 1;
         }
       }
     }
@@ -688,18 +804,23 @@ class Engine {
   }
 
   private leafValue(): number | undefined {
-    const st = this.scratch, g = this.g;
+    const st = this.scratch,
+      g = this.g;
     for (let l = 0; l < this.L; l++) st.drawn[l] = this.isDrawn(l) ? 1 : 0;
     st.drawnCount = 0;
     for (let l = 0; l < this.L; l++) st.drawnCount += st.drawn[l];
     for (let b = 0; b < g.boxCount; b++) st.owner[b] = this.sides[b] === 4 ? CLAIMED_UNKNOWN : UNCLAIMED;
-    st.score[0] = 0; st.score[1] = 0; st.toMove = 0;
+    st.score[0] = 0;
+    st.score[1] = 0;
+    st.toMove = 0;
     return this.leaf!(st);
   }
 
   /** Walk from box b through undrawn side `via`; returns boxes met before the edge, or -1 if back at `start`. */
   private walk(start: number, b: number, via: number): number {
-    let n = 0, cur = b, line = via;
+    let n = 0,
+      cur = b,
+      line = via;
     for (;;) {
       const next = this.across(line, cur);
       if (next < 0) return n;
@@ -713,15 +834,21 @@ class Engine {
 
   /** Every unclaimed box has exactly 2 sides: split into chains and loops and evaluate. */
   private simpleValue(): number | undefined {
-    const chains = this.chainBuf, loops = this.loopBuf;
-    chains.length = 0; loops.length = 0;
+    const chains = this.chainBuf,
+      loops = this.loopBuf;
+    chains.length = 0;
+    loops.length = 0;
     this.visited.fill(0);
     for (let b = 0; b < this.B; b++) {
       if (this.sides[b] !== 2 || this.visited[b]) continue;
       this.visited[b] = 1;
-      const s1 = this.missingSide(b, -1), s2 = this.missingSide(b, s1);
+      const s1 = this.missingSide(b, -1),
+        s2 = this.missingSide(b, s1);
       const a = this.walk(b, b, s1);
-      if (a < 0) { loops.push(this.countLoop(b, s1)); continue; }
+      if (a < 0) {
+        loops.push(this.countLoop(b, s1));
+        continue;
+      }
       const c = this.walk(b, b, s2);
       chains.push(1 + a + c);
     }
@@ -729,7 +856,9 @@ class Engine {
   }
 
   private countLoop(b: number, s1: number): number {
-    let n = 1, cur = b, line = s1;
+    let n = 1,
+      cur = b,
+      line = s1;
     for (;;) {
       const next = this.across(line, cur);
       if (next === b) return n;
@@ -760,9 +889,12 @@ class Engine {
     const useTable = this.undrawn >= this.tableMin;
     const h = useTable ? this.canon() : 0;
     const slot = useTable ? this.probe(h) : -1;
-    let lo = -R, hi = R, ttMove = -1;
+    let lo = -R,
+      hi = R,
+      ttMove = -1;
     if (slot >= 0) {
-      const tl = this.tLoOf(slot), th = this.tHiOf(slot);
+      const tl = this.tLoOf(slot),
+        th = this.tHiOf(slot);
       if (tl > lo) lo = tl;
       if (th < hi) hi = th;
       if (lo >= beta) return lo;
@@ -771,9 +903,11 @@ class Engine {
       const tb = this.tBestOf(slot);
       if (tb >= 0) ttMove = this.invPerm[this.canonSym * this.L + tb];
     }
-    const undrawn = this.undrawn, sym = this.canonSym;
+    const undrawn = this.undrawn,
+      sym = this.canonSym;
     if (this.lowCount === 0 && (this.simple || this.leaf !== null)) {
-      const v = this.simple && this.threeCount === 0 ? this.simpleValue() : this.leaf !== null ? this.leafValue() : undefined;
+      const v =
+        this.simple && this.threeCount === 0 ? this.simpleValue() : this.leaf !== null ? this.leafValue() : undefined;
       if (v !== undefined) {
         this.canonSym = sym;
         if (useTable) this.store(h, slot, v, v, -1, this.workPriority ? 1 : undrawn);
@@ -783,14 +917,17 @@ class Engine {
     if (alpha < lo) alpha = lo;
     if (beta > hi) beta = hi;
     const a0 = alpha;
-    let best = -INF, bestMove = -1, first = -1;
+    let best = -INF,
+      bestMove = -1,
+      first = -1;
     if (this.lazy && !this.etc && ttMove >= 0 && !this.isDrawn(ttMove)) {
       // the table move before generating the others: most cut nodes stop here
       first = ttMove;
       const c = this.make(first);
       const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
       this.unmake(first, c);
-      best = v; bestMove = first;
+      best = v;
+      bestMove = first;
       if (v > alpha) alpha = v;
     }
     if (alpha < beta) {
@@ -819,21 +956,42 @@ class Engine {
         const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
         this.unmake(m, c);
         if (v > best) {
-          best = v; bestMove = m;
-          if (v > alpha) { alpha = v; if (alpha >= beta) { if (c === 0) this.killer[ply] = m; break; } }
+          best = v;
+          bestMove = m;
+          if (v > alpha) {
+            alpha = v;
+            if (alpha >= beta) {
+              if (c === 0) this.killer[ply] = m;
+              break;
+            }
+          }
         }
       }
     }
     // the position is unchanged again: so is its canonical image
     this.canonSym = sym;
     // values have the parity of the remaining boxes: round fail-soft bounds inwards
-    if (best <= a0) { if (((best - R) & 1) !== 0) best--; if (best < hi) hi = best; }
-    else if (best >= beta) { if (((best - R) & 1) !== 0) best++; if (best > lo) lo = best; }
-    else { lo = best; hi = best; }
-    if (useTable) this.store(h, this.probe(h), lo, hi, bestMove, this.workPriority ? 32 - Math.clz32(this.nodes - n0 + 1) : undrawn);
+    if (best <= a0) {
+      if (((best - R) & 1) !== 0) best--;
+      if (best < hi) hi = best;
+    } else if (best >= beta) {
+      if (((best - R) & 1) !== 0) best++;
+      if (best > lo) lo = best;
+    } else {
+      lo = best;
+      hi = best;
+    }
+    if (useTable)
+      this.store(
+        h,
+        this.probe(h),
+        lo,
+        hi,
+        bestMove,
+        this.workPriority ? 32 - Math.clz32(this.nodes - n0 + 1) : undrawn,
+      );
     return best;
   }
-
 }
 
 /**
@@ -849,7 +1007,9 @@ export class Solver {
   }
 
   /** Forget every stored result. */
-  clear(): void { this.engine?.clearTable(); }
+  clear(): void {
+    this.engine?.clearTable();
+  }
 
   /** Entries in use / capacity of the transposition table. */
   tableUsage(): { used: number; capacity: number } {
@@ -871,8 +1031,12 @@ export class Solver {
     e.nodeLimit = options.nodeBudget ?? Infinity;
     e.deadline = options.timeBudgetMs !== undefined ? t0 + options.timeBudgetMs : Infinity;
     e.shouldStop = options.shouldStop;
-    e.leaf = options.leafEvaluator !== undefined ? options.leafEvaluator
-      : this.cfg.leafEvaluator !== undefined ? this.cfg.leafEvaluator : loonyEndgameValue;
+    e.leaf =
+      options.leafEvaluator !== undefined
+        ? options.leafEvaluator
+        : this.cfg.leafEvaluator !== undefined
+          ? this.cfg.leafEvaluator
+          : loonyEndgameValue;
     e.onTick = undefined;
     return e;
   }
@@ -886,7 +1050,9 @@ export class Solver {
     const t0 = Date.now();
     const e = this.prepare(state, options, t0);
     const R = e.remaining;
-    let lower = -R, upper = R, status: 'done' | 'unknown' = 'done';
+    let lower = -R,
+      upper = R,
+      status: 'done' | 'unknown' = 'done';
     try {
       const v = e.search(alpha, beta, 0);
       if (v <= alpha) upper = ((v - R) & 1) !== 0 ? v - 1 : v;
@@ -909,14 +1075,21 @@ export class Solver {
     const wantValues = options.moveValues === true;
 
     const rootMoves: number[] = [];
-    for (let i = 0; i < L; i++) { const l = e.order[i]; if (!state.drawn[l]) rootMoves.push(l); }
+    for (let i = 0; i < L; i++) {
+      const l = e.order[i];
+      if (!state.drawn[l]) rootMoves.push(l);
+    }
     const tb = e.tableBounds();
     if (tb && tb[2] >= 0) {
       const k = rootMoves.indexOf(tb[2]);
-      if (k > 0) { rootMoves.splice(k, 1); rootMoves.unshift(tb[2]); }
+      if (k > 0) {
+        rootMoves.splice(k, 1);
+        rootMoves.unshift(tb[2]);
+      }
     }
     // per-move proven bounds
-    const mLo = new Map<number, number>(), mHi = new Map<number, number>();
+    const mLo = new Map<number, number>(),
+      mHi = new Map<number, number>();
     const capt = new Map<number, number>();
     for (const m of rootMoves) {
       const c = e.make(m);
@@ -927,15 +1100,29 @@ export class Solver {
     }
     let done = 0;
     const bounds = (): [number, number] => {
-      let lo = R === 0 ? 0 : -INF, hi = R === 0 ? 0 : -INF;
-      for (const m of rootMoves) { lo = Math.max(lo, mLo.get(m)!); hi = Math.max(hi, mHi.get(m)!); }
-      if (tb) { lo = Math.max(lo, tb[0]); hi = Math.min(hi, tb[1]); }
+      let lo = R === 0 ? 0 : -INF,
+        hi = R === 0 ? 0 : -INF;
+      for (const m of rootMoves) {
+        lo = Math.max(lo, mLo.get(m)!);
+        hi = Math.max(hi, mHi.get(m)!);
+      }
+      if (tb) {
+        lo = Math.max(lo, tb[0]);
+        hi = Math.min(hi, tb[1]);
+      }
       return [lo, hi];
     };
     const progress = () => {
       if (!options.onProgress) return;
       const [lower, upper] = bounds();
-      options.onProgress({ nodes: e.nodes, ms: Date.now() - t0, lower, upper, movesDone: done, movesTotal: rootMoves.length });
+      options.onProgress({
+        nodes: e.nodes,
+        ms: Date.now() - t0,
+        lower,
+        upper,
+        movesDone: done,
+        movesTotal: rootMoves.length,
+      });
     };
     e.onTick = options.onProgress ? progress : undefined;
 
@@ -947,17 +1134,23 @@ export class Solver {
       const c = e.make(m);
       const v = c > 0 ? c + e.search(alpha - c, beta - c, 1) : 0 - e.search(0 - beta, 0 - alpha, 1);
       e.unmake(m, c);
-      if (v > alpha && v < beta) { mLo.set(m, v); mHi.set(m, v); }
-      else if (v <= alpha) mHi.set(m, Math.min(mHi.get(m)!, v));
+      if (v > alpha && v < beta) {
+        mLo.set(m, v);
+        mHi.set(m, v);
+      } else if (v <= alpha) mHi.set(m, Math.min(mHi.get(m)!, v));
       else mLo.set(m, Math.max(mLo.get(m)!, v));
       return v;
     };
     /** Narrow the move's bounds by null-window tests until exact (or, with `floor`, until known below it). */
     const exactMove = (m: number, guess: number, floor: number): void => {
       while (mLo.get(m)! < mHi.get(m)!) {
-        const lo = mLo.get(m)!, hi = mHi.get(m)!;
+        const lo = mLo.get(m)!,
+          hi = mHi.get(m)!;
         if (hi < floor) return;
-        if (!mtd) { probeMove(m, lo - 1, hi + 1); continue; }
+        if (!mtd) {
+          probeMove(m, lo - 1, hi + 1);
+          continue;
+        }
         let t = Math.max(lo + 1, Math.min(hi, guess));
         if (((t - R) & 1) !== 0) t++; // values have the parity of R
         if (t > hi) t = hi;
@@ -988,7 +1181,13 @@ export class Solver {
     const [lower, upper] = bounds();
     const ms = Date.now() - t0;
     const result: SolveResult = {
-      status: 'unknown', value: null, lower, upper, best: [], nodes: e.nodes, ms,
+      status: 'unknown',
+      value: null,
+      lower,
+      upper,
+      best: [],
+      nodes: e.nodes,
+      ms,
     };
     if (!aborted) {
       result.status = 'exact';
@@ -1000,7 +1199,8 @@ export class Solver {
       const mv: (number | null)[] = new Array(L).fill(null);
       const mb: ([number, number] | null)[] = new Array(L).fill(null);
       for (const m of rootMoves) {
-        const lo = mLo.get(m)!, hi = mHi.get(m)!;
+        const lo = mLo.get(m)!,
+          hi = mHi.get(m)!;
         mb[m] = [lo, hi];
         if (lo === hi) mv[m] = lo;
       }
@@ -1013,10 +1213,15 @@ export class Solver {
   /** options.valueOnly: MTD(f) on the root position itself (null-window tests until the bounds meet). */
   private solveValue(state: BoardState, e: Engine, options: SolveOptions, t0: number): SolveResult {
     const R = e.remaining;
-    let lo = -R, hi = R;
+    let lo = -R,
+      hi = R;
     const tb = e.tableBounds();
-    if (tb) { lo = Math.max(lo, tb[0]); hi = Math.min(hi, tb[1]); }
-    const progress = () => options.onProgress?.({ nodes: e.nodes, ms: Date.now() - t0, lower: lo, upper: hi, movesDone: 0, movesTotal: 0 });
+    if (tb) {
+      lo = Math.max(lo, tb[0]);
+      hi = Math.min(hi, tb[1]);
+    }
+    const progress = () =>
+      options.onProgress?.({ nodes: e.nodes, ms: Date.now() - t0, lower: lo, upper: hi, movesDone: 0, movesTotal: 0 });
     e.onTick = options.onProgress ? progress : undefined;
     let aborted = false;
     let guess = Math.max(lo, Math.min(hi, 0));
@@ -1027,8 +1232,15 @@ export class Solver {
         if (t > hi) t = hi;
         const v = e.search(t - 1, t, 0);
         // fail-soft bounds rounded to the parity of R
-        if (v >= t) { const w = ((v - R) & 1) !== 0 ? v + 1 : v; lo = Math.max(lo, w); guess = w + 2; }
-        else { const w = ((v - R) & 1) !== 0 ? v - 1 : v; hi = Math.min(hi, w); guess = w; }
+        if (v >= t) {
+          const w = ((v - R) & 1) !== 0 ? v + 1 : v;
+          lo = Math.max(lo, w);
+          guess = w + 2;
+        } else {
+          const w = ((v - R) & 1) !== 0 ? v - 1 : v;
+          hi = Math.min(hi, w);
+          guess = w;
+        }
         progress();
       }
     } catch (err) {
@@ -1039,8 +1251,13 @@ export class Solver {
     e.onTick = undefined;
     const exact = !aborted && lo === hi;
     return {
-      status: exact ? 'exact' : 'unknown', value: exact ? lo + 0 : null, lower: lo + 0, upper: hi + 0, best: [], // + 0: no -0
-      nodes: e.nodes, ms: Date.now() - t0,
+      status: exact ? 'exact' : 'unknown',
+      value: exact ? lo + 0 : null,
+      lower: lo + 0,
+      upper: hi + 0,
+      best: [], // + 0: no -0
+      nodes: e.nodes,
+      ms: Date.now() - t0,
     };
   }
 }

@@ -5,7 +5,8 @@
 import { BoardGeometry, Dot } from '../board/geometry';
 
 export function lineSymmetries(g: BoardGeometry): Int16Array[] {
-  const W = g.width, H = g.height;
+  const W = g.width,
+    H = g.height;
   const maps: ((d: Dot) => Dot)[] = [
     (d) => d,
     (d) => ({ x: W - d.x, y: d.y }),
