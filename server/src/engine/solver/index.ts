@@ -3,6 +3,9 @@
  * and late positions). Values are for the player to move: net boxes of the remaining boxes.
  */
 export { Solver, solve, candidateMoves } from './solver';
-export type { SolveOptions, SolveResult, SolveProgress, SolverConfig, LeafEvaluator, WindowResult } from './solver';
+export { DEFAULT_TABLE_MB } from './types';
+export type { SolveOptions, SolveResult, SolveProgress, SolverConfig, LeafEvaluator, WindowResult } from './types';
+export { canonicalPosition, lineToCanonical, lineFromCanonical, lineSymmetries } from './symmetry';
+export type { CanonicalPosition } from './symmetry';
 export { bruteForce, BRUTE_FORCE_MAX_UNDRAWN } from './brute';
 export type { BruteForceResult } from './brute';

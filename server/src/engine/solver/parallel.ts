@@ -18,7 +18,8 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { fileURLToPath } from 'node:url';
 import { geometryOf } from '../board/geometry';
 import { BoardState } from '../board/state';
-import { Solver, type SolverConfig } from './solver';
+import { Solver } from './solver';
+import type { SolverConfig } from './types';
 import { lineSymmetries } from './symmetry';
 
 export interface ParallelOptions {

@@ -1,0 +1,368 @@
+/**
+ * Move generation: the moves a search node must try, in the order it tries them, after the four
+ * move-restriction rules (each keeps at least one optimal move; the tests cross-check every rule
+ * against bruteForce, see test/unit/solver.rules.test.ts).
+ *
+ * PROOFS of the restriction rules (P = position, mover A to move; "k-box" = box with k sides drawn).
+ *
+ * Rule 1 (free capture). X is a 3-box with missing side l and the box Y across l is absent,
+ *   a 0-box, a 1-box or a 3-box. Then drawing l (taking X, and Y too when Y is a 3-box) is optimal:
+ *   v(P) = c + v(P+l), c = boxes completed by l.
+ *   Proof by induction on undrawn lines; let m != l be any move. m completes in P exactly the boxes
+ *   it completes in P+l (X and a 3-box Y have only l missing; a 0/1-box Y has at most 2 sides in
+ *   P+l, at most 3 after m). (i) m completes nothing: the opponent may answer l in P+m, so
+ *   val(m) = -v(P+m) <= -(c + v(P+l+m)) <= -c + v(P+l) < c + v(P+l). (ii) m completes k boxes
+ *   and is not a side of Y: P+m satisfies the rule again, so by induction
+ *   val(m) = k + v(P+m) = k + c + v(P+l+m) <= c + v(P+l). (iii) m completes a box Z and is a side
+ *   of Y (so Y was a 0/1-box and Z a 3-box missing m): P+m and P+l are the same game with
+ *   (l, X) and (m, Z) exchanged, so val(m) = 1 + v(P+m) = 1 + v(P+l) = c + v(P+l).
+ *
+ * Rule 2 (opened chain). Every 3-box has a 2-box across its missing side (else rule 1 applies).
+ *   Take a 3-box X, missing l, and follow the chain of 2-boxes from it: X, Y (2-box, other
+ *   missing side n), ... until the first box that is not a 2-box (or the edge).
+ *   (a) The chain ends at the edge or a 0/1-box and has 2 boxes X, Y, and X is the only 3-box on
+ *       the board: only l (take X) and n (the double-dealing move) need searching. (With other
+ *       3-boxes about, the decline must come after the other captures: no restriction.)
+ *   (b) The chain ends at the edge or a 0/1-box and has >= 3 boxes, or ends at a 3-box with >= 5
+ *       boxes in all (opened at both ends): only l needs searching.
+ *   (c) Otherwise (a chain of 3 or 4 boxes opened at both ends) this X gives no restriction.
+ *   This is Berlekamp's "take all but the last two of a chain (last four of a chain opened at both
+ *   ends), then take them or decline them". It is not proved here in full generality; it is
+ *   cross-checked against bruteForce on thousands of positions (see the tests), and can be turned
+ *   off with the `chainRule: false` option.
+ *
+ * Rule 3 (captures and the double-dealing line; `captureRule`). With a 3-box X (missing l, box or
+ *   edge Y across l), any move m that completes nothing and is not a side of Y is strictly worse
+ *   than l. Proof: m is no side of X or Y, so l completes the same c >= 1 boxes in P + m as in P,
+ *   and m completes nothing in P + l. With Q = P + l + m:
+ *   val(m) = -v(P+m) <= -(c + v(Q)) < c - v(Q) <= c + v(P+l) = val(l).
+ *   So only lines completing a box and a non-capturing line that is the other undrawn side of
+ *   every such Y need searching (when rules 1 and 2 leave the choice open).
+ *
+ * Rule 4 (equivalent moves; `equivalentMoves`), with no 3-box on the board: see markEquivalent.
+ *   (a) and (d) are automorphisms of the strings-and-coins graph; (b) follows from rule 1, (c) from
+ *   rules 1 and 3. Each class keeps its least line, so classes merged by several relations still
+ *   keep one line. test/unit/solver.rules.test.ts checks on thousands of chain-rich positions that
+ *   every skipped line has the brute-force value of a kept one, and the kept set holds an optimal line.
+ *
+ */
+import { BoardGeometry } from '../board/geometry';
+import { SearchPosition } from './position';
+import type { SolverConfig } from './types';
+
+/** Sacrifices of chains up to this length come before the opening of longer chains and loops. */
+const SHORT = 1;
+
+export class MoveGenerator extends SearchPosition {
+  /** Per-ply move buffers: moves[ply * L ..]. */
+  readonly moves: Int16Array;
+  chainRule: boolean;
+  captureRule: boolean;
+  equivRule: boolean;
+  killers: boolean;
+  /** Killer move per ply (a safe line that refuted a sibling), -1 none. */
+  readonly killer: Int16Array;
+  /** Scratch: visited boxes, skipped lines, chain length per box, class per ordered line. */
+  readonly visited: Uint8Array;
+  readonly skip: Uint8Array;
+  readonly clen: Uint8Array;
+  readonly clsOf: Int8Array;
+  readonly eqLines: Int16Array;
+  readonly eqBoxes: Int16Array;
+
+  constructor(g: BoardGeometry, cfg: SolverConfig) {
+    super(g, cfg.symmetry !== false);
+    this.moves = new Int16Array((this.L + 2) * this.L);
+    this.chainRule = cfg.chainRule !== false;
+    this.captureRule = cfg.captureRule !== false;
+    this.equivRule = cfg.equivalentMoves !== false;
+    this.killers = cfg.killers === true;
+    this.killer = new Int16Array(this.L + 2).fill(-1);
+    this.visited = new Uint8Array(this.B);
+    this.skip = new Uint8Array(this.L);
+    this.clen = new Uint8Array(this.B);
+    this.clsOf = new Int8Array(this.L);
+    this.eqLines = new Int16Array(this.L + 1);
+    this.eqBoxes = new Int16Array(this.B + 1);
+  }
+
+  /** The missing side of a 3-box that rule 1 says to take now, or -1. */
+  freeCapture(): number {
+    const sides = this.sides;
+    for (let b = 0; b < this.B; b++) {
+      if (sides[b] !== 3) continue;
+      const l = this.missingSide(b, -1);
+      const y = this.across(l, b);
+      if (y < 0 || sides[y] !== 2) return l;
+    }
+    return -1;
+  }
+
+  /**
+   * Fill the move buffer moves[ply * L ..] for this position; returns the number of moves. Rules
+   * 1-4 decide what may be left out (each keeps an optimal move); the order is: the table move
+   * (`ttMove`, -1 for none), captures, the killer, lines that give nothing away, sacrifices of short
+   * chains, then the rest, centre-out within each class. Never used at solve()'s root, which tries
+   * every line.
+   */
+  genMoves(ply: number, ttMove: number): number {
+    const L = this.L,
+      buf = this.moves,
+      base = ply * L,
+      sides = this.sides;
+    if (this.threeCount > 0) {
+      // Rule 1
+      for (let b = 0; b < this.B; b++) {
+        if (sides[b] !== 3) continue;
+        const l = this.missingSide(b, -1);
+        const y = this.across(l, b);
+        if (y < 0 || sides[y] !== 2) {
+          buf[base] = l;
+          return 1;
+        }
+      }
+      if (this.chainRule) {
+        // Rule 2
+        for (let b = 0; b < this.B; b++) {
+          if (sides[b] !== 3) continue;
+          const l = this.missingSide(b, -1);
+          const y = this.across(l, b); // a 2-box (rule 1 did not apply)
+          const n = this.missingSide(y, l);
+          let k = 2,
+            cur = y,
+            via = n;
+          let next = this.across(via, cur);
+          while (next >= 0 && sides[next] === 2) {
+            k++;
+            const out = this.missingSide(next, via);
+            cur = next;
+            via = out;
+            next = this.across(via, cur);
+          }
+          if (next < 0 || sides[next] < 2) {
+            if (k === 2) {
+              if (this.threeCount === 1) {
+                buf[base] = l;
+                buf[base + 1] = n;
+                return 2;
+              }
+              continue;
+            }
+            buf[base] = l;
+            return 1;
+          }
+          // ends at a 3-box: chain opened at both ends, k + 1 boxes
+          if (k + 1 >= 5) {
+            buf[base] = l;
+            return 1;
+          }
+        }
+      }
+      if (this.captureRule) {
+        // Rule 3: captures, plus the one non-capturing line that is a side of every Y
+        let cnt = 0,
+          common = -2;
+        if (ttMove >= 0 && !this.isDrawn(ttMove)) {
+          const b0 = this.lineBoxes[2 * ttMove],
+            b1 = this.lineBoxes[2 * ttMove + 1];
+          if ((b0 >= 0 && sides[b0] === 3) || (b1 >= 0 && sides[b1] === 3)) buf[base + cnt++] = ttMove;
+        }
+        for (let b = 0; b < this.B; b++) {
+          if (sides[b] !== 3) continue;
+          const l = this.missingSide(b, -1);
+          let dup = false;
+          for (let i = 0; i < cnt; i++)
+            if (buf[base + i] === l) {
+              dup = true;
+              break;
+            }
+          if (!dup) buf[base + cnt++] = l;
+          if (common !== -1) {
+            const y = this.across(l, b);
+            // y is a 2-box here (rule 1 did not apply): its other missing side
+            const n = y >= 0 && sides[y] === 2 ? this.missingSide(y, l) : -1;
+            if (common === -2) common = n;
+            else if (common !== n) common = -1;
+          }
+        }
+        if (common >= 0) {
+          let dup = false;
+          for (let i = 0; i < cnt; i++)
+            if (buf[base + i] === common) {
+              dup = true;
+              break;
+            }
+          if (!dup) buf[base + cnt++] = common;
+        }
+        return cnt;
+      }
+    }
+    let cnt = 0;
+    const skip = this.skip;
+    const useSkip = this.equivRule && this.threeCount === 0;
+    if (useSkip) {
+      this.markEquivalent();
+      if (ttMove >= 0 && skip[ttMove]) ttMove = -1;
+    }
+    if (ttMove >= 0 && !this.isDrawn(ttMove)) buf[base + cnt++] = ttMove;
+    const order = this.order,
+      lb = this.lineBoxes;
+    // captures first, then lines giving nothing away, then sacrifices
+    const clen = this.clen,
+      clsOf = this.clsOf,
+      bits = this.bits;
+    const killer = this.killers ? this.killer[ply] : -1;
+    let n0 = 0,
+      n1 = 0,
+      n2 = 0;
+    for (let i = 0; i < L; i++) {
+      const l = order[i];
+      if (l === ttMove || (bits[l >>> 5] & (1 << (l & 31))) !== 0 || (useSkip && skip[l])) {
+        clsOf[i] = -1;
+        continue;
+      }
+      const b0 = lb[2 * l],
+        b1 = lb[2 * l + 1];
+      const s0 = b0 >= 0 ? sides[b0] : 0,
+        s1 = b1 >= 0 ? sides[b1] : 0;
+      let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
+      // sacrifices of short chains before the opening of long chains and loops
+      if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
+      if (cls === 1 && l === killer) cls = 0; // the killer: right after the table move
+      clsOf[i] = cls;
+      if (cls === 0) n0++;
+      else if (cls === 1) n1++;
+      else if (cls === 2) n2++;
+    }
+    // captures first, then lines giving nothing away, then short sacrifices, then the rest (static order within each)
+    let o0 = base + cnt,
+      o1 = o0 + n0,
+      o2 = o1 + n1,
+      o3 = o2 + n2;
+    for (let i = 0; i < L; i++) {
+      const c = clsOf[i];
+      if (c < 0) continue;
+      const l = order[i];
+      if (c === 0) buf[o0++] = l;
+      else if (c === 1) buf[o1++] = l;
+      else if (c === 2) buf[o2++] = l;
+      else buf[o3++] = l;
+    }
+    return o3 - base;
+  }
+
+  /**
+   * Rule 4 (equivalent moves), only with no 3-box on the board: skip[l] = 1 for an undrawn line
+   * that is equivalent to a smaller undrawn line (each class keeps its least line). Classes:
+   *  (a) the undrawn edge lines of one box (an automorphism of the strings-and-coins graph);
+   *  (b) the two lines of a 1-chain (a 2-box whose neighbours across its undrawn sides are not
+   *      2-boxes): either way the opponent's capture is forced by rule 1 and the result is the same;
+   *  (c) the two end lines of a 2-chain: either way the opponent's options are (rule 3) taking both
+   *      boxes (P + all three lines) or declining (P + both end lines);
+   *  (d) a chain of 2-boxes with both ends at the edge: e_i and e_(k-i) (reversal automorphism);
+   *      an isolated loop of 2-boxes: all its lines (rotation).
+   */
+  private markEquivalent(): void {
+    const skip = this.skip,
+      sides = this.sides,
+      bl = this.boxLines,
+      vis = this.visited,
+      lb = this.lineBoxes;
+    skip.fill(0);
+    vis.fill(0);
+    const lines = this.eqLines,
+      boxes = this.eqBoxes;
+    for (let b = 0; b < this.B; b++) {
+      if (sides[b] >= 4) continue;
+      // (a) edge lines of the box
+      let g0 = -1;
+      for (let k = 0; k < 4; k++) {
+        const l = bl[4 * b + k];
+        if (this.isDrawn(l) || (lb[2 * l] >= 0 && lb[2 * l + 1] >= 0)) continue;
+        if (g0 < 0 || l < g0) {
+          if (g0 >= 0) skip[g0] = 1;
+          g0 = l;
+        } else skip[l] = 1;
+      }
+      if (sides[b] !== 2 || vis[b]) continue;
+      // trace the maximal chain or loop through b: boxes[0..k-1], lines[0..k] (chain) / [0..k-1] (loop)
+      vis[b] = 1;
+      const s1 = this.missingSide(b, -1),
+        s2 = this.missingSide(b, s1);
+      // walk backwards from b through s1 to find one end
+      let cur = b,
+        via = s1,
+        loop = false;
+      for (;;) {
+        const nx = this.across(via, cur);
+        if (nx < 0 || sides[nx] !== 2) break;
+        if (nx === b) {
+          loop = true;
+          break;
+        }
+        cur = nx;
+        via = this.missingSide(nx, via);
+      }
+      // now walk forward from the end `cur` whose outer line is `via`
+      let k = 0,
+        n = 0;
+      lines[n++] = via;
+      let fw = loop ? b : cur,
+        fl = loop ? s2 : via;
+      if (loop) {
+        lines[0] = s1;
+        fl = s1;
+        fw = b;
+      }
+      {
+        let c = fw;
+        let inLine = fl;
+        for (;;) {
+          boxes[k++] = c;
+          vis[c] = 1;
+          const out = this.missingSide(c, inLine);
+          if (loop) {
+            const nx = this.across(out, c);
+            if (nx === b) {
+              break;
+            }
+            lines[n++] = out;
+            inLine = out;
+            c = nx;
+            continue;
+          }
+          lines[n++] = out;
+          const nx = this.across(out, c);
+          if (nx < 0 || sides[nx] !== 2) break;
+          inLine = out;
+          c = nx;
+        }
+      }
+      for (let i = 0; i < k; i++) this.clen[boxes[i]] = loop ? 64 + k : k;
+      if (loop) {
+        // lines[0..n-1] are the loop's lines (n === k): keep the least
+        let mn = lines[0];
+        for (let i = 1; i < n; i++) if (lines[i] < mn) mn = lines[i];
+        for (let i = 0; i < n; i++) if (lines[i] !== mn) skip[lines[i]] = 1;
+        continue;
+      }
+      // chain: boxes[0..k-1], lines[0..k]
+      const first = lines[0],
+        last = lines[k];
+      const endA = this.across(first, boxes[0]),
+        endB = this.across(last, boxes[k - 1]);
+      if (k === 1 || k === 2) {
+        if (first < last) skip[last] = 1;
+        else skip[first] = 1;
+      }
+      if (endA < 0 && endB < 0) {
+        for (let i = 0; i + i < k; i++) {
+          const a = lines[i],
+            z = lines[k - i];
+          if (a < z) skip[z] = 1;
+          else if (z < a) skip[a] = 1;
+        }
+      }
+    }
+  }
+}

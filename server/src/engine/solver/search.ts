@@ -1,0 +1,215 @@
+/**
+ * The search: negamax alpha-beta on the margin of the remaining boxes, fail-soft, over the
+ * incremental position (position.ts), the restricted and ordered moves (moves.ts), the
+ * transposition table (table.ts) and the exact leaves (leaves.ts).
+ *
+ * At each node, in order: rule-1 captures are made without a table probe; the table's bounds may
+ * settle the node or narrow the window; a position with no box below 2 sides is valued exactly at
+ * the leaf when the leaf evaluators can; the table move is searched before the other moves are
+ * generated (`lazyMoves`: any legal move may be searched without changing the value, the rules only
+ * decide what may be left out); optional enhanced transposition cutoffs (`etc`). Fail-soft bounds
+ * are rounded to the parity of the remaining boxes (every value has that parity) before they are
+ * stored.
+ *
+ * Exactness: the table's keys are the canonical drawn-line sets themselves, so a probe never
+ * returns another position's bounds; every bound stored is proven by the search below it.
+ */
+import { BoardGeometry } from '../board/geometry';
+import { MoveGenerator } from './moves';
+import { LeafValues } from './leaves';
+import { TranspositionTable, tableBitsFor } from './table';
+import { DEFAULT_TABLE_MB, type LeafEvaluator, type SolverConfig } from './types';
+
+export class Abort extends Error {}
+export const ABORT = new Abort('search aborted');
+
+export const INF = 10000;
+/** Enhanced transposition cutoffs only at nodes with at least this many undrawn lines. */
+const ETC_MIN = 16;
+
+/** Per-geometry search machinery and its transposition table. */
+export class Engine extends MoveGenerator {
+  readonly table: TranspositionTable;
+  readonly leaves: LeafValues;
+
+  // search control
+  nodes = 0;
+  nodeLimit = Infinity;
+  deadline = Infinity;
+  shouldStop: (() => boolean) | undefined;
+  onTick: (() => void) | undefined;
+  leaf: LeafEvaluator | null = null;
+  readonly simple: boolean;
+  readonly workPriority: boolean;
+  readonly lazy: boolean;
+  readonly tableMin: number;
+  readonly etc: boolean;
+
+  constructor(g: BoardGeometry, cfg: SolverConfig) {
+    super(g, cfg);
+    const bits = cfg.tableBits ?? tableBitsFor((cfg.tableMb ?? DEFAULT_TABLE_MB) * 1024 * 1024, this.nw);
+    this.workPriority = cfg.replacement !== 'depth';
+    this.table = new TranspositionTable(this.nw, bits, cfg.bucket ?? 4, this.workPriority);
+    this.leaves = new LeafValues(this);
+    this.simple = cfg.simpleEndgames !== false;
+    this.lazy = cfg.lazyMoves !== false;
+    this.tableMin = cfg.tableMinUndrawn ?? 0;
+    this.etc = cfg.etc === true;
+  }
+
+  /** Slot of the current position (canon() done, its hash h) in the table, or -1. */
+  private probe(h: number): number {
+    return this.table.probe(this.bits, this.canonSym * this.nw, h);
+  }
+
+  /** Store bounds and a best move (in the position's own orientation) for the current position. */
+  private store(h: number, slot: number, lo: number, hi: number, best: number, priority: number): void {
+    const move = best >= 0 ? this.toCanonical(best) : -1;
+    this.table.store(this.bits, this.canonSym * this.nw, h, slot, lo, hi, move, priority);
+  }
+
+  /** The table's bounds and best move (own orientation, -1 none) for the current position, or null. */
+  tableBounds(): [number, number, number] | null {
+    const h = this.canon();
+    const slot = this.probe(h);
+    if (slot < 0) return null;
+    const tb = this.table.move(slot);
+    return [this.table.lower(slot), this.table.upper(slot), tb >= 0 ? this.fromCanonical(tb) : -1];
+  }
+
+  private tick(): void {
+    if (this.nodes >= this.nodeLimit) throw ABORT;
+    if (this.deadline !== Infinity && Date.now() > this.deadline) throw ABORT;
+    if (this.shouldStop && this.shouldStop()) throw ABORT;
+    if (this.onTick && (this.nodes & 0xffff) === 0) this.onTick();
+  }
+
+  /** Negamax, fail-soft. Value for the player to move of the remaining boxes. */
+  search(alpha: number, beta: number, ply: number): number {
+    if ((++this.nodes & 4095) === 0) this.tick();
+    const n0 = this.nodes;
+    const R = this.remaining;
+    if (R === 0) return 0;
+    if (R <= alpha) return R;
+    if (-R >= beta) return -R;
+    if (this.threeCount > 0) {
+      // rule 1 needs no table: take the box and go on
+      const l = this.freeCapture();
+      if (l >= 0) {
+        const c = this.make(l);
+        const v = c + this.search(alpha - c, beta - c, ply + 1);
+        this.unmake(l, c);
+        return v;
+      }
+    }
+    const useTable = this.undrawn >= this.tableMin;
+    const h = useTable ? this.canon() : 0;
+    const slot = useTable ? this.probe(h) : -1;
+    let lo = -R,
+      hi = R,
+      ttMove = -1;
+    if (slot >= 0) {
+      const tl = this.table.lower(slot),
+        th = this.table.upper(slot);
+      if (tl > lo) lo = tl;
+      if (th < hi) hi = th;
+      if (lo >= beta) return lo;
+      if (hi <= alpha) return hi;
+      if (lo === hi) return lo;
+      const tb = this.table.move(slot);
+      if (tb >= 0) ttMove = this.fromCanonical(tb);
+    }
+    const undrawn = this.undrawn,
+      sym = this.canonSym;
+    if (this.lowCount === 0 && (this.simple || this.leaf !== null)) {
+      const v =
+        this.simple && this.threeCount === 0
+          ? this.leaves.simple()
+          : this.leaf !== null
+            ? this.leaves.external(this.leaf)
+            : undefined;
+      if (v !== undefined) {
+        this.canonSym = sym;
+        if (useTable) this.store(h, slot, v, v, -1, this.workPriority ? 1 : undrawn);
+        return v;
+      }
+    }
+    if (alpha < lo) alpha = lo;
+    if (beta > hi) beta = hi;
+    const a0 = alpha;
+    let best = -INF,
+      bestMove = -1,
+      first = -1;
+    if (this.lazy && !this.etc && ttMove >= 0 && !this.isDrawn(ttMove)) {
+      // the table move before generating the others: most cut nodes stop here
+      first = ttMove;
+      const c = this.make(first);
+      const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
+      this.unmake(first, c);
+      best = v;
+      bestMove = first;
+      if (v > alpha) alpha = v;
+    }
+    if (alpha < beta) {
+      const n = this.genMoves(ply, ttMove);
+      const base = ply * this.L;
+      if (this.etc && n > 1 && undrawn >= ETC_MIN) {
+        // enhanced transposition cutoff: a child already known to refute the window
+        for (let i = 0; i < n; i++) {
+          const m = this.moves[base + i];
+          const c = this.make(m);
+          const cs = this.probe(this.canon());
+          let v = -INF;
+          if (cs >= 0) v = c > 0 ? c + this.table.lower(cs) : -this.table.upper(cs);
+          this.unmake(m, c);
+          if (v >= beta) {
+            this.canonSym = sym;
+            if (useTable && v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
+            return v;
+          }
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        const m = this.moves[base + i];
+        if (m === first) continue;
+        const c = this.make(m);
+        const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
+        this.unmake(m, c);
+        if (v > best) {
+          best = v;
+          bestMove = m;
+          if (v > alpha) {
+            alpha = v;
+            if (alpha >= beta) {
+              if (c === 0) this.killer[ply] = m;
+              break;
+            }
+          }
+        }
+      }
+    }
+    // the position is unchanged again: so is its canonical image
+    this.canonSym = sym;
+    // values have the parity of the remaining boxes: round fail-soft bounds inwards
+    if (best <= a0) {
+      if (((best - R) & 1) !== 0) best--;
+      if (best < hi) hi = best;
+    } else if (best >= beta) {
+      if (((best - R) & 1) !== 0) best++;
+      if (best > lo) lo = best;
+    } else {
+      lo = best;
+      hi = best;
+    }
+    if (useTable)
+      this.store(
+        h,
+        this.probe(h),
+        lo,
+        hi,
+        bestMove,
+        this.workPriority ? 32 - Math.clz32(this.nodes - n0 + 1) : undrawn,
+      );
+    return best;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The solver's transposition table: a fixed-size array of entries keyed exactly by the canonical
+ * drawn-line bit set (no hash collision can ever give a wrong value; the hash only picks the bucket).
+ *
+ * Entry layout: `keyWords + 2` Int32 words, interleaved in one Int32Array so that a probe touches
+ * one cache line (a bucket of 4 entries of 4 words = 64 bytes up to 64 lines):
+ *
+ *   word 0 .. keyWords-1   KEY     the canonical drawn-line bit set
+ *   word keyWords          BOUNDS  bits 0-15: lower bound (signed), bits 16-31: upper bound (signed)
+ *   word keyWords + 1      MOVE    bits 0-15: best move in the canonical orientation (signed, -1 none),
+ *                                  bits 16-31: replacement priority + 1 (0 = empty slot)
+ *
+ * Buckets of `bucket` consecutive entries (1, 2, 4 or 8); the hash's low bits pick the bucket. A new
+ * position replaces the empty or lowest-priority entry of its bucket. The priority is the search
+ * effort behind the entry (log2 of its subtree's nodes) or the number of undrawn lines; re-storing a
+ * position keeps the larger of the old and new priorities when `keepMaxPriority`.
+ */
+
+/** BOUNDS word: lower bound in the low half. */
+export const LO_MASK = 0xffff;
+/** BOUNDS word: upper bound in the high half. */
+export const HI_SHIFT = 16;
+/** MOVE word: best move in the low half. */
+export const MOVE_MASK = 0xffff;
+/** MOVE word: priority + 1 in the high half (0 = empty). */
+export const PRIORITY_SHIFT = 16;
+/** Largest priority that fits (priorities are at most ~64 in practice). */
+export const MAX_PRIORITY = 0xfffe;
+
+/** Bytes of one entry for `keyWords` key words. */
+export function entryBytes(keyWords: number): number {
+  return 4 * (keyWords + 2);
+}
+
+/** log2 of the entries that fit in `bytes` (at least 4, at most 26). */
+export function tableBitsFor(bytes: number, keyWords: number): number {
+  const bits = Math.floor(Math.log2(Math.max(1, bytes) / entryBytes(keyWords)));
+  return Math.max(4, Math.min(26, bits));
+}
+
+export class TranspositionTable {
+  /** Key words per entry. */
+  readonly nw: number;
+  /** Words per entry. */
+  readonly ew: number;
+  readonly bits: number;
+  /** Entries. */
+  readonly size: number;
+  readonly bucket: number;
+  readonly tab: Int32Array;
+  readonly keepMaxPriority: boolean;
+  /** Entries in use. */
+  used = 0;
+
+  constructor(keyWords: number, bits: number, bucket: number, keepMaxPriority: boolean) {
+    this.nw = keyWords;
+    this.ew = keyWords + 2;
+    this.bits = Math.max(4, Math.min(26, bits));
+    this.size = 1 << this.bits;
+    this.bucket = Math.min(bucket, this.size);
+    this.keepMaxPriority = keepMaxPriority;
+    this.tab = new Int32Array(this.size * this.ew);
+  }
+
+  /** Bytes held by the entries. */
+  get bytes(): number {
+    return this.tab.byteLength;
+  }
+
+  clear(): void {
+    this.tab.fill(0);
+    this.used = 0;
+  }
+
+  /** Slot of the entry whose key is key[off .. off + nw), or -1; h is the key's hash. */
+  probe(key: Uint32Array, off: number, h: number): number {
+    const nw = this.nw,
+      ew = this.ew,
+      tab = this.tab,
+      bk = this.bucket;
+    let i = h & (this.size - bk);
+    for (let k = 0; k < bk; k++, i++) {
+      const e0 = i * ew;
+      if (tab[e0 + nw + 1] >>> PRIORITY_SHIFT === 0) continue;
+      let w = 0;
+      while (w < nw && tab[e0 + w] === (key[off + w] | 0)) w++;
+      if (w === nw) return i;
+    }
+    return -1;
+  }
+
+  /**
+   * Store bounds and a best move (already in the canonical orientation) for the key; `slot` is the
+   * key's slot from probe() or -1 for a new entry (which replaces the bucket's least valuable one).
+   */
+  store(
+    key: Uint32Array,
+    off: number,
+    h: number,
+    slot: number,
+    lo: number,
+    hi: number,
+    move: number,
+    priority: number,
+  ): void {
+    const nw = this.nw,
+      ew = this.ew,
+      tab = this.tab;
+    let i = slot;
+    if (i < 0) {
+      const j = h & (this.size - this.bucket);
+      i = j;
+      let pmin = this.priority(j);
+      for (let k = 1; k < this.bucket && pmin !== 0; k++) {
+        const p = this.priority(j + k);
+        if (p < pmin) {
+          pmin = p;
+          i = j + k;
+        }
+      }
+      if (pmin === 0) this.used++;
+      for (let w = 0; w < nw; w++) tab[i * ew + w] = key[off + w];
+    } else if (this.keepMaxPriority) {
+      const p0 = this.priority(i) - 1;
+      if (p0 > priority) priority = p0;
+    }
+    if (priority > MAX_PRIORITY) priority = MAX_PRIORITY;
+    const e0 = i * ew + nw;
+    tab[e0] = (lo & LO_MASK) | (hi << HI_SHIFT);
+    tab[e0 + 1] = (move & MOVE_MASK) | ((priority + 1) << PRIORITY_SHIFT);
+  }
+
+  lower(slot: number): number {
+    return (this.tab[slot * this.ew + this.nw] << HI_SHIFT) >> HI_SHIFT;
+  }
+  upper(slot: number): number {
+    return this.tab[slot * this.ew + this.nw] >> HI_SHIFT;
+  }
+  /** Best move in the canonical orientation, -1 for none. */
+  move(slot: number): number {
+    return (this.tab[slot * this.ew + this.nw + 1] << PRIORITY_SHIFT) >> PRIORITY_SHIFT;
+  }
+  /** Priority + 1 (0 = empty). */
+  priority(slot: number): number {
+    return this.tab[slot * this.ew + this.nw + 1] >>> PRIORITY_SHIFT;
+  }
+}

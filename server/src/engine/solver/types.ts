@@ -1,0 +1,117 @@
+/** The solver's public types: options of one solve, its results, and the solver's configuration. */
+import type { BoardState } from '../board/state';
+
+/** Table memory of a Solver by default (MiB): an editor's share. */
+export const DEFAULT_TABLE_MB = 32;
+
+export type LeafEvaluator = (state: BoardState) => number | undefined;
+
+export interface SolveProgress {
+  nodes: number;
+  ms: number;
+  /** Proven bounds on the value so far. */
+  lower: number;
+  upper: number;
+  /** Root moves finished / total. */
+  movesDone: number;
+  movesTotal: number;
+}
+
+export interface SolveOptions {
+  /** Give up (status 'unknown') after about this many nodes. */
+  nodeBudget?: number;
+  /** Give up after about this many milliseconds. */
+  timeBudgetMs?: number;
+  /** Also compute the exact value of every legal move (slower: full window for every move). */
+  moveValues?: boolean;
+  /** Polled every 4096 nodes; returning true cancels the search (status 'unknown'). */
+  shouldStop?: () => boolean;
+  /** Called after each root move and every ~65536 nodes. */
+  onProgress?: (info: SolveProgress) => void;
+  /**
+   * Exact evaluator consulted when every unclaimed box has 2 or 3 sides drawn (after the built-in
+   * chains-and-loops evaluator, which takes the all-2-sides case); returns undefined to decline.
+   * null = none. Default: the Solver's (which defaults to the endgame module's loonyEndgameValue).
+   */
+  leafEvaluator?: LeafEvaluator | null;
+  /**
+   * Only the value: the root is searched like any inner node (rules 1-4 apply, symmetric moves are
+   * found in the table) by null-window tests around the table's guess. `best` is then [] and
+   * moveValues is ignored. Cheapest way to prove a value (default false).
+   */
+  valueOnly?: boolean;
+}
+
+/** Result of Solver.searchWindow: proven bounds from one window search. */
+export interface WindowResult {
+  /** 'done', or 'unknown' when a budget or stop request cut the search (bounds are then the trivial ones or the table's). */
+  status: 'done' | 'unknown';
+  /** Proven bounds on the value (lower === upper when the value fell inside the window). */
+  lower: number;
+  upper: number;
+  nodes: number;
+  ms: number;
+}
+
+export interface SolveResult {
+  status: 'exact' | 'unknown';
+  /** Value for the player to move (net boxes of the remaining boxes), null when unknown. */
+  value: number | null;
+  /** Proven bounds on the value (equal to value when exact). */
+  lower: number;
+  upper: number;
+  /** All optimal moves (line indices, ascending); [] when unknown. */
+  best: number[];
+  /**
+   * With options.moveValues: moveValues[line] = exact value of drawing `line` now, for the player
+   * to move (boxes it completes included); null for drawn lines and for moves left unknown.
+   */
+  moveValues?: (number | null)[];
+  /** With options.moveValues: proven [lower, upper] per legal line (null for drawn lines). */
+  moveBounds?: ([number, number] | null)[];
+  nodes: number;
+  ms: number;
+}
+
+export interface SolverConfig {
+  /**
+   * Memory of the transposition table in MiB (default DEFAULT_TABLE_MB, sized for an editor; the CLI
+   * and the benchmarks pass more). The table is allocated once, at this size rounded down to a power
+   * of two entries, and never grows.
+   */
+  tableMb?: number;
+  /** log2 of the table's entries (4..26); overrides tableMb. */
+  tableBits?: number;
+  /** Store positions under their least symmetric image (default true). */
+  symmetry?: boolean;
+  /** Root moves by null-window (MTD) tests instead of one wide window (default true). */
+  rootMtd?: boolean;
+  /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
+  chainRule?: boolean;
+  /** Enhanced transposition cutoffs (look up every child before searching any) (default false). */
+  etc?: boolean;
+  /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops) (default true). */
+  equivalentMoves?: boolean;
+  /**
+   * Table replacement in a full bucket: evict the entry with the smaller search effort behind it
+   * ('work': log2 of the subtree's nodes, default) or with fewer undrawn lines ('depth').
+   */
+  replacement?: 'work' | 'depth';
+  /** Search the table move before generating the other moves (saves move generation at most cut nodes) (default true). */
+  lazyMoves?: boolean;
+  /** Positions with fewer undrawn lines than this skip the table (re-searching is cheaper than a probe) (default 0). */
+  tableMinUndrawn?: number;
+  /** Table entries per bucket: 1, 2, 4 or 8 (default 4: one 64-byte cache line when keys take 2 words, i.e. up to 64 lines). */
+  bucket?: 1 | 2 | 4 | 8;
+  /** Killer move per ply: the last safe line that refuted a sibling is tried right after the table move (default false: more nodes on 4x4). */
+  killers?: boolean;
+  /** Apply rule 3 (with a capturable box: only captures and the double-dealing line) (default true). */
+  captureRule?: boolean;
+  /**
+   * Evaluate positions made only of isolated chains and loops (every unclaimed box has exactly 2
+   * sides drawn) exactly by the built-in component recursion (default true).
+   */
+  simpleEndgames?: boolean;
+  /** Default leaf evaluator for solve() calls that do not pass one (default: endgame's loonyEndgameValue; null = none). */
+  leafEvaluator?: LeafEvaluator | null;
+}
