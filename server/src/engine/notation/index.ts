@@ -7,16 +7,11 @@ import { buildEntry, type EntryModel } from './model';
 import { MAX_DIAGNOSTICS, parseDab } from './parse';
 
 export * from './ast';
-export {
-  parseDab,
-  resolvePlayer,
-  initialOf,
-  splitMoveWord,
-  dotRowLike,
-  FIELD_NAMES,
-  MAX_DIAGNOSTICS,
-  MAX_COMPONENTS,
-} from './parse';
+export { parseDab, MAX_DIAGNOSTICS } from './parse';
+export { resolvePlayer, initialOf, FIELD_NAMES } from './names';
+export { splitMoveWord } from './moves';
+export { dotRowLike } from './diagram';
+export { MAX_COMPONENTS } from './endgameFields';
 export { buildEntry } from './model';
 export type { EntryModel, MoveModel, PlayStepModel, EndgameModel, SetupLine } from './model';
 

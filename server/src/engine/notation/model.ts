@@ -5,7 +5,7 @@
 import { BoardGeometry, geometryOf, parseDot, parseLine } from '../board/geometry';
 import { BoardState, CLAIMED_UNKNOWN, UNCLAIMED, type Player } from '../board/state';
 import type { Component, Diagnostic, Entry, EntryKind, Glyph, MoveToken, PlayStep, Range, Severity } from './ast';
-import { initialOf } from './parse';
+import { initialOf } from './names';
 
 /** Moves after the end of the game each get a diagnostic up to this many, then one summary. */
 const MAX_AFTER_END_REPORTS = 20;

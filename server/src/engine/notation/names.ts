@@ -1,0 +1,91 @@
+/**
+ * Names: the field keywords, the players named by `tomove`, and the suggestion offered for a
+ * misspelt keyword.
+ */
+
+export const FIELD_NAMES = [
+  'size',
+  'players',
+  'tomove',
+  'score',
+  'lines',
+  'diagram',
+  'moves',
+  'components',
+  'play',
+  'value',
+] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+export const ENTRY_KINDS = ['game', 'position', 'endgame'] as const;
+
+/** Resolve a `tomove` word: a name, then first/second/1/2, then a unique initial, then A/B. */
+export function resolvePlayer(text: string, names: [string, string]): 0 | 1 | null {
+  if (text === names[0]) return 0;
+  if (text === names[1]) return 1;
+  const low = text.toLowerCase();
+  const l0 = names[0].toLowerCase(),
+    l1 = names[1].toLowerCase();
+  if (low === l0 && low !== l1) return 0;
+  if (low === l1 && low !== l0) return 1;
+  if (low === 'first' || low === '1' || low === '1st') return 0;
+  if (low === 'second' || low === '2' || low === '2nd') return 1;
+  if ([...low].length === 1) {
+    const i0 = initialOf(names[0]).toLowerCase(),
+      i1 = initialOf(names[1]).toLowerCase();
+    if (low === i0 && low !== i1) return 0;
+    if (low === i1 && low !== i0) return 1;
+    if (low === 'a') return 0;
+    if (low === 'b') return 1;
+  }
+  return null;
+}
+
+/** A player's initial: the first character (code point) of the name. */
+export function initialOf(name: string): string {
+  const c = name.trim().codePointAt(0);
+  return c === undefined ? '' : String.fromCodePoint(c);
+}
+
+/** Words people write for a field, mapped to the field. */
+const ALIASES: Record<string, string> = {
+  'to-move': 'tomove',
+  to_move: 'tomove',
+  turn: 'tomove',
+  player: 'players',
+  component: 'components',
+  move: 'moves',
+  line: 'lines',
+  board: 'diagram',
+};
+
+/** The keyword a misspelt or aliased word most likely means, if any is close enough. */
+export function suggest(word: string, options: readonly string[]): string | undefined {
+  if (word.length > 40) return undefined;
+  if (ALIASES[word]) return ALIASES[word];
+  let best: string | undefined,
+    bd = 3;
+  for (const o of options) {
+    const d = editDistance(word, o);
+    if (d < bd && d <= Math.max(1, Math.floor(o.length / 3))) {
+      bd = d;
+      best = o;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance, 99 when the lengths alone differ by more than 3. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return 99;
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}

@@ -1,0 +1,57 @@
+/**
+ * Ranges and characters: the small helpers every reader of the notation shares. Ranges are
+ * 0-based, end exclusive, counted in UTF-16 code units (as in the LSP).
+ */
+import type { Diagnostic, Range, Severity } from './ast';
+
+/** How a reader reports a problem: the parser collects, caps and files it under the current entry. */
+export type Report = (severity: Severity, r: Range, code: string, message: string) => void;
+
+export function range(line: number, character: number, endLine: number, endCharacter: number): Range {
+  return { line, character, endLine, endCharacter };
+}
+
+/** From the start of `a` to the end of `b`. */
+export function span(a: Range, b: Range): Range {
+  return range(a.line, a.character, b.endLine, b.endCharacter);
+}
+
+/** The part [from, to) of a one-line range, in characters from its start. */
+export function sub(r: Range, from: number, to: number): Range {
+  if (from === 0 && to === r.endCharacter - r.character && r.line === r.endLine) return r;
+  return range(r.line, r.character + from, r.line, r.character + to);
+}
+
+export function byRange(a: Diagnostic, b: Diagnostic): number {
+  return a.range.line - b.range.line || a.range.character - b.range.character;
+}
+
+export function isSpace(c: string): boolean {
+  return c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff';
+}
+
+export function firstNonSpace(s: string, from = 0): number {
+  for (let i = from; i < s.length; i++) if (!isSpace(s[i])) return i;
+  return -1;
+}
+
+export function trimmedEnd(s: string): number {
+  let e = s.length;
+  while (e > 0 && isSpace(s[e - 1])) e--;
+  return e;
+}
+
+export function isBlankOrComment(s: string): boolean {
+  const f = firstNonSpace(s);
+  return f < 0 || s[f] === '#';
+}
+
+/** Whitespace runs to one space, trimmed (how comments are stored). */
+export function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Text quoted in a message, cut to `n` characters so hostile input keeps messages short. */
+export function clip(s: string, n = 40): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

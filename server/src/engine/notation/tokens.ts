@@ -1,0 +1,177 @@
+/**
+ * The lexer: splits a line of a field into words, quoted strings, brace comments and punctuation.
+ * A brace comment may run over several lines, but never past the next entry header, so one
+ * missing '}' cannot swallow the rest of the file. Linear time: no backtracking regex per line.
+ */
+import type { Range } from './ast';
+import { collapse, isSpace, range, trimmedEnd, type Report } from './text';
+
+export interface RawToken {
+  type: 'word' | 'string' | 'comment' | 'punct';
+  /** Raw text (for strings: without the quotes, unescaped; for comments: inner text, whitespace collapsed). */
+  text: string;
+  range: Range;
+  unterminated?: boolean;
+}
+
+/** Where the tokens of one field go, with a brace comment still open at the end of a line. */
+export interface Sink {
+  tokens: RawToken[];
+  brace: { line: number; character: number; parts: string[] } | null;
+}
+
+export function newSink(): Sink {
+  return { tokens: [], brace: null };
+}
+
+const WORD_STOP_CHARS = ' \t\f\v\u00a0\ufeff,#"{}[];()';
+const WORD_STOP = new Uint8Array(65536);
+for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
+
+/** A header line with nothing but an optional quoted title and comment (used to stop multi-line comments). */
+const STRICT_HEADER = /^[ \t]*(?:game|position|endgame)[ \t]*(?:"(?:[^"\\]|\\.)*"[ \t]*)?(?:#.*)?$/i;
+
+export class Lexer {
+  /** For each line: the next line strictly after it holding a '}' (n when none). */
+  private readonly nextClose: Int32Array;
+  /** For each line: the next line strictly after it that is an entry header (n when none). */
+  private readonly nextStrictHeader: Int32Array;
+
+  constructor(
+    private readonly lines: string[],
+    private readonly report: Report,
+  ) {
+    const n = lines.length;
+    this.nextClose = new Int32Array(n);
+    this.nextStrictHeader = new Int32Array(n);
+    let close = n,
+      header = n;
+    for (let i = n - 1; i >= 0; i--) {
+      this.nextClose[i] = close;
+      this.nextStrictHeader[i] = header;
+      const l = lines[i];
+      if (l.indexOf('}') >= 0) close = i;
+      if (l.length < 4096 && STRICT_HEADER.test(l)) header = i;
+    }
+  }
+
+  /** Tokenize `text` of line `ln` from `from`; returns true when a brace comment stays open into the next line. */
+  lex(text: string, ln: number, from: number, sink: Sink): boolean {
+    let c = from;
+    const n = text.length;
+    while (c < n) {
+      if (sink.brace) {
+        const close = text.indexOf('}', c);
+        if (close < 0) {
+          sink.brace.parts.push(text.slice(c));
+          c = n;
+          break;
+        }
+        sink.brace.parts.push(text.slice(c, close));
+        sink.tokens.push({
+          type: 'comment',
+          text: collapse(sink.brace.parts.join(' ')),
+          range: range(sink.brace.line, sink.brace.character, ln, close + 1),
+        });
+        sink.brace = null;
+        c = close + 1;
+        continue;
+      }
+      const ch = text[c];
+      if (isSpace(ch) || ch === ',') {
+        c++;
+        continue;
+      }
+      if (ch === '#') break;
+      if (ch === '"') {
+        c = this.string(text, ln, c, sink);
+        continue;
+      }
+      if (ch === '{') {
+        sink.brace = { line: ln, character: c, parts: [] };
+        c++;
+        continue;
+      }
+      if (ch === '}') {
+        this.report('error', range(ln, c, ln, c + 1), 'syntax', "unmatched '}': a comment starts with '{'");
+        c++;
+        continue;
+      }
+      if (ch === '[' || ch === ']' || ch === ';' || ch === '(' || ch === ')') {
+        sink.tokens.push({ type: 'punct', text: ch, range: range(ln, c, ln, c + 1) });
+        c++;
+        continue;
+      }
+      let k = c + 1;
+      while (k < n && WORD_STOP[text.charCodeAt(k)] === 0) k++;
+      sink.tokens.push({ type: 'word', text: text.slice(c, k), range: range(ln, c, ln, k) });
+      c = k;
+    }
+    if (sink.brace) {
+      const b = sink.brace;
+      // Carry the comment on when it closes on a later line before the next header.
+      if (this.nextClose[ln] < this.nextStrictHeader[ln] && this.nextClose[ln] < this.lines.length) return true;
+      const e = Math.max(trimmedEnd(text), b.character + 1);
+      const r = range(b.line, b.character, ln, ln === b.line ? e : text.length);
+      this.report(
+        'error',
+        r,
+        'unterminated-comment',
+        "unterminated comment: add the closing '}' (a comment may span lines but ends before the next entry header)",
+      );
+      sink.tokens.push({ type: 'comment', text: collapse(b.parts.join(' ')), range: r, unterminated: true });
+      sink.brace = null;
+    }
+    return false;
+  }
+
+  /** Tokenize one line that never carries a brace comment onto the next (header and tag lines). */
+  lexLine(text: string, ln: number, from: number, sink: Sink): void {
+    const saveClose = this.nextClose[ln];
+    this.nextClose[ln] = this.lines.length;
+    this.lex(text, ln, from, sink);
+    this.nextClose[ln] = saveClose;
+  }
+
+  /** A quoted string from the '"' at `c`; returns where lexing goes on. */
+  private string(text: string, ln: number, c: number, sink: Sink): number {
+    const n = text.length;
+    let k = c + 1,
+      val = '';
+    let closed = false;
+    while (k < n) {
+      const d = text[k];
+      if (d === '\\' && k + 1 < n && (text[k + 1] === '"' || text[k + 1] === '\\')) {
+        val += text[k + 1];
+        k += 2;
+        continue;
+      }
+      if (d === '"') {
+        closed = true;
+        break;
+      }
+      val += d;
+      k++;
+    }
+    if (closed) {
+      sink.tokens.push({ type: 'string', text: val, range: range(ln, c, ln, k + 1) });
+      return k + 1;
+    }
+    const e = trimmedEnd(text);
+    const r = range(ln, c, ln, Math.max(e, c + 1));
+    this.report('error', r, 'unterminated-string', 'unterminated string: add the closing quote (")');
+    sink.tokens.push({ type: 'string', text: val.trimEnd(), range: r, unterminated: true });
+    return n;
+  }
+}
+
+/** The tokens that carry a value (comments left out). */
+export function values(toks: RawToken[]): RawToken[] {
+  return toks.filter((t) => t.type !== 'comment');
+}
+
+export function countValues(toks: RawToken[]): number {
+  let n = 0;
+  for (const t of toks) if (t.type !== 'comment') n++;
+  return n;
+}
