@@ -24,9 +24,21 @@ const ctx = await esbuild.context({
   minify: production,
   logLevel: 'warning',
 });
+// The board webview runs in a browser: one self-contained script, no Node, no vscode.
+const webview = await esbuild.context({
+  entryPoints: [{ in: 'webview/main.ts', out: 'board' }],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  outdir: 'dist/webview',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+});
 if (watch) {
-  await ctx.watch();
+  await Promise.all([ctx.watch(), webview.watch()]);
 } else {
-  await ctx.rebuild();
-  await ctx.dispose();
+  await Promise.all([ctx.rebuild(), webview.rebuild()]);
+  await Promise.all([ctx.dispose(), webview.dispose()]);
 }

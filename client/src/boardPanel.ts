@@ -6,10 +6,30 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { BoardViewRequest, type BoardView, type BoardViewParams } from '../../server/src/protocol';
+import {
+  BoardViewRequest,
+  type BoardView,
+  type BoardViewParams,
+  type FromBoardWebview,
+  type ToBoardWebview,
+} from '../../server/src/protocol';
 import { boardHtml, makeNonce } from './webviewHtml';
 
 export const BOARD_VIEW_TYPE = 'dab.board';
+
+/** The webview's script, bundled by esbuild.mjs from webview/main.ts. */
+const WEBVIEW_SCRIPT = ['dist', 'webview', 'board.js'];
+
+/** Scripts on, and only the stylesheet folder and the webview bundle's folder readable. */
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'media'),
+      vscode.Uri.joinPath(extensionUri, ...WEBVIEW_SCRIPT.slice(0, -1)),
+    ],
+  };
+}
 
 interface PanelState {
   uri?: string;
@@ -22,9 +42,6 @@ interface Target {
   position: vscode.Position;
   ply?: number;
 }
-
-type FromWebview =
-  { type: 'ready' } | { type: 'gotoPly'; ply: number } | { type: 'svg'; svg: string | null; title?: string };
 
 export class BoardPanel {
   static current: BoardPanel | undefined;
@@ -42,14 +59,11 @@ export class BoardPanel {
     private readonly extensionUri: vscode.Uri,
     private readonly getClient: () => LanguageClient | undefined,
   ) {
-    panel.webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
-    };
+    panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
     panel.webview.html = this.html();
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
-    panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m), null, this.disposables);
+    panel.webview.onDidReceiveMessage((m: FromBoardWebview) => this.onMessage(m), null, this.disposables);
     panel.onDidChangeViewState(
       () => {
         if (panel.visible) void this.refresh();
@@ -72,10 +86,7 @@ export class BoardPanel {
         BOARD_VIEW_TYPE,
         'dab board',
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        {
-          enableScripts: true,
-          localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
-        },
+        webviewOptions(extensionUri),
       );
       BoardPanel.current = new BoardPanel(panel, extensionUri, getClient);
     }
@@ -169,13 +180,13 @@ export class BoardPanel {
       return;
     }
     this.panel.title = view.entryTitle ? `dab: ${view.entryTitle}` : 'dab board';
-    void this.panel.webview.postMessage({ type: 'view', view, uri: params.uri, position: params.position });
+    this.post({ type: 'view', view, uri: params.uri, position: params.position });
   }
 
   private postEmpty(message?: string): void {
     this.view = null;
     const t = this.target;
-    void this.panel.webview.postMessage({
+    this.post({
       type: 'empty',
       message,
       uri: t?.uri.toString(),
@@ -183,7 +194,11 @@ export class BoardPanel {
     });
   }
 
-  private async onMessage(m: FromWebview): Promise<void> {
+  private post(m: ToBoardWebview): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private async onMessage(m: FromBoardWebview): Promise<void> {
     if (!m || typeof m !== 'object') return;
     if (m.type === 'ready') {
       await this.refresh();
@@ -233,7 +248,7 @@ export class BoardPanel {
         clearTimeout(timer);
         resolve(svg);
       };
-      void this.panel.webview.postMessage({ type: 'exportSvg' });
+      this.post({ type: 'exportSvg' });
     });
   }
 
@@ -243,13 +258,13 @@ export class BoardPanel {
 
   private html(): string {
     const webview = this.panel.webview;
-    const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', f)).toString();
+    const asset = (...path: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
     return boardHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce(),
-      css: media('board.css'),
-      boardViewJs: media('boardView.js'),
-      boardJs: media('board.js'),
+      css: asset('media', 'board.css'),
+      boardJs: asset(...WEBVIEW_SCRIPT),
     });
   }
 

@@ -1,14 +1,14 @@
 /**
  * The board webview's HTML skeleton (no vscode import, so tests can load the very same page in a
- * browser). It holds no text from any document: media/board.js fills it with DOM APIs.
+ * browser). It holds no text from any document: the webview script (webview/main.ts, bundled to
+ * dist/webview/board.js) fills it with DOM APIs.
  */
 export interface BoardHtmlParts {
   /** webview.cspSource (where local resources may come from). */
   cspSource: string;
   nonce: string;
-  /** URLs of media/board.css, media/boardView.js, media/board.js as the webview sees them. */
+  /** URLs of media/board.css and dist/webview/board.js as the webview sees them. */
   css: string;
-  boardViewJs: string;
   boardJs: string;
 }
 
@@ -42,13 +42,14 @@ export function boardHtml(p: BoardHtmlParts): string {
     <button id="last" type="button" aria-label="Last position (End)" title="Last (End)">▶|</button>
     <span id="ply" aria-live="polite"></span>
   </nav>
-  <div id="board" tabindex="0" aria-label="Board (arrow keys step through the record)"></div>
+  <div id="board" tabindex="0" aria-label="Board (arrow keys step through the record; Tab to a line and Enter plays it)"></div>
+  <p id="line-info" aria-live="polite"></p>
+  <div id="legend" aria-label="Heat map: boxes each line throws away" hidden></div>
   <section id="graph-box" aria-label="Value graph" hidden>
     <div id="graph"></div>
   </section>
   <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>
 </main>
-<script nonce="${nonce}" src="${attr(p.boardViewJs)}"></script>
 <script nonce="${nonce}" src="${attr(p.boardJs)}"></script>
 </body>
 </html>`;

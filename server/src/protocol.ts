@@ -49,8 +49,47 @@ export interface BoardView {
   plyCount: number;
   /** Document ranges of the moves, so the client can move the cursor while stepping (index = ply - 1). */
   moveRanges: { line: number; character: number; endLine: number; endCharacter: number }[];
-  /** Value graph: value for the first player after each ply (null when unknown), mistakes marked. */
-  graph: { ply: number; valueForFirst: number | null; mistake: boolean }[];
+  /**
+   * Value graph: for each ply, the predicted final margin for the first player (score so far plus
+   * the value of the rest) when exact, else null; and the proven bounds on it (null when none).
+   */
+  graph: {
+    ply: number;
+    valueForFirst: number | null;
+    lowerForFirst?: number | null;
+    upperForFirst?: number | null;
+    mistake: boolean;
+  }[];
+  /** Whether the position's exact value and every move's value are known (the heat map is drawn). */
+  solved?: boolean;
+  /**
+   * Every undrawn line (board positions), what playing it means in words (its value, or the boxes it
+   * throws away) and its loss against best play (null when unknown).
+   */
+  moves?: { line: BoardViewLine; loss: number | null; text: string }[];
   /** Nimstring regions when known, for colouring. */
   regions?: { boxes: DotXY[]; nimber: number | 'loony' }[];
+}
+
+/** What the extension posts to the board webview. */
+export type ToBoardWebview =
+  | { type: 'view'; view: BoardView; uri: string; position: { line: number; character: number } }
+  | { type: 'empty'; message?: string; uri?: string; position?: { line: number; character: number } }
+  | { type: 'exportSvg' };
+
+/** What the board webview posts to the extension. */
+export type FromBoardWebview =
+  | { type: 'ready' }
+  | { type: 'gotoPly'; ply: number }
+  /** The user clicked (or pressed Enter on) an undrawn line: play it in the document. */
+  | { type: 'play'; line: string }
+  | { type: 'svg'; svg: string | null };
+
+/** What the board webview keeps with setState, so a reload redraws at once. */
+export interface BoardWebviewState {
+  uri?: string;
+  position?: { line: number; character: number };
+  ply?: number;
+  view?: BoardView;
+  message?: string;
 }

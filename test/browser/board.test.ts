@@ -1,6 +1,7 @@
-// Draws known BoardViews with media/boardView.js in Debian's Chromium (playwright-core), and runs
-// the real webview page (client/src/webviewHtml.ts + media/board.js) under its strict CSP with a
-// stand-in for the VS Code webview API.
+// Draws known BoardViews with the drawing module (render/, through its DOM back end webview/dom.ts)
+// in Debian's Chromium (playwright-core), and runs the real webview page (client/src/webviewHtml.ts
+// + dist/webview/board.js, built by esbuild.mjs) under its strict CSP with a stand-in for the VS
+// Code webview API.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,26 @@ import { boardHtml } from '../../client/src/webviewHtml';
 const CHROMIUM = process.env.DAB_CHROMIUM ?? '/usr/bin/chromium';
 const root = join(import.meta.dirname, '..', '..');
 const media = join(root, 'media');
+const webviewJs = join(root, 'dist', 'webview', 'board.js');
+
+/** The DOM back end of the drawing as one browser script exposing `window.DabBoard` (tests only). */
+let drawingScript: string | undefined;
+async function drawingBundle(): Promise<string> {
+  if (drawingScript === undefined) {
+    const esbuild = await import('esbuild');
+    const out = await esbuild.build({
+      entryPoints: [join(root, 'webview', 'dom.ts')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'DabBoard',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+    });
+    drawingScript = out.outputFiles[0].text;
+  }
+  return drawingScript;
+}
 const skip = process.env.DAB_SKIP_BROWSER === '1';
 if (skip)
   console.log('# test/browser: SKIPPED because DAB_SKIP_BROWSER=1 — the board drawing was NOT tested in a browser');
@@ -73,7 +94,7 @@ async function drawingPage(): Promise<{ page: Page; dialogs: string[]; errors: s
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.setContent('<!DOCTYPE html><html><body><div id="out"></div></body></html>');
   await page.evaluate(NAME_SHIM);
-  await page.addScriptTag({ path: join(media, 'boardView.js') });
+  await page.addScriptTag({ content: await drawingBundle() });
   return { page, dialogs, errors };
 }
 
@@ -372,8 +393,7 @@ async function webviewPage(): Promise<{ page: Page; dialogs: string[]; errors: s
     cspSource: 'file:',
     nonce: 'testnonce123',
     css: u('board.css'),
-    boardViewJs: u('boardView.js'),
-    boardJs: u('board.js'),
+    boardJs: pathToFileURL(webviewJs).toString(),
   });
   const file = join(scratch, `board-${Math.random().toString(36).slice(2)}.html`);
   writeFileSync(file, html);
@@ -486,8 +506,7 @@ test(
       cspSource: 'file:',
       nonce: 'n0nce',
       css: u('board.css'),
-      boardViewJs: u('boardView.js'),
-      boardJs: u('board.js'),
+      boardJs: pathToFileURL(webviewJs).toString(),
     });
     const file = join(scratch, 'reload.html');
     writeFileSync(file, html);
@@ -519,8 +538,7 @@ test(
       cspSource: 'file:',
       nonce: 'abc',
       css: u('board.css'),
-      boardViewJs: u('boardView.js'),
-      boardJs: u('board.js'),
+      boardJs: pathToFileURL(webviewJs).toString(),
     }).replace(
       '</body>',
       '<script>window.__inline = 1</script><script nonce="wrong" src="data:text/javascript,window.__data=1"></script></body>',
@@ -541,6 +559,54 @@ test(
       undefined,
       undefined,
     ]);
+    await page.close();
+  },
+);
+
+test(
+  'browser: the value graph draws proven bounds as a band and exact values as points, never unknowns on the zero line',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page } = await drawingPage();
+    const view: BoardView = {
+      ...midGame(),
+      ply: 0,
+      graph: [
+        { ply: 0, valueForFirst: null, lowerForFirst: -3, upperForFirst: 5, mistake: false },
+        { ply: 1, valueForFirst: null, lowerForFirst: 1, upperForFirst: 5, mistake: false },
+        { ply: 2, valueForFirst: 3, lowerForFirst: 3, upperForFirst: 3, mistake: false },
+        { ply: 3, valueForFirst: null, lowerForFirst: null, upperForFirst: null, mistake: false },
+        { ply: 4, valueForFirst: 1, lowerForFirst: 1, upperForFirst: 1, mistake: true },
+      ],
+    };
+    const r = await page.evaluate((v) => {
+      const svg = (window as any).DabBoard.renderGraph(v, document) as SVGSVGElement;
+      document.body.appendChild(svg);
+      const zeroY = Number(svg.querySelector('.axis.zero')!.getAttribute('y1'));
+      const pointAt = (ply: number) => svg.querySelector(`.point[data-ply="${ply}"]`)!;
+      const span = (e: Element) => {
+        const b = (e as SVGGraphicsElement).getBBox();
+        return [b.y, b.y + b.height];
+      };
+      return {
+        zeroY,
+        bands: svg.querySelectorAll('.bounds-band').length,
+        bandBox: span(svg.querySelector('.bounds-band')!),
+        circles: Array.from(svg.querySelectorAll('circle.point')).map((c) => c.getAttribute('data-ply')),
+        bar1: span(pointAt(1)),
+        label0: pointAt(0).getAttribute('aria-label'),
+        label3: pointAt(3).getAttribute('aria-label'),
+      };
+    }, view);
+    assert.equal(r.bands, 1, 'one band over plies 0-2 (ply 3 proves nothing, ply 4 is exact)');
+    assert.deepEqual(r.circles, ['2', '4'], 'points only where the value is exact');
+    assert.ok(
+      r.bar1[1] < r.zeroY,
+      `the ply-1 bar (Alice +1..+5) lies wholly above the zero line: ${r.bar1} vs ${r.zeroY}`,
+    );
+    assert.ok(r.bandBox[0] < r.zeroY && r.bandBox[1] > r.zeroY, 'the band over -3..+5 crosses zero');
+    assert.equal(r.label0, 'start: value unknown, Alice between −3 and +5');
+    assert.equal(r.label3, 'after move 3: value unknown');
     await page.close();
   },
 );

@@ -23,14 +23,13 @@ test('package: the .vsix file list is the allow-list (bundles, media, grammar, m
     .filter(Boolean)
     .sort();
   const allowed =
-    /^(dist\/(client|server|worker)\.js|media\/[\w.-]+\.(js|css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+    /^(dist\/(client|server|worker|webview\/board)\.js|media\/[\w.-]+\.(css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const extra = files.filter((f) => !allowed.test(f));
   assert.deepEqual(extra, [], `unexpected files in the package: ${extra.join(', ')}`);
   for (const must of [
     'dist/client.js',
     'dist/server.js',
-    'media/board.js',
-    'media/boardView.js',
+    'dist/webview/board.js',
     'media/board.css',
     'syntaxes/dab.tmLanguage.json',
     'language-configuration.json',

@@ -42,7 +42,7 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
     })),
     graph: entry.positions.map((q, i) => ({
       ply: q.ply,
-      valueForFirst: q.value === null ? null : (q.toMove === 0 ? q.value : -q.value) + q.score[0] - q.score[1],
+      ...marginForFirst(q),
       mistake: i > 0 && (entry.moves[i - 1]?.loss ?? 0) > 0,
     })),
   };
@@ -82,6 +82,33 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
         nimber: r.nimber as number | 'loony',
       })),
   };
+}
+
+/**
+ * The predicted final margin for the first player (score so far plus the value of the rest), exact
+ * when the value is, and the proven bounds on it otherwise (null when nothing better than the
+ * trivial bounds is proven, so the graph draws nothing rather than a band that says nothing).
+ */
+function marginForFirst(q: PositionReport): {
+  valueForFirst: number | null;
+  lowerForFirst: number | null;
+  upperForFirst: number | null;
+} {
+  const lead = q.score[0] - q.score[1];
+  const forFirst = (v: number) => (q.toMove === 0 ? v : -v) + lead;
+  if (q.value !== null) {
+    const v = forFirst(q.value);
+    return { valueForFirst: v, lowerForFirst: v, upperForFirst: v };
+  }
+  const lo = q.lower;
+  const hi = q.upper;
+  if (lo === null || hi === null || !Number.isFinite(lo) || !Number.isFinite(hi)) {
+    return { valueForFirst: null, lowerForFirst: null, upperForFirst: null };
+  }
+  if (lo <= -q.remaining && hi >= q.remaining) return { valueForFirst: null, lowerForFirst: null, upperForFirst: null };
+  const a = forFirst(lo);
+  const b = forFirst(hi);
+  return { valueForFirst: null, lowerForFirst: Math.min(a, b), upperForFirst: Math.max(a, b) };
 }
 
 /** "Open the 4-loop — the controller (B) wins by 1. Predicted final score 7-8, B wins 8-7." */

@@ -146,8 +146,18 @@ export class BoardGeometry {
   }
 }
 
+/** Column letter of dot column x (a = leftmost); boards are at most MAX_SIDE wide, so one letter. */
+export function columnName(x: number): string {
+  return String.fromCharCode(97 + x);
+}
+
+/** Row number of dot row y (1 = bottom). */
+export function rowName(y: number): string {
+  return String(y + 1);
+}
+
 export function dotName(d: Dot): string {
-  return String.fromCharCode(97 + d.x) + String(d.y + 1);
+  return columnName(d.x) + rowName(d.y);
 }
 
 /** Parse a dot name such as `c4`; column letters a..z, rows 1..99. Undefined when malformed. */

@@ -1,0 +1,482 @@
+/**
+ * The board drawing: a BoardView (the protocol's plain data) as an SVG element tree. Pure — no DOM,
+ * no Node — so the webview, the Markdown preview and `dab render` draw the very same picture.
+ *
+ * Layers, bottom to top: coordinates, Nimstring regions, completed boxes (owner's colour and
+ * initial), chains and loops outlined with their length, drawn lines (last move marked), undrawn
+ * lines (heat map when solved; focusable and playable when interactive), best moves dashed, dots.
+ */
+import type { BoardView, BoardViewLine, DotXY } from '../server/src/protocol';
+import { columnName, dotName as engineDotName, rowName } from '../server/src/engine/board/geometry';
+import { initialOf } from '../server/src/engine/notation/parse';
+import { el, type SvgNode } from './tree';
+import { heatClass, heatLegend } from './heat';
+
+const CELL = 44;
+const DOT_R = 3.5;
+const PAD_LEFT = 26;
+const PAD_TOP = 14;
+const PAD_RIGHT = 14;
+const PAD_BOTTOM = 26;
+const CAPTION_LINE = 18;
+
+export interface BoardDrawOptions {
+  /** Title, score, mover and value under the board (default true; the panel shows them above instead). */
+  caption?: boolean;
+  /** Undrawn lines are focusable buttons that play the line (the webview). */
+  interactive?: boolean;
+}
+
+export const dotName = (p: DotXY): string => engineDotName({ x: p[0], y: p[1] });
+
+const str = (s: unknown): string => (typeof s === 'string' ? s : s === undefined || s === null ? '' : String(s));
+
+export function playerName(view: BoardView, who: 0 | 1): string {
+  return str(Array.isArray(view.players) ? view.players[who] : '');
+}
+
+/** The letter drawn in a box: the owner's initial, upper-cased (the engine's initial of a name). */
+function boxInitial(name: string): string {
+  return initialOf(name).toUpperCase() || '?';
+}
+
+const mover = (view: BoardView): 0 | 1 => (view.toMove === 1 ? 1 : 0);
+
+/** One line summing up the view, for screen readers. */
+export function describeView(view: BoardView | null | undefined): string {
+  if (!view) return 'No entry under the cursor.';
+  const parts: string[] = [];
+  const title = str(view.entryTitle);
+  parts.push(`${str(view.entryKind) || 'entry'}${title ? ' "' + title + '"' : ''}`);
+  if (view.width > 0 && view.height > 0) parts.push(`${view.width}x${view.height} board`);
+  if (view.plyCount > 0) parts.push(`move ${view.ply} of ${view.plyCount}`);
+  const score = Array.isArray(view.score) ? view.score : [0, 0];
+  parts.push(`score ${playerName(view, 0)} ${score[0]}, ${playerName(view, 1)} ${score[1]}`);
+  parts.push(`${playerName(view, mover(view))} to move`);
+  if (view.valueText) parts.push(str(view.valueText));
+  return parts.join('; ');
+}
+
+/** "Alice 1 – 1 Bob" */
+export function scoreLine(view: BoardView): string {
+  const score = Array.isArray(view.score) ? view.score : [0, 0];
+  return `${playerName(view, 0)} ${score[0]} – ${score[1]} ${playerName(view, 1)}`;
+}
+
+export function moverLine(view: BoardView): string {
+  return `${playerName(view, mover(view))} to move`;
+}
+
+function captionLines(view: BoardView): [string, string][] {
+  const out: [string, string][] = [];
+  const title = str(view.entryTitle);
+  const kind = str(view.entryKind) || 'entry';
+  out.push(['caption-title', title ? `${kind} “${title}”` : kind]);
+  let line = `${scoreLine(view)} · ${moverLine(view)}`;
+  if (view.plyCount > 0) line += ` · move ${view.ply}/${view.plyCount}`;
+  out.push(['caption-score', line]);
+  if (view.valueText) out.push(['caption-value', str(view.valueText)]);
+  return out;
+}
+
+const isXY = (v: unknown): v is DotXY =>
+  Array.isArray(v) && v.length === 2 && Number.isFinite(v[0]) && Number.isFinite(v[1]);
+const isLine = (l: unknown): l is BoardViewLine =>
+  !!l && typeof l === 'object' && isXY((l as BoardViewLine).from) && isXY((l as BoardViewLine).to);
+
+/** The board and (unless caption: false) its caption, as one <svg>. */
+export function boardTree(view: BoardView, options: BoardDrawOptions = {}): SvgNode {
+  const withCaption = options.caption !== false;
+  const W = Math.max(0, Math.floor(Number(view.width) || 0));
+  const H = Math.max(0, Math.floor(Number(view.height) || 0));
+  const onBoard = W > 0 && H > 0;
+  const components = Array.isArray(view.components) ? view.components : [];
+  const abstract =
+    !onBoard || (components.length > 0 && components.every((c) => !Array.isArray(c.boxes) || c.boxes.length === 0));
+
+  const summary = describeView(view);
+  const svg = el('svg', { class: 'dab-board', role: 'img', 'aria-label': summary }, [el('title', {}, summary)]);
+  let boardW: number;
+  let boardH: number;
+  if (abstract) {
+    const drawn = drawAbstract(components);
+    svg.children.push(drawn.g);
+    boardW = drawn.width;
+    boardH = drawn.height;
+  } else {
+    svg.children.push(drawGrid(view, W, H, options));
+    boardW = PAD_LEFT + W * CELL + PAD_RIGHT;
+    boardH = PAD_TOP + H * CELL + PAD_BOTTOM;
+  }
+
+  const cap = el('g', { class: 'caption' });
+  let y = boardH + 4;
+  for (const [cls, text] of withCaption ? captionLines(view) : []) {
+    y += CAPTION_LINE;
+    cap.children.push(el('text', { class: cls, x: 8, y }, text));
+  }
+  svg.children.push(cap);
+  const width = Math.max(boardW, 260);
+  const height = withCaption ? y + 8 : boardH;
+  Object.assign(svg.attrs, { viewBox: `0 0 ${width} ${height}`, width, height });
+  return svg;
+}
+
+/** Pixel position of dot (x, y) (y counted from the bottom). */
+function px(H: number, p: DotXY): DotXY {
+  return [PAD_LEFT + p[0] * CELL, PAD_TOP + (H - p[1]) * CELL];
+}
+
+const sameLine = (a: BoardViewLine, b: BoardViewLine) =>
+  (a.from[0] === b.from[0] && a.from[1] === b.from[1] && a.to[0] === b.to[0] && a.to[1] === b.to[1]) ||
+  (a.from[0] === b.to[0] && a.from[1] === b.to[1] && a.to[0] === b.from[0] && a.to[1] === b.from[1]);
+
+function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptions): SvgNode {
+  const g = el('g', { class: 'grid' });
+  const add = (n: SvgNode) => g.children.push(n);
+
+  const coords = el('g', { class: 'coords', 'aria-hidden': 'true' });
+  for (let x = 0; x <= W; x++) {
+    const [cx] = px(H, [x, 0]);
+    coords.children.push(
+      el('text', { class: 'coord', x: cx, y: PAD_TOP + H * CELL + 19, 'text-anchor': 'middle' }, columnName(x)),
+    );
+  }
+  for (let y = 0; y <= H; y++) {
+    const [, cy] = px(H, [0, y]);
+    coords.children.push(
+      el('text', { class: 'coord', x: PAD_LEFT - 12, y: cy + 4, 'text-anchor': 'middle' }, rowName(y)),
+    );
+  }
+  add(coords);
+
+  if (Array.isArray(view.regions) && view.regions.length) {
+    const rg = el('g', { class: 'regions' });
+    view.regions.forEach((r, i) => {
+      const label = r.nimber === 'loony' ? 'loony' : `nimber ${r.nimber}`;
+      const group = el('g', { class: `region region-${i % 6}`, 'data-nimber': str(r.nimber) }, [
+        el('title', {}, label),
+      ]);
+      for (const b of Array.isArray(r.boxes) ? r.boxes : []) {
+        if (!isXY(b)) continue;
+        const [x0, y0] = px(H, [b[0], b[1] + 1]);
+        group.children.push(
+          el('rect', {
+            class: 'region-box',
+            x: x0,
+            y: y0,
+            width: CELL,
+            height: CELL,
+            fill: '#888',
+            'fill-opacity': 0.12,
+          }),
+        );
+      }
+      rg.children.push(group);
+    });
+    add(rg);
+  }
+
+  const bg = el('g', { class: 'boxes' });
+  for (const b of Array.isArray(view.boxes) ? view.boxes : []) {
+    if (!b || !isXY(b.at)) continue;
+    const owner = b.owner === 0 || b.owner === 1 ? b.owner : null;
+    const [x0, y0] = px(H, [b.at[0], b.at[1] + 1]);
+    const box = el('g', {
+      class: owner === null ? 'box owner-unknown' : `box owner-${owner}`,
+      'data-owner': owner === null ? 'unknown' : String(owner),
+      'data-box': dotName(b.at),
+    });
+    box.children.push(
+      el('rect', {
+        class: 'box-fill',
+        x: x0 + 2,
+        y: y0 + 2,
+        width: CELL - 4,
+        height: CELL - 4,
+        fill: owner === 0 ? '#3b82f6' : owner === 1 ? '#ef4444' : '#888888',
+        'fill-opacity': 0.35,
+      }),
+    );
+    const who = owner === null ? 'unknown owner' : playerName(view, owner);
+    box.children.push(el('title', {}, `box ${dotName(b.at)}: ${who}`));
+    if (owner !== null) {
+      box.children.push(
+        el(
+          'text',
+          {
+            class: 'initial',
+            x: x0 + CELL / 2,
+            y: y0 + CELL / 2 + 6,
+            'text-anchor': 'middle',
+            'font-size': 17,
+            'font-weight': 'bold',
+            fill: '#222',
+          },
+          boxInitial(playerName(view, owner)),
+        ),
+      );
+    }
+    bg.children.push(box);
+  }
+  add(bg);
+
+  const cg = el('g', { class: 'components' });
+  for (const c of Array.isArray(view.components) ? view.components : []) {
+    const boxes = (Array.isArray(c.boxes) ? c.boxes : []).filter(isXY);
+    if (!boxes.length) continue;
+    const kind = c.kind === 'loop' ? 'loop' : 'chain';
+    const size = Number(c.size) || boxes.length;
+    const mid = boxes[Math.floor((boxes.length - 1) / 2)];
+    const [lx, ly] = px(H, [mid[0] + 0.5, mid[1] + 0.5]);
+    cg.children.push(
+      el('g', { class: `component ${kind}`, 'data-kind': kind, 'data-size': size }, [
+        el('title', {}, `${kind} of ${size} box${size === 1 ? '' : 'es'}`),
+        el('path', {
+          class: 'component-outline',
+          d: outlinePath(H, boxes),
+          fill: 'none',
+          stroke: kind === 'loop' ? '#a855f7' : '#ca8a04',
+          'stroke-width': 3,
+          'stroke-opacity': 0.7,
+          'stroke-linejoin': 'round',
+        }),
+        el(
+          'text',
+          {
+            class: 'component-label',
+            x: lx,
+            y: ly + 5,
+            'text-anchor': 'middle',
+            'font-size': 13,
+            fill: kind === 'loop' ? '#a855f7' : '#b45309',
+          },
+          kind === 'loop' ? `${size}l` : String(size),
+        ),
+      ]),
+    );
+  }
+  add(cg);
+
+  const lg = el('g', { class: 'lines' });
+  const last = isLine(view.lastMove) ? view.lastMove : null;
+  for (const l of Array.isArray(view.drawn) ? view.drawn : []) {
+    if (!isLine(l)) continue;
+    const isLast = last !== null && sameLine(l, last);
+    const [x1, y1] = px(H, l.from);
+    const [x2, y2] = px(H, l.to);
+    lg.children.push(
+      el(
+        'line',
+        {
+          class: isLast ? 'line drawn last' : 'line drawn',
+          x1,
+          y1,
+          x2,
+          y2,
+          stroke: isLast ? '#f97316' : '#555',
+          'stroke-width': isLast ? 5 : 3.5,
+          'stroke-linecap': 'round',
+          'data-line': str(l.name),
+        },
+        [el('title', {}, isLast ? `${str(l.name)} (last move)` : str(l.name))],
+      ),
+    );
+  }
+  add(lg);
+
+  const undrawn = drawUndrawn(view, H, options);
+  if (undrawn) add(undrawn);
+
+  const og = el('g', { class: 'best' });
+  for (const l of Array.isArray(view.best) ? view.best.filter(isLine) : []) {
+    const [x1, y1] = px(H, l.from);
+    const [x2, y2] = px(H, l.to);
+    og.children.push(
+      el(
+        'line',
+        {
+          class: 'line best-move',
+          x1,
+          y1,
+          x2,
+          y2,
+          stroke: '#16a34a',
+          'stroke-width': 3,
+          'stroke-dasharray': '5 4',
+          'stroke-linecap': 'butt',
+          'data-line': str(l.name),
+          'pointer-events': 'none',
+        },
+        [el('title', {}, `best: ${str(l.name)}`)],
+      ),
+    );
+  }
+  add(og);
+
+  const dg = el('g', { class: 'dots', 'pointer-events': 'none' });
+  for (let y = 0; y <= H; y++) {
+    for (let x = 0; x <= W; x++) {
+      const [cx, cy] = px(H, [x, y]);
+      dg.children.push(el('circle', { class: 'dot', cx, cy, r: DOT_R, fill: '#333' }));
+    }
+  }
+  add(dg);
+  return g;
+}
+
+/**
+ * The lines still to play. Each carries its name and, when the server sent it, what playing it
+ * means ("c1-c2 throws away 3 boxes"). Solved positions colour them by boxes lost (heat map, with a
+ * dash pattern per band for readers who cannot tell the colours apart). Interactive boards make
+ * each one a focusable button.
+ */
+function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions): SvgNode | undefined {
+  const moves = Array.isArray(view.moves) ? view.moves.filter((m) => m && isLine(m.line)) : [];
+  if (!moves.length) return undefined;
+  const ug = el('g', { class: 'undrawn', role: options.interactive ? 'group' : undefined });
+  if (options.interactive) ug.attrs['aria-label'] = 'Lines to play';
+  for (const m of moves) {
+    const [x1, y1] = px(H, m.line.from);
+    const [x2, y2] = px(H, m.line.to);
+    const name = str(m.line.name);
+    const heat = view.solved ? heatClass(m.loss) : 'heat-none';
+    const label = str(m.text) || name;
+    const node = el(
+      'g',
+      {
+        class: `move ${heat}`,
+        'data-line': name,
+        'data-loss': m.loss === null || m.loss === undefined ? 'unknown' : String(m.loss),
+        role: options.interactive ? 'button' : undefined,
+        tabindex: options.interactive ? 0 : undefined,
+        'aria-label': label,
+      },
+      [
+        el('title', {}, label),
+        // A wide transparent stroke makes the line easy to hit with a mouse.
+        el('line', { class: 'hit', x1, y1, x2, y2, stroke: 'transparent', 'stroke-width': 14 }),
+        el('line', {
+          class: 'move-line',
+          x1,
+          y1,
+          x2,
+          y2,
+          'stroke-width': 3,
+          'stroke-linecap': 'round',
+          ...heatStyle(view.solved ? m.loss : undefined),
+        }),
+      ],
+    );
+    if (options.interactive) node.action = { kind: 'play', line: name };
+    ug.children.push(node);
+  }
+  return ug;
+}
+
+/** Presentation attributes of a heat band (the theme's CSS may override the colours). */
+function heatStyle(loss: number | null | undefined): Record<string, string | number> {
+  const band = heatLegend().find((b) => b.className === heatClass(loss));
+  if (!band) return { stroke: '#9ca3af', 'stroke-opacity': 0.35, 'stroke-dasharray': '1 5' };
+  return { stroke: band.color, 'stroke-dasharray': band.dash };
+}
+
+/** The boundary of a set of boxes as one SVG path (edges with no neighbour in the set). */
+function outlinePath(H: number, boxes: DotXY[]): string {
+  const key = (x: number, y: number) => `${x},${y}`;
+  const set = new Set(boxes.map((b) => key(b[0], b[1])));
+  const segs: [DotXY, DotXY][] = [];
+  for (const [x, y] of boxes) {
+    if (!set.has(key(x, y - 1)))
+      segs.push([
+        [x, y],
+        [x + 1, y],
+      ]);
+    if (!set.has(key(x, y + 1)))
+      segs.push([
+        [x, y + 1],
+        [x + 1, y + 1],
+      ]);
+    if (!set.has(key(x - 1, y)))
+      segs.push([
+        [x, y],
+        [x, y + 1],
+      ]);
+    if (!set.has(key(x + 1, y)))
+      segs.push([
+        [x + 1, y],
+        [x + 1, y + 1],
+      ]);
+  }
+  return segs
+    .map(([a, b]) => {
+      const [x1, y1] = px(H, a);
+      const [x2, y2] = px(H, b);
+      return `M${x1} ${y1}L${x2} ${y2}`;
+    })
+    .join('');
+}
+
+/** An abstract endgame with no board: each chain as a row of boxes, each loop as a ring. */
+function drawAbstract(components: BoardView['components']): { g: SvgNode; width: number; height: number } {
+  const g = el('g', { class: 'abstract' });
+  const S = 22;
+  const x0 = 44;
+  let y = PAD_TOP;
+  let maxW = 0;
+  const square = (x: number, yy: number, color: string) =>
+    el('rect', {
+      class: 'component-box',
+      x,
+      y: yy,
+      width: S,
+      height: S,
+      fill: 'none',
+      stroke: color,
+      'stroke-width': 2,
+    });
+  for (const c of components) {
+    const kind = c.kind === 'loop' ? 'loop' : 'chain';
+    const size = Math.max(1, Math.min(400, Math.floor(Number(c.size) || 1)));
+    const comp = el('g', { class: `component ${kind}`, 'data-kind': kind, 'data-size': size }, [
+      el('title', {}, `${kind} of ${size} box${size === 1 ? '' : 'es'}`),
+      el(
+        'text',
+        { class: 'component-label', x: 8, y: y + S / 2 + 5, 'font-size': 13 },
+        kind === 'loop' ? `${size}l` : String(size),
+      ),
+    ]);
+    if (kind === 'chain') {
+      for (let i = 0; i < size; i++) comp.children.push(square(x0 + i * S, y, '#f59e0b'));
+      maxW = Math.max(maxW, x0 + size * S + PAD_RIGHT);
+      y += S + 10;
+    } else {
+      const top = Math.ceil(size / 2);
+      const bottom = size - top;
+      for (let i = 0; i < top; i++) comp.children.push(square(x0 + i * S, y, '#a855f7'));
+      for (let i = 0; i < bottom; i++) comp.children.push(square(x0 + i * S, y + S, '#a855f7'));
+      comp.children.push(
+        el('rect', {
+          class: 'component-outline',
+          x: x0 - 3,
+          y: y - 3,
+          width: top * S + 6,
+          height: 2 * S + 6,
+          rx: 8,
+          fill: 'none',
+          stroke: '#a855f7',
+          'stroke-width': 2,
+          'stroke-opacity': 0.7,
+        }),
+      );
+      maxW = Math.max(maxW, x0 + top * S + PAD_RIGHT);
+      y += 2 * S + 14;
+    }
+    g.children.push(comp);
+  }
+  if (!components.length) {
+    g.children.push(el('text', { class: 'empty', x: 8, y: y + 14 }, 'no components left'));
+    y += 22;
+  }
+  return { g, width: maxW, height: y };
+}

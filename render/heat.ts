@@ -1,0 +1,35 @@
+/**
+ * The heat map of a solved position: every undrawn line coloured by the boxes it throws away.
+ * Colour alone is not enough (colour-blind readers, high-contrast themes), so each band also has
+ * its own dash pattern, and the legend and every line's label say the number in words.
+ * The colours run from a calm teal (nothing lost) through yellow and orange to red and magenta:
+ * rising warmth and falling lightness both mean "worse", readable on light and dark backgrounds.
+ */
+
+export interface HeatBand {
+  className: string;
+  /** Smallest loss in the band (inclusive) and largest (Infinity for the last band). */
+  min: number;
+  max: number;
+  color: string;
+  dash: string;
+  label: string;
+}
+
+const BANDS: HeatBand[] = [
+  { className: 'heat-0', min: 0, max: 0, color: '#0d9488', dash: 'none', label: 'best (loses nothing)' },
+  { className: 'heat-1', min: 1, max: 1, color: '#ca8a04', dash: '8 3', label: 'loses 1 box' },
+  { className: 'heat-2', min: 2, max: 2, color: '#ea580c', dash: '4 3', label: 'loses 2 boxes' },
+  { className: 'heat-3', min: 3, max: 4, color: '#dc2626', dash: '2 3', label: 'loses 3–4 boxes' },
+  { className: 'heat-5', min: 5, max: Infinity, color: '#c026d3', dash: '1 2.5', label: 'loses 5 or more' },
+];
+
+export function heatLegend(): readonly HeatBand[] {
+  return BANDS;
+}
+
+/** The band of a loss; 'heat-none' when the loss is not known. */
+export function heatClass(loss: number | null | undefined): string {
+  if (loss === null || loss === undefined || !Number.isFinite(loss) || loss < 0) return 'heat-none';
+  return BANDS.find((b) => loss >= b.min && loss <= b.max)?.className ?? 'heat-none';
+}

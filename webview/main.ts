@@ -1,0 +1,178 @@
+/**
+ * The dab board webview. It only draws what the extension sends (a BoardView) and reports what
+ * the user did; both directions are typed in server/src/protocol.ts (ToBoardWebview,
+ * FromBoardWebview). State is kept with setState so a reload or restart redraws at once.
+ * Bundled by esbuild.mjs for the browser (dist/webview/board.js), loaded under a nonce CSP.
+ */
+import type { BoardView, BoardWebviewState, FromBoardWebview, ToBoardWebview } from '../server/src/protocol';
+import { describeView, moverLine, scoreLine } from '../render/board';
+import { heatLegend } from '../render/heat';
+import { exportableSvg } from './export';
+import { renderBoard, renderGraph } from './dom';
+
+interface VsCodeApi {
+  postMessage(message: FromBoardWebview): void;
+  getState(): BoardWebviewState | undefined;
+  setState(state: BoardWebviewState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+let state: BoardWebviewState = vscode.getState() ?? {};
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const titleEl = $('title');
+const kindEl = $('kind');
+const scoreEl = $('score');
+const moverEl = $('mover');
+const valueEl = $('value');
+const boardEl = $('board');
+const legendEl = $('legend');
+const lineInfoEl = $('line-info');
+const graphEl = $('graph');
+const graphBox = $('graph-box');
+const navEl = $('nav');
+const plyEl = $('ply');
+const statusEl = $('status');
+const emptyEl = $('empty');
+const buttons = {
+  first: $<HTMLButtonElement>('first'),
+  prev: $<HTMLButtonElement>('prev'),
+  next: $<HTMLButtonElement>('next'),
+  last: $<HTMLButtonElement>('last'),
+};
+type Step = keyof typeof buttons;
+
+const post = (m: FromBoardWebview) => vscode.postMessage(m);
+
+function clear(node: Element): void {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+function render(): void {
+  const view = state.view;
+  if (!view) {
+    document.body.classList.add('is-empty');
+    emptyEl.textContent = state.message || 'Place the cursor in a game, position or endgame of a .dab file.';
+    clear(boardEl);
+    clear(graphEl);
+    clear(legendEl);
+    lineInfoEl.textContent = '';
+    statusEl.textContent = emptyEl.textContent;
+    return;
+  }
+  document.body.classList.remove('is-empty');
+  emptyEl.textContent = '';
+  titleEl.textContent = view.entryTitle || '(untitled)';
+  kindEl.textContent = String(view.entryKind || '');
+  scoreEl.textContent = scoreLine(view);
+  moverEl.textContent = moverLine(view);
+  valueEl.textContent = view.valueText || (view.value === null ? 'value unknown' : '');
+  clear(boardEl);
+  // The facts are above the board in the panel; the exported SVG carries them in a caption.
+  const svg = renderBoard(view, document, { caption: false }, (a) => {
+    if (a.kind === 'play') post({ type: 'play', line: a.line });
+  });
+  boardEl.appendChild(svg);
+  wireLineInfo(svg);
+  renderLegend(view);
+  clear(graphEl);
+  const hasRecord = Number(view.plyCount) > 0;
+  graphBox.hidden = !hasRecord || !Array.isArray(view.graph) || view.graph.length === 0;
+  if (!graphBox.hidden) graphEl.appendChild(renderGraph(view, document, goto));
+  navEl.hidden = !hasRecord;
+  plyEl.textContent = hasRecord ? `move ${view.ply} of ${view.plyCount}` : '';
+  buttons.first.disabled = buttons.prev.disabled = !hasRecord || view.ply <= 0;
+  buttons.next.disabled = buttons.last.disabled = !hasRecord || view.ply >= view.plyCount;
+  statusEl.textContent = describeView(view);
+}
+
+/** Hovering or focusing an undrawn line shows what playing it means, in words, under the board. */
+function wireLineInfo(svg: SVGSVGElement): void {
+  lineInfoEl.textContent = '';
+  const show = (ev: Event) => {
+    const move = (ev.target as Element | null)?.closest?.('.move');
+    if (move) lineInfoEl.textContent = move.getAttribute('aria-label') ?? '';
+  };
+  svg.addEventListener('mouseover', show);
+  svg.addEventListener('focusin', show);
+}
+
+/** The heat map's legend: one sample line (colour and dash) and its words per band. */
+function renderLegend(view: BoardView): void {
+  clear(legendEl);
+  legendEl.hidden = !view.solved || !Array.isArray(view.moves) || view.moves.length === 0;
+  if (legendEl.hidden) return;
+  const NS = 'http://www.w3.org/2000/svg';
+  for (const band of heatLegend()) {
+    const item = document.createElement('span');
+    item.className = `legend-item ${band.className}`;
+    const sample = document.createElementNS(NS, 'svg');
+    sample.setAttribute('width', '28');
+    sample.setAttribute('height', '10');
+    sample.setAttribute('aria-hidden', 'true');
+    const line = document.createElementNS(NS, 'line');
+    for (const [k, v] of Object.entries({ x1: 2, y1: 5, x2: 26, y2: 5, 'stroke-width': 3, stroke: band.color })) {
+      line.setAttribute(k, String(v));
+    }
+    line.setAttribute('class', 'move-line');
+    if (band.dash !== 'none') line.setAttribute('stroke-dasharray', band.dash);
+    sample.appendChild(line);
+    item.appendChild(sample);
+    item.appendChild(document.createTextNode(band.label));
+    legendEl.appendChild(item);
+  }
+}
+
+function goto(ply: number): void {
+  const view = state.view;
+  if (!view || !(Number(view.plyCount) > 0)) return;
+  const target = Math.max(0, Math.min(Number(view.plyCount), Math.floor(ply)));
+  if (target === view.ply) return;
+  post({ type: 'gotoPly', ply: target });
+}
+
+function step(which: Step): void {
+  const view = state.view;
+  if (!view) return;
+  const p = Number(view.ply) || 0;
+  const n = Number(view.plyCount) || 0;
+  goto(which === 'first' ? 0 : which === 'prev' ? p - 1 : which === 'next' ? p + 1 : n);
+}
+
+for (const k of Object.keys(buttons) as Step[]) buttons[k].addEventListener('click', () => step(k));
+
+const KEYS: Record<string, Step> = {
+  ArrowLeft: 'prev',
+  ArrowRight: 'next',
+  Home: 'first',
+  End: 'last',
+  ArrowUp: 'prev',
+  ArrowDown: 'next',
+};
+document.addEventListener('keydown', (ev) => {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const which = KEYS[ev.key];
+  if (!which) return;
+  ev.preventDefault();
+  step(which);
+});
+
+window.addEventListener('message', (event: MessageEvent<ToBoardWebview>) => {
+  const m = event.data;
+  if (!m || typeof m !== 'object') return;
+  if (m.type === 'view') {
+    state = { uri: m.uri, position: m.position, ply: m.view ? m.view.ply : undefined, view: m.view || undefined };
+    vscode.setState(state);
+    render();
+  } else if (m.type === 'empty') {
+    state = { uri: m.uri, position: m.position, message: typeof m.message === 'string' ? m.message : undefined };
+    vscode.setState(state);
+    render();
+  } else if (m.type === 'exportSvg') {
+    post({ type: 'svg', svg: state.view ? exportableSvg(state.view) : null });
+  }
+});
+
+render();
+post({ type: 'ready' });
