@@ -8,7 +8,7 @@
  */
 import type { BoardView, BoardViewLine, DotXY } from '../server/src/protocol';
 import { columnName, dotName as engineDotName, rowName } from '../server/src/engine/board/geometry';
-import { initialOf } from '../server/src/engine/notation/parse';
+import { initialOf } from '../server/src/engine/notation/names';
 import { el, type SvgNode } from './tree';
 import { heatClass, heatLegend } from './heat';
 
