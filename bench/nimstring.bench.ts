@@ -1,5 +1,5 @@
-// Nimstring nim-values: the graph engine (fast.ts, all rules), the graph engine with no rules, the old
-// board-cell engine (values.ts) and seed 003's naive recursion, on the same positions in one process:
+// Nimstring nim-values: the graph engine (graphEngine.ts, all rules), the graph engine with no rules, the old
+// board-cell engine (cellEngine.ts) and seed 003's naive recursion, on the same positions in one process:
 // the empty 3x3 board, 3x3 positions, 4x4 early positions, 5x5 midgames.
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';

@@ -6,7 +6,7 @@
  * initial), chains and loops outlined with their length, drawn lines (last move marked), undrawn
  * lines (heat map when solved; focusable and playable when interactive), best moves dashed, dots.
  */
-import type { BoardView, BoardViewLine, DotXY } from '../server/src/protocol';
+import type { BoardView, BoardViewLine, DotXY } from '../shared/protocol';
 import { columnName, dotName as engineDotName, rowName } from '../server/src/engine/board/geometry';
 import { initialOf } from '../server/src/engine/notation/names';
 import { el, type SvgNode } from './tree';

@@ -5,7 +5,7 @@
  * never drawn on the zero line, which would read as "even". Every ply has one selectable marker
  * (a point, or a bar over its band) that steps the board there.
  */
-import type { BoardView } from '../server/src/protocol';
+import type { BoardView } from '../shared/protocol';
 import { el, type SvgNode } from './tree';
 import { playerName } from './board';
 

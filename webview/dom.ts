@@ -3,7 +3,7 @@
  * only — no markup is ever parsed, so text from a file shows as text and never runs.
  * Elements with an action become clickable and answer Enter/Space.
  */
-import type { BoardView } from '../server/src/protocol';
+import type { BoardView } from '../shared/protocol';
 import { boardTree, type BoardDrawOptions } from '../render/board';
 import { graphTree } from '../render/graph';
 import { SVG_NS, type DrawAction, type SvgNode } from '../render/tree';

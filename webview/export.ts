@@ -2,7 +2,7 @@
  * "Export Board as SVG": the board with its caption, drawn off-screen so the theme's CSS applies,
  * then copied with the computed colours written into it (no classes, no CSS needed to view it).
  */
-import type { BoardView } from '../server/src/protocol';
+import type { BoardView } from '../shared/protocol';
 import { SVG_NS } from '../render/tree';
 import { renderBoard } from './dom';
 

@@ -4,7 +4,7 @@
  * FromBoardWebview). State is kept with setState so a reload or restart redraws at once.
  * Bundled by esbuild.mjs for the browser (dist/webview/board.js), loaded under a nonce CSP.
  */
-import type { BoardView, BoardWebviewState, FromBoardWebview, ToBoardWebview } from '../server/src/protocol';
+import type { BoardView, BoardWebviewState, FromBoardWebview, ToBoardWebview } from '../shared/protocol';
 import { describeView, moverLine, scoreLine } from '../render/board';
 import { heatLegend } from '../render/heat';
 import { exportableSvg } from './export';

@@ -12,7 +12,7 @@ import {
   type BoardViewParams,
   type FromBoardWebview,
   type ToBoardWebview,
-} from '../../server/src/protocol';
+} from '../../shared/protocol';
 import { boardHtml, makeNonce } from './webviewHtml';
 
 export const BOARD_VIEW_TYPE = 'dab.board';
@@ -167,7 +167,7 @@ export class BoardPanel {
     if (t.ply !== undefined) params.ply = t.ply;
     let view: BoardView | null;
     try {
-      view = await client.sendRequest<BoardView | null>(BoardViewRequest, params);
+      view = await client.sendRequest(BoardViewRequest, params);
     } catch (e) {
       if (seq !== this.requestSeq) return;
       this.postEmpty(`The language server could not draw this position: ${e instanceof Error ? e.message : String(e)}`);

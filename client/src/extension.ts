@@ -9,6 +9,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { AnalysisChangedNotification } from '../../shared/protocol';
 import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
 
 let client: LanguageClient | undefined;
@@ -81,8 +82,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await client.start();
     // Search results arrive after the text settles: redraw the board when its document's analysis changes.
     context.subscriptions.push(
-      client.onNotification('dab/analysisChanged', (p: { uri?: string }) => {
-        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p?.uri);
+      client.onNotification(AnalysisChangedNotification, (p) => {
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.uri);
         if (doc && BoardPanel.current) BoardPanel.current.documentChanged(doc);
       }),
     );

@@ -4,7 +4,7 @@
  * search re-runs the cheap analysis of the documents that wanted it.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeDocument, type DocumentReport } from './engine/analysis/analyze';
+import { analyzeDocument, type DocumentReport } from './engine/analysis/analyzeDocument';
 import { readDab, type DabDocument } from './engine/notation';
 import type { SearchService } from './search/searchService';
 import type { DabSettings } from './settings';

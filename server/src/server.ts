@@ -4,6 +4,8 @@
  * client (IPC). Search runs in a worker thread; the editor never waits for it.
  */
 import {
+  CodeLensRefreshRequest,
+  InlayHintRefreshRequest,
   createConnection,
   ProposedFeatures,
   TextDocuments,
@@ -16,14 +18,14 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisStore } from './analysisStore';
 import { SearchService } from './search/searchService';
 import { defaultSettings, readSettings, type DabSettings } from './settings';
-import { BoardViewRequest, type BoardViewParams } from './protocol';
+import { AnalysisChangedNotification, BoardViewRequest } from '../../shared/protocol';
 import { diagnostics } from './features/diagnostics';
 import { hover } from './features/hover';
 import { codeLenses } from './features/codeLens';
 import { inlayHints } from './features/inlayHints';
 import { documentSymbols, foldingRanges } from './features/symbols';
 import { codeActions } from './features/codeActions';
-import { boardView } from './features/boardView';
+import { boardView } from './features/boardViewRequest';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -129,11 +131,11 @@ function scheduleRefresh(): void {
         if (!doc) continue;
         const report = store.refresh(uri);
         if (report) void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
-        void connection.sendNotification('dab/analysisChanged', { uri });
+        void connection.sendNotification(AnalysisChangedNotification, { uri });
       }
       dirty.clear();
-      if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
-      if (canRefreshHints) void connection.sendRequest('workspace/inlayHint/refresh').catch(() => undefined);
+      if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      if (canRefreshHints) void connection.sendRequest(InlayHintRefreshRequest.type).catch(() => undefined);
     });
   }, REFRESH_MS);
 }
@@ -171,8 +173,8 @@ function applySettings(raw: unknown): void {
     store.refresh(doc.uri);
     publish(doc.uri);
   }
-  if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
-  if (canRefreshHints) void connection.sendRequest('workspace/inlayHint/refresh').catch(() => undefined);
+  if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  if (canRefreshHints) void connection.sendRequest(InlayHintRefreshRequest.type).catch(() => undefined);
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -219,7 +221,7 @@ connection.languages.inlayHint.on((p) => withReport(p.textDocument.uri, (r) => i
 connection.onDocumentSymbol((p) => withReport(p.textDocument.uri, (r) => documentSymbols(r), []));
 connection.onFoldingRanges((p) => withReport(p.textDocument.uri, (r) => foldingRanges(r), []));
 connection.onCodeAction((p) => withReport(p.textDocument.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []));
-connection.onRequest(BoardViewRequest, (p: BoardViewParams) => withReport(p.uri, (r) => boardView(r, p), null));
+connection.onRequest(BoardViewRequest, (p) => withReport(p.uri, (r) => boardView(r, p), null));
 
 connection.onShutdown(() => search.dispose());
 

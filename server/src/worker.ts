@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { geometryOf } from './engine/board/geometry';
 import { BoardState } from './engine/board/state';
-import { createSolver, searchEvaluate } from './engine/analysis/evaluate';
+import { createSolver, searchEvaluate } from './engine/analysis/evaluatePosition';
 import { serializeEvaluation, type SearchJob, type WorkerMessage } from './search/messages';
 
 const cancel = new Int32Array(workerData.cancel as SharedArrayBuffer);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import type { BoardView } from '../../server/src/protocol';
+import type { BoardView } from '../../shared/protocol';
 import { boardHtml } from '../../client/src/webviewHtml';
 
 const CHROMIUM = process.env.DAB_CHROMIUM ?? '/usr/bin/chromium';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
-import { analyzeText } from '../../server/src/engine/analysis/analyze';
+import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { createSearchCache } from '../../server/src/cli/search';
 import { lcg, lcg as rng } from '../support/random';
 

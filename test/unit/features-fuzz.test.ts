@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { lcg } from '../support/random';
-import { analyzeText } from '../../server/src/engine/analysis/analyze';
+import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { createSearchCache } from '../../server/src/cli/search';
 import { toJson } from '../../server/src/cli/json';
 import { hover } from '../../server/src/features/hover';
 import { codeLenses } from '../../server/src/features/codeLens';
 import { inlayHints } from '../../server/src/features/inlayHints';
 import { documentSymbols, foldingRanges } from '../../server/src/features/symbols';
-import { boardView } from '../../server/src/features/boardView';
+import { boardView } from '../../server/src/features/boardViewRequest';
 import { codeActions } from '../../server/src/features/codeActions';
 import { defaultSettings } from '../../server/src/settings';
 /**

@@ -1,5 +1,5 @@
 /** The stable JSON shape of `dab analyze --json` (see the spec and the README). */
-import type { DocumentReport } from '../engine/analysis/analyze';
+import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 
 export interface JsonReport {
   file: string;

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyze';
+import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyzeDocument';
 import { readDab } from '../engine/notation';
 import { createSearchCache, prewarm } from './search';
 import { toJson, type JsonReport } from './json';

@@ -1,7 +1,7 @@
 /** In-process search for the CLI: one solver and one cache for every position of every file. */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
-import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluate';
+import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { DabDocument } from '../engine/notation';
 import { nimSummary, type NimSummary } from '../engine/analysis/nim';
 

@@ -1,6 +1,6 @@
 /** Readable text output of `dab analyze` / `dab check`. */
-import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyze';
-import { valuePhrase } from '../engine/analysis/analyze';
+import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import { valuePhrase } from '../engine/analysis/analyzeDocument';
 
 export interface TextOptions {
   problemsOnly?: boolean;

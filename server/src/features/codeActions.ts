@@ -4,10 +4,10 @@
  */
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyze';
+import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
-import { bestContinuation } from '../engine/analysis/evaluate';
+import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import { entryAt, moveAt } from './convert';
 
 export function codeActions(

@@ -3,7 +3,7 @@
  * whether to keep control; for records, the review in one line. Each lens opens the board view.
  */
 import type { CodeLens } from 'vscode-languageserver';
-import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyze';
+import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import { componentPhrase, joinOr, roleWinner, toLspRange } from './convert';
 
 export function codeLenses(report: DocumentReport, uri: string): CodeLens[] {

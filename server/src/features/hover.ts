@@ -1,8 +1,8 @@
 /** Hover: the value in words of the entry, component list, move or play step under the cursor. */
 import type { Hover, Position } from 'vscode-languageserver';
 import { rangeContains } from '../engine/notation';
-import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyze';
-import { valuePhrase } from '../engine/analysis/analyze';
+import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import { valuePhrase } from '../engine/analysis/analyzeDocument';
 import { boxes } from '../engine/analysis/words';
 import { componentWords, entryAt, escapeMarkdown, moveAt, positionAt, signed, toLspRange } from './convert';
 

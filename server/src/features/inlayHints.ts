@@ -1,6 +1,6 @@
 /** Inlay hints: value and controlled value at the end of each analysable entry; optionally after each move. */
 import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyze';
+import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { DabSettings } from '../settings';
 import { signed } from './convert';
 

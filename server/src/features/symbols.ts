@@ -1,6 +1,6 @@
 /** Document symbols (one per entry, its value as detail) and folding ranges (entries, diagrams, move lists). */
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyze';
+import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import { entryLensTitle } from './codeLens';
 import { toLspRange } from './convert';
 

@@ -25,7 +25,7 @@ import { BoardState, Player } from '../board/state';
 import { ComponentCounts, emptyCounts } from './components';
 import { EndgameStats, emptyStats, addToStats, valueExplicit } from './closedForm';
 import { DEFAULT_MAX_STATES, recursionValue } from './recursion';
-import { EndgameAnalysis, analyzeEndgame } from './analyze';
+import { EndgameAnalysis, analyzeEndgame } from './analyzeEndgame';
 import { ControllerDecision } from './closedForm';
 
 export type BoardComponentKind = 'chain' | 'loop' | 'opened-chain' | 'opened-loop';

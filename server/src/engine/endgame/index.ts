@@ -18,5 +18,5 @@
 export * from './components';
 export * from './closedForm';
 export * from './recursion';
-export * from './analyze';
+export * from './analyzeEndgame';
 export * from './fromBoard';

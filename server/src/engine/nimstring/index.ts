@@ -17,13 +17,26 @@
  * to move the choice of who moves next: an opened long chain, a 2-chain opened at its end, an
  * opened loop), so the player to move wins in any sum; loony absorbs in sums. The player to move
  * wins Nimstring iff the value is not 0.
+ *
+ * ENGINES. Two exact engines value the regions, chosen by `NimstringOptions.engine`:
+ *  - cellEngine.ts (DEFAULT_NIM_ENGINE = 'cells'): memoized search on board cells (cells.ts), keyed
+ *    by the 8 grid symmetries; the faster one in wall time (bench/nimstring.bench.ts).
+ *  - graphEngine.ts ('graph'): the strings-and-coins graph, keyed by a canonical graph form, with
+ *    switchable simplification rules; fewer regions evaluated, each dearer.
+ * brute.ts is the independent whole-board brute force the tests check both against.
  */
 
 import type { BoardState } from '../board/state';
 import { UNCLAIMED } from '../board/state';
-import { Cell, LOONY, cellsOfState, componentIndices, simplify, cloneCells, degree, indexOf, neighbour } from './graph';
-import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache } from './values';
-import { GraphContext, NimRules, newGraphContext, regionsOfCells, regionsValue } from './fast';
+import { Cell, LOONY, cellsOfState, componentIndices, simplify, cloneCells, degree, indexOf, neighbour } from './cells';
+import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache } from './cellEngine';
+import { GraphContext, NimRules, newGraphContext, regionsOfCells, regionsValue } from './graphEngine';
+
+/**
+ * The default engine: the cell engine, still the faster one in wall time (bench/nimstring.bench.ts);
+ * the graph engine evaluates fewer regions but costs more per region.
+ */
+export const DEFAULT_NIM_ENGINE: 'cells' | 'graph' = 'cells';
 
 export type NimValue = number | 'loony';
 export type NimResultValue = NimValue | 'unknown';
@@ -39,13 +52,13 @@ export interface NimstringOptions {
   /** Memo to use (default: a module-wide cache shared by all calls). */
   cache?: NimCache;
   /**
-   * Simplification rules of the graph engine (fast.ts), all on by default; tests and the bench
+   * Simplification rules of the graph engine (graphEngine.ts), all on by default; tests and the bench
    * switch them off one by one. The value never depends on them, only the time.
    */
   rules?: Partial<NimRules>;
   /**
-   * 'cells' (default unless `rules` is given): the board-cell engine (values.ts); 'graph': the
-   * strings-and-coins graph engine (fast.ts). Both are exact and cross-checked with the brute force.
+   * 'cells' (default unless `rules` is given): the board-cell engine (cellEngine.ts); 'graph': the
+   * strings-and-coins graph engine (graphEngine.ts). Both are exact and cross-checked with the brute force.
    */
   engine?: 'graph' | 'cells';
 }
@@ -132,9 +145,8 @@ function evalCells(cells: Cell[], ctx: SearchContext | GraphContext): NimResultV
 /** Nimstring value of a position, its regions and every move. */
 export function nimstring(state: BoardState, options: NimstringOptions = {}): NimstringResult {
   const budget = options.budget ?? 250_000;
-  // Default: the cell engine, still the faster one in wall time (bench/nimstring.bench.ts); the graph
-  // engine evaluates fewer regions but costs more per region. Passing `rules` selects the graph engine.
-  const engine = options.engine ?? (options.rules ? 'graph' : 'cells');
+  // Passing `rules` selects the graph engine (the rules are its own).
+  const engine = options.engine ?? (options.rules ? 'graph' : DEFAULT_NIM_ENGINE);
   const ctx =
     engine === 'cells'
       ? newContext(budget, options.cache)
@@ -244,11 +256,11 @@ export function countChains(cells: readonly Cell[]): {
   };
 }
 
-export { NimCache, sharedCache, regionValue, naiveValue, newContext, BudgetExceeded } from './values';
+export { NimCache, sharedCache, regionValue, naiveValue, newContext, BudgetExceeded } from './cellEngine';
 export { bruteValue, bruteWins } from './brute';
 export { orderingRules, chainStructure, firstOpening } from './ordering';
 export type { OrderChain, OrderingResult } from './ordering';
-export { canonicalKey, cellsOfState, simplify, LOONY } from './graph';
+export { canonicalKey, cellsOfState, simplify, LOONY } from './cells';
 export {
   ALL_RULES,
   NO_RULES,
@@ -261,6 +273,6 @@ export {
   graphOf,
   simplifyGraph,
   naiveGraphValue,
-} from './fast';
-export type { NimRules, SGraph, GraphContext } from './fast';
-export type { Cell } from './graph';
+} from './graphEngine';
+export type { NimRules, SGraph, GraphContext } from './graphEngine';
+export type { Cell } from './cells';

@@ -1,6 +1,6 @@
 /** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
-import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../protocol';
-import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyze';
+import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
+import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import { predictedFinal, resultInWords } from '../engine/analysis/words';
 import type { BoardGeometry } from '../engine/board/geometry';
 import { UNCLAIMED } from '../engine/board/state';

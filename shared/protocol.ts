@@ -1,9 +1,34 @@
 /**
- * Custom requests between the dab client and server, beyond the standard LSP.
- * Plain data only: the client (and the webview) import these types, nothing else from the server.
+ * Every message between the dab client and server beyond the standard LSP, declared once and typed
+ * (as vscode-eslint's `customMessages.ts` and rust-analyzer's `lsp_ext.ts` do). The server, the
+ * client and the webview import this module; both ends name a message by its object here, never by
+ * its method string, and never write its parameter or result types by hand at the call site.
+ *
+ * Plain data only: nothing here imports from the server, the client or the engine.
  */
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 
-export const BoardViewRequest = 'dab/boardView';
+// ---------------------------------------------------------------------------------------------
+// Client -> server requests
+
+/** The board under the cursor: everything the webview draws (null when the cursor is on no entry). */
+export const BoardViewRequest = new RequestType<BoardViewParams, BoardView | null, void>('dab/boardView');
+
+// ---------------------------------------------------------------------------------------------
+// Server -> client notifications
+
+/**
+ * The analysis of a document changed after its text settled (a search result arrived): the client
+ * redraws the board if it shows that document.
+ */
+export const AnalysisChangedNotification = new NotificationType<AnalysisChangedParams>('dab/analysisChanged');
+
+export interface AnalysisChangedParams {
+  uri: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data of the messages above
 
 export interface BoardViewParams {
   uri: string;

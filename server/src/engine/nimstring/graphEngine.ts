@@ -7,7 +7,7 @@
  * only depends on the graph).
  *
  * Rules, each switchable (NimRules) so that the tests can compare every combination with the
- * whole-board brute force (brute.ts) and with the cell engine (values.ts):
+ * whole-board brute force (brute.ts) and with the cell engine (cellEngine.ts):
  *
  *  graphKey       memo key = a canonical form of the graph (colour refinement + individualisation,
  *                 see canonicalCodes): isomorphic regions share one entry. Off: the encoding of the
@@ -27,11 +27,11 @@
  *                 hanging on b whose other string goes to Y, of degree >= 2 or the ground). And the
  *                 two strings of a run of 1 (X-a-Y) give the same position (a is captured, X and Y
  *                 lose one string each), so one is tried.
- *  (always)       greedy free captures and loony detection as in graph.ts (checked there).
+ *  (always)       greedy free captures and loony detection as in cells.ts (checked there).
  */
 
-import { Cell, LOONY, Loony, RIGHT, UP, LEFT, DOWN } from './graph';
-import { BudgetExceeded, NimCache } from './values';
+import { Cell, LOONY, Loony, RIGHT, UP, LEFT, DOWN } from './cells';
+import { BudgetExceeded, NimCache } from './cellEngine';
 
 export interface NimRules {
   graphKey: boolean;
@@ -112,7 +112,7 @@ function replaceNb(W: Work, i: number, from: number, to: number): void {
 }
 
 /**
- * Greedy free captures and loony detection (the rules of graph.ts `simplify`, on a graph): `stack`
+ * Greedy free captures and loony detection (the rules of cells.ts `simplify`, on a graph): `stack`
  * holds the coins whose degree may have fallen to <= 1. Returns true if the position is loony.
  */
 function capture(W: Work, stack: number[]): boolean {
@@ -305,7 +305,7 @@ function applyMove(G: SGraph, i: number, j: number, ctx: GraphContext): SGraph[]
   return finish(W, ctx);
 }
 
-/** Regions of a set of board coins (cells of graph.ts, any state): simplified, or LOONY. */
+/** Regions of a set of board coins (cells of cells.ts, any state): simplified, or LOONY. */
 export function regionsOfCells(cells: readonly Cell[], ctx: GraphContext): SGraph[] | Loony {
   const n = cells.length;
   const idx = new Int16Array(256).fill(-1);
@@ -383,7 +383,7 @@ function encode(G: SGraph, order: ArrayLike<number>, pos: Int32Array, out: numbe
   }
 }
 
-const KEY_MARK = '\uFFFF'; // graph keys never equal cell keys of values.ts (their codes are < 8192)
+const KEY_MARK = '\uFFFF'; // graph keys never equal cell keys of cellEngine.ts (their codes are < 8192)
 
 function toKey(codes: ArrayLike<number>, len = codes.length): string {
   let s = KEY_MARK;

@@ -8,7 +8,7 @@ import type { BoardState } from '../board/state';
 import { evaluatePlay, type EndgameAnalysis, analyzeEndgame, type PlayStep as EndgamePlayStep } from '../endgame';
 import { readDab, type DabDocument, type Diagnostic, type EntryModel, type Range, type Severity } from '../notation';
 import type { Evaluation } from './evaluation';
-import { quickEvaluate, type LoonyAnalysis } from './evaluate';
+import { quickEvaluate, type LoonyAnalysis } from './evaluatePosition';
 import { boxes, predictedFinal, resultInWords } from './words';
 import type { NimSummary } from './nim';
 

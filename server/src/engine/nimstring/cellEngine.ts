@@ -3,13 +3,13 @@
  *  - value(R) = mex of the values of R's NON-loony options (a loony option loses in any sum, so it
  *    never counts; a region whose every option is loony has value 0, as seed 003 says);
  *  - an option that splits R is the xor of its parts (Sprague-Grundy);
- *  - captures that cannot change the value are made greedily and loony results recognised (graph.ts);
+ *  - captures that cannot change the value are made greedily and loony results recognised (cells.ts);
  *  - values are memoized by a canonical key over the 8 grid symmetries, so rotated/reflected and
  *    translated copies of a region are computed once, and the cache is shared between calls;
  *  - a node budget: when exceeded the search throws BudgetExceeded and the caller reports `unknown`.
  */
 
-import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './graph';
+import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './cells';
 
 export class BudgetExceeded extends Error {
   constructor() {
@@ -21,7 +21,7 @@ export class BudgetExceeded extends Error {
 export class NimCache {
   readonly map = new Map<string, number>();
   /**
-   * Graph engine (fast.ts) entries: a 30-bit hash of a graph's encoding -> entries holding the
+   * Graph engine (graphEngine.ts) entries: a 30-bit hash of a graph's encoding -> entries holding the
    * whole encoding, compared in full on every hit (a hash collision never returns a wrong value).
    */
   readonly graphs = new Map<number, GraphEntry>();

@@ -1,4 +1,4 @@
-// The graph engine (server/src/engine/nimstring/fast.ts) and each of its rules, against two
+// The graph engine (server/src/engine/nimstring/graphEngine.ts) and each of its rules, against two
 // independent brute forces: the whole-board one (brute.ts) and a strings-and-coins one on small
 // random graphs written here (no captures, no regions, no loony detection, no keys).
 import { test } from 'node:test';
