@@ -25,6 +25,8 @@ export interface BoardDrawOptions {
   caption?: boolean;
   /** Undrawn lines are focusable buttons that play the line (the webview). */
   interactive?: boolean;
+  /** Show the first n moves of the principal variation as numbered lines (0 = none). */
+  pvStep?: number;
 }
 
 export const dotName = (p: DotXY): string => engineDotName({ x: p[0], y: p[1] });
@@ -285,8 +287,10 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
   }
   add(lg);
 
-  const undrawn = drawUndrawn(view, H, options);
+  const pvStep = Math.max(0, Math.min(Array.isArray(view.pv) ? view.pv.length : 0, Math.floor(options.pvStep ?? 0)));
+  const undrawn = drawUndrawn(view, H, options, pvStep > 0);
   if (undrawn) add(undrawn);
+  if (pvStep > 0) add(drawPv(view, H, pvStep));
 
   const og = el('g', { class: 'best' });
   for (const l of Array.isArray(view.best) ? view.best.filter(isLine) : []) {
@@ -331,7 +335,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
  * dash pattern per band for readers who cannot tell the colours apart). Interactive boards make
  * each one a focusable button.
  */
-function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions): SvgNode | undefined {
+function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions, stale: boolean): SvgNode | undefined {
   const moves = Array.isArray(view.moves) ? view.moves.filter((m) => m && isLine(m.line)) : [];
   if (!moves.length) return undefined;
   const ug = el('g', { class: 'undrawn', role: options.interactive ? 'group' : undefined });
@@ -340,7 +344,9 @@ function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions): Svg
     const [x1, y1] = px(H, m.line.from);
     const [x2, y2] = px(H, m.line.to);
     const name = str(m.line.name);
-    const heat = view.solved ? heatClass(m.loss) : 'heat-none';
+    // While the best line is stepped through, the losses belong to another position: no colours.
+    const coloured = view.solved && !stale;
+    const heat = coloured ? heatClass(m.loss) : 'heat-none';
     const label = str(m.text) || name;
     const node = el(
       'g',
@@ -364,7 +370,7 @@ function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions): Svg
           y2,
           'stroke-width': 3,
           'stroke-linecap': 'round',
-          ...heatStyle(view.solved ? m.loss : undefined),
+          ...heatStyle(coloured ? m.loss : undefined),
         }),
       ],
     );
@@ -372,6 +378,47 @@ function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions): Svg
     ug.children.push(node);
   }
   return ug;
+}
+
+/** The first `step` moves of the principal variation, numbered, over the board. */
+function drawPv(view: BoardView, H: number, step: number): SvgNode {
+  const g = el('g', { class: 'pv', 'pointer-events': 'none' });
+  (view.pv ?? []).slice(0, step).forEach((l, i) => {
+    if (!isLine(l)) return;
+    const [x1, y1] = px(H, l.from);
+    const [x2, y2] = px(H, l.to);
+    const current = i === step - 1;
+    g.children.push(
+      el('g', { class: current ? 'pv-move current' : 'pv-move', 'data-line': str(l.name) }, [
+        el('title', {}, `best line, move ${i + 1}: ${str(l.name)}`),
+        el('line', {
+          class: 'pv-line',
+          x1,
+          y1,
+          x2,
+          y2,
+          stroke: '#7c3aed',
+          'stroke-width': current ? 5 : 3.5,
+          'stroke-linecap': 'round',
+        }),
+        el('circle', { class: 'pv-badge', cx: (x1 + x2) / 2, cy: (y1 + y2) / 2, r: 8, fill: '#7c3aed' }),
+        el(
+          'text',
+          {
+            class: 'pv-number',
+            x: (x1 + x2) / 2,
+            y: (y1 + y2) / 2 + 4,
+            'text-anchor': 'middle',
+            'font-size': 11,
+            'font-weight': 'bold',
+            fill: '#ffffff',
+          },
+          String(i + 1),
+        ),
+      ]),
+    );
+  });
+  return g;
 }
 
 /** Presentation attributes of a heat band (the theme's CSS may override the colours). */

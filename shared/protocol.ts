@@ -14,6 +14,13 @@ import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 /** The board under the cursor: everything the webview draws (null when the cursor is on no entry). */
 export const BoardViewRequest = new RequestType<BoardViewParams, BoardView | null, void>('dab/boardView');
 
+/**
+ * Play a line clicked on the board: the server answers with the one edit that writes it (append,
+ * variation, `moves` field; see server/src/features/playLine.ts); the client applies it as one
+ * WorkspaceEdit.
+ */
+export const PlayLineRequest = new RequestType<PlayLineParams, PlayLineResult, void>('dab/playLine');
+
 // ---------------------------------------------------------------------------------------------
 // Server -> client notifications
 
@@ -29,6 +36,35 @@ export interface AnalysisChangedParams {
 
 // ---------------------------------------------------------------------------------------------
 // Data of the messages above
+
+export interface PlayLineParams {
+  uri: string;
+  /** The document version the board was drawn from: a stale click is refused. */
+  version?: number;
+  /** The cursor the board was drawn for, and the ply it shows. */
+  position: { line: number; character: number };
+  ply?: number;
+  /** The line clicked, e.g. `c1-c2`. */
+  line: string;
+  /** Play it out: the engine answers with its proven best move(s). */
+  reply?: boolean;
+}
+
+export interface PlayLineResult {
+  /** The text to insert (range start = end), applied as one undoable edit. */
+  edit?: {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+  };
+  /** Where the editor's cursor goes afterwards (the board follows it). */
+  cursor?: { line: number; character: number };
+  /** When no edit is needed: the ply to show (the clicked line is the move played there). */
+  ply?: number;
+  /** Why nothing can be played (shown to the user). */
+  error?: string;
+  /** Something the user should know (e.g. the engine could not prove a reply). */
+  note?: string;
+}
 
 export interface BoardViewParams {
   uri: string;
@@ -92,6 +128,8 @@ export interface BoardView {
    * throws away) and its loss against best play (null when unknown).
    */
   moves?: { line: BoardViewLine; loss: number | null; text: string }[];
+  /** The principal variation from this position (best line for both sides), when the value is known. */
+  pv?: BoardViewLine[];
   /** Nimstring regions when known, for colouring. */
   regions?: { boxes: DotXY[]; nimber: number | 'loony' }[];
 }
@@ -108,6 +146,8 @@ export type FromBoardWebview =
   | { type: 'gotoPly'; ply: number }
   /** The user clicked (or pressed Enter on) an undrawn line: play it in the document. */
   | { type: 'play'; line: string }
+  /** "Play it out" switched on or off: the engine answers each played line. */
+  | { type: 'playOut'; on: boolean }
   | { type: 'svg'; svg: string | null };
 
 /** What the board webview keeps with setState, so a reload redraws at once. */

@@ -1,6 +1,6 @@
 /**
  * The dab board webview. It only draws what the extension sends (a BoardView) and reports what
- * the user did; both directions are typed in server/src/protocol.ts (ToBoardWebview,
+ * the user did; both directions are typed in shared/protocol.ts (ToBoardWebview,
  * FromBoardWebview). State is kept with setState so a reload or restart redraws at once.
  * Bundled by esbuild.mjs for the browser (dist/webview/board.js), loaded under a nonce CSP.
  */
@@ -35,6 +35,14 @@ const navEl = $('nav');
 const plyEl = $('ply');
 const statusEl = $('status');
 const emptyEl = $('empty');
+const pvBox = $('pv-box');
+const pvList = $('pv');
+const pvPrev = $<HTMLButtonElement>('pv-prev');
+const pvNext = $<HTMLButtonElement>('pv-next');
+const playOut = $<HTMLInputElement>('playout');
+const playOutBox = $('playout-box');
+/** How many moves of the best line are shown on the board (0 = the position itself). */
+let pvStep = 0;
 const buttons = {
   first: $<HTMLButtonElement>('first'),
   prev: $<HTMLButtonElement>('prev'),
@@ -57,6 +65,9 @@ function render(): void {
     clear(boardEl);
     clear(graphEl);
     clear(legendEl);
+    clear(pvList);
+    pvBox.hidden = true;
+    playOutBox.hidden = true;
     lineInfoEl.textContent = '';
     statusEl.textContent = emptyEl.textContent;
     return;
@@ -70,12 +81,14 @@ function render(): void {
   valueEl.textContent = view.valueText || (view.value === null ? 'value unknown' : '');
   clear(boardEl);
   // The facts are above the board in the panel; the exported SVG carries them in a caption.
-  const svg = renderBoard(view, document, { caption: false }, (a) => {
+  const svg = renderBoard(view, document, { caption: false, pvStep }, (a) => {
     if (a.kind === 'play') post({ type: 'play', line: a.line });
   });
   boardEl.appendChild(svg);
   wireLineInfo(svg);
   renderLegend(view);
+  renderPv(view);
+  playOutBox.hidden = !(view.width > 0 && view.height > 0);
   clear(graphEl);
   const hasRecord = Number(view.plyCount) > 0;
   graphBox.hidden = !hasRecord || !Array.isArray(view.graph) || view.graph.length === 0;
@@ -124,6 +137,31 @@ function renderLegend(view: BoardView): void {
   }
 }
 
+/** The principal variation as a numbered list; the moves shown on the board are marked. */
+function renderPv(view: BoardView): void {
+  clear(pvList);
+  const pv = Array.isArray(view.pv) ? view.pv : [];
+  pvBox.hidden = pv.length === 0;
+  pvStep = Math.min(pvStep, pv.length);
+  pv.forEach((l, i) => {
+    const li = document.createElement('li');
+    li.textContent = l.name;
+    if (i < pvStep) li.className = i === pvStep - 1 ? 'shown current' : 'shown';
+    pvList.appendChild(li);
+  });
+  pvPrev.disabled = pvStep <= 0;
+  pvNext.disabled = pvStep >= pv.length;
+}
+
+function stepPv(delta: number): void {
+  const n = state.view?.pv?.length ?? 0;
+  pvStep = Math.max(0, Math.min(n, pvStep + delta));
+  render();
+}
+pvPrev.addEventListener('click', () => stepPv(-1));
+pvNext.addEventListener('click', () => stepPv(1));
+playOut.addEventListener('change', () => post({ type: 'playOut', on: playOut.checked }));
+
 function goto(ply: number): void {
   const view = state.view;
   if (!view || !(Number(view.plyCount) > 0)) return;
@@ -162,6 +200,7 @@ window.addEventListener('message', (event: MessageEvent<ToBoardWebview>) => {
   const m = event.data;
   if (!m || typeof m !== 'object') return;
   if (m.type === 'view') {
+    pvStep = 0;
     state = { uri: m.uri, position: m.position, ply: m.view ? m.view.ply : undefined, view: m.view || undefined };
     vscode.setState(state);
     render();

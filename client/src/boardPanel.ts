@@ -8,8 +8,11 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   BoardViewRequest,
+  PlayLineRequest,
   type BoardView,
   type BoardViewParams,
+  type PlayLineParams,
+  type PlayLineResult,
   type FromBoardWebview,
   type ToBoardWebview,
 } from '../../shared/protocol';
@@ -53,6 +56,8 @@ export class BoardPanel {
   /** A cursor move we made ourselves while stepping, and the ply it stands for. */
   private expected: { uri: string; line: number; character: number; ply: number } | undefined;
   private svgWaiter: ((svg: string | null) => void) | undefined;
+  /** "Play it out": the engine answers each line the user plays. */
+  private playOut = false;
 
   private constructor(
     readonly panel: vscode.WebviewPanel,
@@ -133,7 +138,7 @@ export class BoardPanel {
     const exp = this.expected;
     this.expected = undefined;
     if (exp && exp.uri === uri.toString() && exp.line === pos.line && exp.character === pos.character) {
-      void this.update({ uri, position: pos, ply: exp.ply });
+      void this.update({ uri, position: pos, ply: exp.ply < 0 ? undefined : exp.ply });
     } else {
       void this.update({ uri, position: pos });
     }
@@ -204,6 +209,10 @@ export class BoardPanel {
       await this.refresh();
     } else if (m.type === 'gotoPly' && Number.isInteger(m.ply)) {
       await this.gotoPly(m.ply);
+    } else if (m.type === 'play' && typeof m.line === 'string') {
+      await this.play(m.line);
+    } else if (m.type === 'playOut') {
+      this.playOut = m.on === true;
     } else if (m.type === 'svg') {
       const w = this.svgWaiter;
       this.svgWaiter = undefined;
@@ -235,6 +244,62 @@ export class BoardPanel {
     editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     // Draw at once; the selection event that follows is recognised as ours and changes nothing.
     await this.update({ uri: doc.uri, position: pos, ply: target });
+  }
+
+  /**
+   * Plays a line clicked on the board: the server computes the edit (append, variation, `moves`),
+   * applied here as one WorkspaceEdit so the editor's undo takes it back; the cursor then goes to
+   * the new move and the board follows.
+   */
+  async play(line: string): Promise<void> {
+    const t = this.target;
+    const client = this.getClient();
+    if (!t || !client) return;
+    const doc = await vscode.workspace.openTextDocument(t.uri);
+    const params: PlayLineParams = {
+      uri: t.uri.toString(),
+      version: doc.version,
+      position: { line: t.position.line, character: t.position.character },
+      line,
+      reply: this.playOut,
+    };
+    if (this.view && this.view.plyCount > 0) params.ply = this.view.ply;
+    let r: PlayLineResult;
+    try {
+      r = await client.sendRequest(PlayLineRequest, params);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`dab: could not play ${line}: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    if (r.error) {
+      void vscode.window.showWarningMessage(`dab: ${r.error}`);
+      return;
+    }
+    if (r.ply !== undefined && !r.edit) {
+      await this.gotoPly(r.ply);
+      return;
+    }
+    if (r.edit) {
+      const edit = new vscode.WorkspaceEdit();
+      const at = new vscode.Position(r.edit.range.start.line, r.edit.range.start.character);
+      edit.insert(doc.uri, at, r.edit.newText);
+      if (!(await vscode.workspace.applyEdit(edit))) {
+        void vscode.window.showWarningMessage(`dab: the editor refused the edit for ${line}.`);
+        return;
+      }
+    }
+    if (r.cursor) {
+      const pos = new vscode.Position(r.cursor.line, r.cursor.character);
+      const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === doc.uri.toString());
+      const editor =
+        visible ??
+        (await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: true }));
+      this.expected = { uri: doc.uri.toString(), line: pos.line, character: pos.character, ply: -1 };
+      editor.selection = new vscode.Selection(pos, pos);
+      editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      await this.update({ uri: doc.uri, position: pos });
+    }
+    if (r.note) void vscode.window.showInformationMessage(`dab: ${r.note}`);
   }
 
   /** The board as a standalone SVG (theme colours inlined), or null when nothing is drawn. */

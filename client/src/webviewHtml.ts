@@ -45,6 +45,13 @@ export function boardHtml(p: BoardHtmlParts): string {
   <div id="board" tabindex="0" aria-label="Board (arrow keys step through the record; Tab to a line and Enter plays it)"></div>
   <p id="line-info" aria-live="polite"></p>
   <div id="legend" aria-label="Heat map: boxes each line throws away" hidden></div>
+  <section id="pv-box" aria-label="Best line for both sides" hidden>
+    <span class="pv-title">Best line:</span>
+    <button id="pv-prev" type="button" aria-label="Best line: one move back" title="Back">◀</button>
+    <button id="pv-next" type="button" aria-label="Best line: one move on" title="On">▶</button>
+    <ol id="pv"></ol>
+  </section>
+  <label id="playout-box"><input type="checkbox" id="playout"> Play it out: the engine answers each line you play</label>
   <section id="graph-box" aria-label="Value graph" hidden>
     <div id="graph"></div>
   </section>

@@ -18,7 +18,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisStore } from './analysisStore';
 import { SearchService } from './search/searchService';
 import { defaultSettings, readSettings, type DabSettings } from './settings';
-import { AnalysisChangedNotification, BoardViewRequest } from '../../shared/protocol';
+import { AnalysisChangedNotification, BoardViewRequest, PlayLineRequest } from '../../shared/protocol';
 import { diagnostics } from './features/diagnostics';
 import { hover } from './features/hover';
 import { codeLenses } from './features/codeLens';
@@ -26,6 +26,7 @@ import { inlayHints } from './features/inlayHints';
 import { documentSymbols, foldingRanges } from './features/symbols';
 import { codeActions } from './features/codeActions';
 import { boardView } from './features/boardViewRequest';
+import { playLine } from './features/playLine';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -221,7 +222,14 @@ connection.languages.inlayHint.on((p) => withReport(p.textDocument.uri, (r) => i
 connection.onDocumentSymbol((p) => withReport(p.textDocument.uri, (r) => documentSymbols(r), []));
 connection.onFoldingRanges((p) => withReport(p.textDocument.uri, (r) => foldingRanges(r), []));
 connection.onCodeAction((p) => withReport(p.textDocument.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []));
-connection.onRequest(BoardViewRequest, (p) => withReport(p.uri, (r) => boardView(r, p), null));
+connection.onRequest(BoardViewRequest, (p) => withReport(p.uri, (r) => boardView(r, p, (s) => search.peek(s)), null));
+
+connection.onRequest(PlayLineRequest, (p) => {
+  const doc = documents.get(p.uri);
+  if (doc && p.version !== undefined && doc.version !== p.version)
+    return { error: 'The document changed since the board was drawn; try again.' };
+  return withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: 'The document is not open.' });
+});
 
 connection.onShutdown(() => search.dispose());
 

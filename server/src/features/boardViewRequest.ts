@@ -1,7 +1,10 @@
 /** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
 import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
-import { predictedFinal, resultInWords } from '../engine/analysis/words';
+import { lineInWords, predictedFinal, resultInWords } from '../engine/analysis/words';
+import { bestContinuation } from '../engine/analysis/evaluatePosition';
+import type { Evaluation } from '../engine/analysis/evaluation';
+import type { BoardState } from '../engine/board/state';
 import type { BoardGeometry } from '../engine/board/geometry';
 import { UNCLAIMED } from '../engine/board/state';
 import { entryAt, positionAt } from './convert';
@@ -12,17 +15,24 @@ function lineOf(g: BoardGeometry, l: number): BoardViewLine {
   return { from: [a.x, a.y], to: [b.x, b.y], name: g.lineName(l) };
 }
 
-export function boardView(report: DocumentReport, params: BoardViewParams): BoardView | null {
+/** Evaluations already known (search results); used to extend the principal variation. */
+export type KnownLookup = (state: BoardState) => Evaluation | undefined;
+
+export function boardView(
+  report: DocumentReport,
+  params: BoardViewParams,
+  known: KnownLookup = () => undefined,
+): BoardView | null {
   const entry = entryAt(report, params.position.line);
   if (!entry) return null;
   const p =
     params.ply !== undefined
       ? entry.positions[Math.max(0, Math.min(params.ply, entry.positions.length - 1))]
       : positionAt(entry, params.position.line, params.position.character);
-  return p ? viewOf(entry, p) : null;
+  return p ? viewOf(entry, p, known) : null;
 }
 
-function viewOf(entry: EntryReport, p: PositionReport): BoardView {
+function viewOf(entry: EntryReport, p: PositionReport, known: KnownLookup): BoardView {
   const base = {
     entryTitle: entry.title ?? '',
     entryKind: entry.kind,
@@ -66,8 +76,12 @@ function viewOf(entry: EntryReport, p: PositionReport): BoardView {
   }));
   const lastPly = p.ply > 0 ? entry.model.plies[p.ply - 1] : undefined;
   const best = entry.kind === 'endgame' ? [] : (p.loony?.best ?? bestLines(entry, p)).map((l) => lineOf(g, l));
+  const moves = undrawnMoves(entry, p, g, state);
   return {
     ...base,
+    moves,
+    solved: p.value !== null && moves.length > 0 && moves.every((m) => m.loss !== null),
+    pv: p.value === null ? [] : bestContinuation(state, known, 2 * g.lineCount).map((l) => lineOf(g, l)),
     width: g.width,
     height: g.height,
     drawn,
@@ -117,6 +131,28 @@ function valueText(entry: EntryReport, p: PositionReport): string {
   if (p.value === null || p.remaining === 0) return advice;
   const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
   return `${advice}. Predicted final score ${final[0]}-${final[1]}: ${resultInWords(final, entry.players)}.`;
+}
+
+/** Every undrawn line with what playing it means (its value for the mover, the boxes it throws away). */
+function undrawnMoves(
+  entry: EntryReport,
+  p: PositionReport,
+  g: BoardGeometry,
+  state: BoardState,
+): NonNullable<BoardView['moves']> {
+  if (state.isOver()) return [];
+  const mover = entry.players[p.toMove];
+  const other = entry.players[1 - p.toMove];
+  const out: NonNullable<BoardView['moves']> = [];
+  for (let l = 0; l < g.lineCount; l++) {
+    if (state.drawn[l]) continue;
+    const name = g.lineName(l);
+    const after = p.moveValues?.get(name);
+    const value = after === undefined ? null : after;
+    const loss = value !== null && p.value !== null ? p.value - value : null;
+    out.push({ line: lineOf(g, l), loss, text: lineInWords(name, value, loss, mover, other) });
+  }
+  return out;
 }
 
 function bestLines(entry: EntryReport, p: PositionReport): number[] {

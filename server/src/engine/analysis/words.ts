@@ -34,3 +34,28 @@ export function resultInWords(final: [number, number], players: [string, string]
   const w = final[0] > final[1] ? 0 : 1;
   return `${players[w]} wins ${final[w]}-${final[1 - w]}`;
 }
+
+/**
+ * What playing a line means, for the board's hover and screen readers. `value` is the mover's value
+ * after the line (boxes it completes plus the rest), `loss` the boxes it throws away against best play.
+ *   "c1-c2: a best move — Alice wins the rest by 2"
+ *   "c1-c2: throws away 3 boxes — Bob wins the rest by 1"
+ *   "c1-c2: value not known yet"
+ */
+export function lineInWords(
+  name: string,
+  value: number | null,
+  loss: number | null,
+  mover: string,
+  other: string,
+): string {
+  if (value === null) return `${name}: value not known yet`;
+  const rest =
+    value > 0
+      ? `${mover} wins the rest by ${value}`
+      : value < 0
+        ? `${other} wins the rest by ${-value}`
+        : 'the rest is a tie';
+  if (loss === null) return `${name}: ${rest}`;
+  return `${name}: ${loss === 0 ? 'a best move' : `throws away ${boxes(loss)}`} — ${rest}`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The `dab/playLine` request: the user clicked an undrawn line on the board. The answer is one text
+ * edit the client applies as a single WorkspaceEdit (so the editor's undo takes it back):
+ *   - at the end of a record (game, or a position's `moves`): the move is appended;
+ *   - a position without `moves`: a `moves` field is added;
+ *   - inside a record: a variation `( … )` starts after the move that was played there instead
+ *     (clicking the move that was actually played just steps to it; no edit);
+ *   - "play it out" (reply): the engine's proven best answer follows the user's move, as long as
+ *     it is the engine's turn and the answer is proven within a small budget. Nothing unproven is
+ *     ever written as a best move: without a proof the reply stops and says why.
+ */
+import type { PlayLineParams, PlayLineResult } from '../../../shared/protocol';
+import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import type { Evaluation } from '../engine/analysis/evaluation';
+import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
+import type { BoardState } from '../engine/board/state';
+import type { MoveToken, Range } from '../engine/notation';
+import { entryAt, positionAt } from './convert';
+
+/** Budget of one engine reply in "play it out" (the request runs on the server's main thread). */
+export const REPLY_NODE_BUDGET = 200_000;
+export const REPLY_TIME_BUDGET_MS = 1500;
+
+type Pos = { line: number; character: number };
+
+const endOf = (r: Range): Pos => ({ line: r.endLine, character: r.endCharacter });
+const later = (a: Pos, b: Pos) => (b.line > a.line || (b.line === a.line && b.character > a.character) ? b : a);
+
+/** The end of a written move with its glyph and comments. */
+function tokenEnd(t: MoveToken): Pos {
+  let end = endOf(t.range);
+  if (t.glyphRange) end = later(end, endOf(t.glyphRange));
+  if (t.commentRange) end = later(end, endOf(t.commentRange));
+  return end;
+}
+
+/** Where the cursor lands after inserting text at a position. */
+function afterText(at: Pos, text: string): Pos {
+  const lines = text.split('\n');
+  return lines.length === 1
+    ? { line: at.line, character: at.character + text.length }
+    : { line: at.line + lines.length - 1, character: lines[lines.length - 1].length };
+}
+
+export function playLine(
+  report: DocumentReport,
+  params: PlayLineParams,
+  known: (s: BoardState) => Evaluation | undefined = () => undefined,
+): PlayLineResult {
+  const entry = entryAt(report, params.position.line);
+  if (!entry || entry.kind === 'endgame') return { error: 'Place the cursor in a game or a position to play a line.' };
+  const p =
+    params.ply !== undefined
+      ? entry.positions[params.ply]
+      : positionAt(entry, params.position.line, params.position.character);
+  const state = p?.state;
+  if (!p || !state) return { error: 'This entry has no board to play on (give it a size).' };
+  const g = state.geometry;
+  const line = g.allLines().find((l) => g.lineName(l) === params.line);
+  if (line === undefined) return { error: `${params.line} is not a line of this ${g.width}x${g.height} board.` };
+  if (state.drawn[line]) return { error: `${params.line} is drawn already.` };
+
+  const model = entry.model;
+  const k = p.ply;
+  const next = model.plies[k];
+  if (next && next.line === line) {
+    // The move that was played: step to it rather than write it twice.
+    return { ply: k + 1, cursor: { line: next.range.line, character: next.range.character } };
+  }
+
+  const after = state.clone();
+  after.play(line);
+  const written = [params.line];
+  let note: string | undefined;
+  if (params.reply) {
+    const r = engineReplies(after, state.toMove, known);
+    written.push(...r.moves.map((l) => g.lineName(l)));
+    note = r.note;
+  }
+
+  const field = model.entry.moves;
+  const tokens = field?.moves ?? [];
+  let at: Pos;
+  let newText: string;
+  let cursorAt: (text: string) => Pos;
+  if (next) {
+    // Inside the record: an alternative to the move played from this position.
+    const tok = next.token;
+    at = tokenEnd(tok);
+    const num = tok.number !== null ? `${tok.number}. ` : '';
+    newText = ` (${num}${written.join(' ')})`;
+    cursorAt = () => ({ line: at.line, character: at.character + 2 + num.length });
+  } else if (field && tokens.length) {
+    // At the end of the record: append after the last written move.
+    const last = tokens[tokens.length - 1];
+    at = tokenEnd(last);
+    newText = ' ' + numbered(written, last.number);
+    cursorAt = (t) => afterText(at, t);
+  } else if (field) {
+    at = endOf(field.keywordRange);
+    newText = ' ' + written.join(' ');
+    cursorAt = (t) => afterText(at, t);
+  } else {
+    // No `moves` yet: add the field under the entry, indented like its first field.
+    at = endOf(model.entry.range);
+    const indent = ' '.repeat(model.entry.fields[0]?.keywordRange.character ?? 2);
+    newText = `\n${indent}moves ${written.join(' ')}`;
+    cursorAt = (t) => afterText(at, t);
+  }
+  return {
+    edit: { range: { start: at, end: at }, newText },
+    cursor: cursorAt(newText),
+    note,
+  };
+}
+
+/** Numbers moves on from the last written number (`14.` → `15. a1-b1 16. …`), or not at all. */
+function numbered(moves: string[], lastNumber: number | null): string {
+  if (lastNumber === null) return moves.join(' ');
+  return moves.map((m, i) => `${lastNumber + 1 + i}. ${m}`).join(' ');
+}
+
+/**
+ * The engine's proven best answers while it is the engine's turn (a move that completes a box
+ * gives the same side another move). Stops without a proof, saying why.
+ */
+function engineReplies(
+  state: BoardState,
+  user: 0 | 1,
+  known: (s: BoardState) => Evaluation | undefined,
+): { moves: number[]; note?: string } {
+  const moves: number[] = [];
+  const s = state.clone();
+  let solver: ReturnType<typeof createSolver> | undefined;
+  while (!s.isOver() && s.toMove !== user) {
+    let e = quickEvaluate(s)?.evaluation ?? known(s);
+    if (!e || e.status !== 'exact') {
+      solver ??= createSolver();
+      e = searchEvaluate(solver, s, { nodeBudget: REPLY_NODE_BUDGET, timeBudgetMs: REPLY_TIME_BUDGET_MS });
+    }
+    if (e.status !== 'exact' || e.best.length === 0) {
+      return { moves, note: 'No proven best reply within the budget: the engine does not answer here.' };
+    }
+    const best = e.best.slice().sort((a, b) => a - b)[0];
+    moves.push(best);
+    s.play(best);
+  }
+  return { moves };
+}

@@ -1,0 +1,110 @@
+// The playable board on the server side: the heat map's losses (features/boardView.ts) and the edits
+// of a clicked line (features/playLine.ts). Each edit is applied to the text and the result analysed
+// again, so the losses on the board are checked against the review of the record with that move.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
+import { createSearchCache } from '../../server/src/cli/search';
+import { boardView } from '../../server/src/features/boardViewRequest';
+import { playLine } from '../../server/src/features/playLine';
+import type { PlayLineParams, PlayLineResult } from '../../shared/protocol';
+
+const search = createSearchCache({ timeBudgetMs: 5000 });
+const analyse = (text: string) => analyzeText(text, { search: search.lookup });
+
+function apply(text: string, r: PlayLineResult): string {
+  assert.ok(r.edit, `an edit: ${JSON.stringify(r)}`);
+  const lines = text.split('\n');
+  const { line, character } = r.edit.range.start;
+  assert.deepEqual(r.edit.range.start, r.edit.range.end, 'an insertion');
+  lines[line] = lines[line].slice(0, character) + r.edit.newText + lines[line].slice(character);
+  return lines.join('\n');
+}
+
+const GAME = ['game "t"', '  size 2x2', '  players "Alice" "Bob"', '  moves a1-b1 b1-c1 a3-b3', ''].join('\n');
+
+test('board: every undrawn line carries its loss and words; the losses match the review of the record with that move', () => {
+  const report = analyse(GAME);
+  const view = boardView(report, { uri: 'x', position: { line: 3, character: 40 } }, search.lookup)!;
+  assert.equal(view.ply, 3);
+  assert.equal(view.solved, true, '2x2 positions are solved');
+  assert.equal(view.moves!.length, 12 - 3);
+  const names = view.moves!.map((m) => m.line.name);
+  assert.ok(!names.includes('a1-b1') && names.includes('a1-a2'));
+  for (const m of view.moves!) {
+    assert.ok(m.text.startsWith(`${m.line.name}: `), m.text);
+    assert.ok(m.loss !== null && m.loss >= 0);
+    if (m.loss === 0) assert.match(m.text, /a best move/);
+    else assert.match(m.text, new RegExp(`throws away ${m.loss} box`));
+    // Play it at the end of the record and let the review judge the move.
+    const r = playLine(report, { uri: 'x', position: { line: 3, character: 40 }, line: m.line.name });
+    const after = analyse(apply(GAME, r));
+    const entry = after.entries[0];
+    assert.equal(entry.moves.length, 4, `the move was appended: ${apply(GAME, r)}`);
+    assert.equal(entry.moves[3].move, m.line.name);
+    assert.equal(entry.moves[3].loss, m.loss, `${m.line.name}: board and review agree`);
+  }
+  assert.ok(view.pv!.length > 0, 'a principal variation');
+  assert.ok(
+    view.best.some((b) => b.name === view.pv![0].name),
+    'the best line starts with a best move',
+  );
+});
+
+test('board: a click at the end appends, inside a record starts a variation, on the played move steps', () => {
+  const report = analyse(GAME);
+  const at = (ply: number, line: string, extra: Partial<PlayLineParams> = {}) =>
+    playLine(report, { uri: 'x', position: { line: 3, character: 40 }, ply, line, ...extra });
+  const end = at(3, 'a1-a2');
+  assert.equal(end.edit!.newText, ' a1-a2');
+  assert.deepEqual(end.edit!.range.start, { line: 3, character: 25 });
+  assert.deepEqual(end.cursor, { line: 3, character: 31 });
+
+  const inside = at(1, 'c1-c2');
+  assert.equal(inside.edit!.newText, ' (c1-c2)');
+  assert.deepEqual(inside.edit!.range.start, { line: 3, character: 19 }, 'right after b1-c1, the move it replaces');
+  const played = at(1, 'b1-c1');
+  assert.equal(played.edit, undefined);
+  assert.equal(played.ply, 2);
+
+  assert.match(at(3, 'a1-b1').error!, /drawn already/);
+  assert.match(at(3, 'z9-z10').error!, /not a line/);
+});
+
+test('board: numbered records get numbered moves, and variations repeat the number of the move they replace', () => {
+  const text = ['game "n"', '  size 2x2', '  moves 1. a1-b1 2. b1-c1 {quiet} 3. a3-b3!', ''].join('\n');
+  const report = analyse(text);
+  const end = playLine(report, { uri: 'x', position: { line: 2, character: 60 }, ply: 3, line: 'a1-a2' });
+  assert.equal(apply(text, end).split('\n')[2], '  moves 1. a1-b1 2. b1-c1 {quiet} 3. a3-b3! 4. a1-a2');
+  const v = playLine(report, { uri: 'x', position: { line: 2, character: 60 }, ply: 1, line: 'c1-c2' });
+  assert.equal(apply(text, v).split('\n')[2], '  moves 1. a1-b1 2. b1-c1 {quiet} (2. c1-c2) 3. a3-b3!');
+});
+
+test('board: a position without moves gets a moves field; with moves it is extended', () => {
+  const text = ['position "p"', '  size 2x2', '  lines a1-b1 b1-c1', '', 'game "next"', '  size 1x1', ''].join('\n');
+  const report = analyse(text);
+  const r = playLine(report, { uri: 'x', position: { line: 1, character: 0 }, line: 'a3-b3' });
+  const once = apply(text, r);
+  assert.equal(once.split('\n').slice(0, 4).join('\n'), 'position "p"\n  size 2x2\n  lines a1-b1 b1-c1\n  moves a3-b3');
+  const report2 = analyse(once);
+  assert.equal(report2.entries[0].moves.length, 1);
+  assert.equal(report2.entries[1].title, 'next', 'the next entry is untouched');
+  const r2 = playLine(report2, { uri: 'x', position: r.cursor!, line: 'b3-c3' });
+  assert.equal(apply(once, r2).split('\n')[3], '  moves a3-b3 b3-c3');
+});
+
+test('board: play it out answers with proven best moves until it is the user’s turn', () => {
+  const report = analyse(GAME);
+  const r = playLine(report, { uri: 'x', position: { line: 3, character: 40 }, ply: 3, line: 'a1-a2', reply: true });
+  const text = apply(GAME, r);
+  const entry = analyse(text).entries[0];
+  const user = entry.moves[3].player;
+  const replies = entry.moves.slice(4);
+  assert.ok(replies.length >= 1, `the engine answered: ${text}`);
+  for (const m of replies) {
+    assert.notEqual(m.player, user, 'only the engine’s turns are played');
+    assert.equal(m.loss, 0, `${m.move} is a proven best move`);
+  }
+  const last = entry.positions[entry.positions.length - 1];
+  assert.ok(last.remaining === 0 || last.toMove === user, 'it stops on the user’s turn');
+});
