@@ -17,6 +17,8 @@ const severities: Severity[] = ['error', 'warning', 'information', 'hint'];
 
 /** Merge what the client sent over the defaults, ignoring values of the wrong type. */
 export function readSettings(raw: unknown): DabSettings {
+  // Untrusted JSON from the client: every field below is read through a type check.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = (raw ?? {}) as Record<string, any>;
   const num = (v: unknown, d: number, min = 0) => (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : d);
   const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);

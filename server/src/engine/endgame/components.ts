@@ -202,7 +202,7 @@ export function parseComponents(text: string, options: ParseComponentsOptions = 
     const tok = m[0];
     const start = m.index,
       end = start + tok.length;
-    const rep = /^([^\^*]+)(?:[\^*]([0-9]+))?$/.exec(tok);
+    const rep = /^([^^*]+)(?:[\^*]([0-9]+))?$/.exec(tok);
     if (!rep) {
       errors.push({ message: `'${tok}' is not a component (repeat with ^N, e.g. 6l^9)`, start, end });
       continue;
