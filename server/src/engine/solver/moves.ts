@@ -69,6 +69,8 @@ export class MoveGenerator extends SearchPosition {
   readonly clsOf: Int8Array;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
+  readonly pair = new Int16Array(2);
+  pairN = 0;
 
   constructor(g: BoardGeometry, cfg: SolverConfig) {
     super(g, cfg.symmetry !== false);
@@ -99,63 +101,99 @@ export class MoveGenerator extends SearchPosition {
   }
 
   /**
+   * Rule 2 (opened chain): writes the moves it leaves to out[at ..] and returns their number (1 or
+   * 2), or 0 when it gives no restriction. Call only when rule 1 does not apply.
+   */
+  openedChain(out: Int16Array, at: number): number {
+    const sides = this.sides;
+    for (let b = 0; b < this.B; b++) {
+      if (sides[b] !== 3) continue;
+      const l = this.missingSide(b, -1);
+      const y = this.across(l, b); // a 2-box (rule 1 did not apply)
+      const n = this.missingSide(y, l);
+      let k = 2,
+        cur = y,
+        via = n;
+      let next = this.across(via, cur);
+      while (next >= 0 && sides[next] === 2) {
+        k++;
+        const exit = this.missingSide(next, via);
+        cur = next;
+        via = exit;
+        next = this.across(via, cur);
+      }
+      if (next < 0 || sides[next] < 2) {
+        if (k === 2) {
+          if (this.threeCount === 1) {
+            out[at] = l;
+            out[at + 1] = n;
+            return 2;
+          }
+          continue;
+        }
+        out[at] = l;
+        return 1;
+      }
+      // ends at a 3-box: chain opened at both ends, k + 1 boxes
+      if (k + 1 >= 5) {
+        out[at] = l;
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * A capture that rules 1 and 2 make forced (the only move to search), or -1. The search makes
+   * such captures in a row without a node of their own: the same player moves again after each.
+   * When it returns -1 with a 3-box on the board, pairN and pair[] hold rule 2's verdict (0: no
+   * restriction, 2: the take and double-dealing lines of rule 2a) for genMoves.
+   */
+  forcedCapture(): number {
+    const l = this.freeCapture();
+    this.pairN = 0;
+    if (l >= 0 || !this.chainRule) return l;
+    const k = this.openedChain(this.pair, 0);
+    if (k === 1) return this.pair[0];
+    this.pairN = k;
+    return -1;
+  }
+
+  /**
    * Fill the move buffer moves[ply * L ..] for this position; returns the number of moves. Rules
    * 1-4 decide what may be left out (each keeps an optimal move); the order is: the table move
    * (`ttMove`, -1 for none), captures, the killer, lines that give nothing away, sacrifices of short
    * chains, then the rest, centre-out within each class. Never used at solve()'s root, which tries
-   * every line.
+   * every line. `checked`: forcedCapture() has just run on this position and found nothing forced;
+   * pairN, pa, pb are its pairN and pair[].
    */
-  genMoves(ply: number, ttMove: number): number {
+  genMoves(ply: number, ttMove: number, checked = false, pairN = 0, pa = 0, pb = 0): number {
     const L = this.L,
       buf = this.moves,
       base = ply * L,
       sides = this.sides;
     if (this.threeCount > 0) {
-      // Rule 1
-      for (let b = 0; b < this.B; b++) {
-        if (sides[b] !== 3) continue;
-        const l = this.missingSide(b, -1);
-        const y = this.across(l, b);
-        if (y < 0 || sides[y] !== 2) {
-          buf[base] = l;
-          return 1;
+      if (checked) {
+        // rules 1 and 2 were applied by forcedCapture() here: nothing forced, rule 2a's pair or nothing
+        if (pairN === 2) {
+          buf[base] = pa;
+          buf[base + 1] = pb;
+          return 2;
         }
-      }
-      if (this.chainRule) {
-        // Rule 2
+      } else {
+        // Rule 1
         for (let b = 0; b < this.B; b++) {
           if (sides[b] !== 3) continue;
           const l = this.missingSide(b, -1);
-          const y = this.across(l, b); // a 2-box (rule 1 did not apply)
-          const n = this.missingSide(y, l);
-          let k = 2,
-            cur = y,
-            via = n;
-          let next = this.across(via, cur);
-          while (next >= 0 && sides[next] === 2) {
-            k++;
-            const out = this.missingSide(next, via);
-            cur = next;
-            via = out;
-            next = this.across(via, cur);
-          }
-          if (next < 0 || sides[next] < 2) {
-            if (k === 2) {
-              if (this.threeCount === 1) {
-                buf[base] = l;
-                buf[base + 1] = n;
-                return 2;
-              }
-              continue;
-            }
+          const y = this.across(l, b);
+          if (y < 0 || sides[y] !== 2) {
             buf[base] = l;
             return 1;
           }
-          // ends at a 3-box: chain opened at both ends, k + 1 boxes
-          if (k + 1 >= 5) {
-            buf[base] = l;
-            return 1;
-          }
+        }
+        if (this.chainRule) {
+          const k = this.openedChain(buf, base);
+          if (k > 0) return k;
         }
       }
       if (this.captureRule) {

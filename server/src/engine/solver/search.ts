@@ -3,7 +3,10 @@
  * incremental position (position.ts), the restricted and ordered moves (moves.ts), the
  * transposition table (table.ts) and the exact leaves (leaves.ts).
  *
- * At each node, in order: rule-1 captures are made without a table probe; the table's bounds may
+ * At each node, in order: the captures rules 1 and 2 force are made in a row, without a table probe
+ * and without a node of their own (so a node is a position where a choice is left: the node counts
+ * of this solver and of the one before 2026-11-23, which counted each forced capture, differ by
+ * definition — compare times, or the `nodes` of the same code); the table's bounds may
  * settle the node or narrow the window; a position with no box below 2 sides is valued exactly at
  * the leaf when the leaf evaluators can; the table move is searched before the other moves are
  * generated (`lazyMoves`: any legal move may be searched without changing the value, the rules only
@@ -31,6 +34,9 @@ const ETC_MIN = 16;
 export class Engine extends MoveGenerator {
   readonly table: TranspositionTable;
   readonly leaves: LeafValues;
+  /** Forced captures made on the way down (line, boxes completed), capTop entries in use. */
+  private readonly captured: Int16Array;
+  private capTop = 0;
 
   // search control
   nodes = 0;
@@ -51,6 +57,7 @@ export class Engine extends MoveGenerator {
     this.workPriority = cfg.replacement !== 'depth';
     this.table = new TranspositionTable(this.nw, bits, cfg.bucket ?? 4, this.workPriority);
     this.leaves = new LeafValues(this);
+    this.captured = new Int16Array(2 * this.L + 2);
     this.simple = cfg.simpleEndgames !== false;
     this.lazy = cfg.lazyMoves !== false;
     this.tableMin = cfg.tableMinUndrawn ?? 0;
@@ -84,24 +91,51 @@ export class Engine extends MoveGenerator {
     if (this.onTick && (this.nodes & 0xffff) === 0) this.onTick();
   }
 
-  /** Negamax, fail-soft. Value for the player to move of the remaining boxes. */
+  /**
+   * Negamax, fail-soft: the value for the player to move of the remaining boxes, or a bound on it
+   * outside (alpha, beta). One node: the captures forced by rules 1 and 2 are made first, in a row,
+   * then the position they leave is expanded (expand()).
+   */
   search(alpha: number, beta: number, ply: number): number {
     if ((++this.nodes & 4095) === 0) this.tick();
+    if (this.threeCount > 0) {
+      let l = this.forcedCapture();
+      if (l >= 0) {
+        const stack = this.captured,
+          top = this.capTop;
+        let end = top,
+          c = 0;
+        do {
+          const k = this.make(l);
+          stack[end++] = l;
+          stack[end++] = k;
+          c += k;
+          l = this.threeCount > 0 ? this.forcedCapture() : -1;
+        } while (l >= 0);
+        this.capTop = end;
+        const v = c + this.expand(alpha - c, beta - c, ply + 1);
+        this.capTop = top;
+        while (end > top) {
+          end -= 2;
+          this.unmake(stack[end], stack[end + 1]);
+        }
+        return v;
+      }
+    }
+    return this.expand(alpha, beta, ply);
+  }
+
+  /** The search of a position with no forced capture (the rest of search()). */
+  private expand(alpha: number, beta: number, ply: number): number {
     const n0 = this.nodes;
+    // forcedCapture() has just run here when there is a 3-box: keep its verdict on rule 2a
+    const pairN = this.threeCount > 0 ? this.pairN : 0,
+      pa = this.pair[0],
+      pb = this.pair[1];
     const R = this.remaining;
     if (R === 0) return 0;
     if (R <= alpha) return R;
     if (-R >= beta) return -R;
-    if (this.threeCount > 0) {
-      // rule 1 needs no table: take the box and go on
-      const l = this.freeCapture();
-      if (l >= 0) {
-        const c = this.make(l);
-        const v = c + this.search(alpha - c, beta - c, ply + 1);
-        this.unmake(l, c);
-        return v;
-      }
-    }
     const useTable = this.undrawn >= this.tableMin;
     const h = useTable ? this.canon() : 0;
     const slot = useTable ? this.probe(h) : -1;
@@ -151,7 +185,7 @@ export class Engine extends MoveGenerator {
       if (v > alpha) alpha = v;
     }
     if (alpha < beta) {
-      const n = this.genMoves(ply, ttMove);
+      const n = this.genMoves(ply, ttMove, true, pairN, pa, pb);
       const base = ply * this.L;
       if (this.etc && n > 1 && undrawn >= ETC_MIN) {
         // enhanced transposition cutoff: a child already known to refute the window
