@@ -5,25 +5,11 @@
  */
 import { LspTestClient } from '../test/protocol/lspClient';
 import { lcg } from '../test/support/random';
-import { geometryOf } from '../server/src/engine/board/geometry';
-import { BoardState } from '../server/src/engine/board/state';
+import { plausibleRecord } from '../test/support/boards';
 
 function record60(): string {
-  // A plausible 5x5 game: safe moves (no third side) first, then whatever is left, by a fixed PRNG.
-  const g = geometryOf(5, 5);
-  const s = new BoardState(g);
-  const rand = lcg(5);
-  const moves: string[] = [];
-  while (!s.isOver() && moves.length < 60) {
-    const undrawn = s.undrawnLines();
-    const safe = undrawn.filter((l) => g.boxesOfLine(l).every((b) => s.sidesDrawn(b) < 2));
-    const capture = undrawn.filter((l) => g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 3));
-    const pool = capture.length ? capture : safe.length ? safe : undrawn;
-    const l = pool[Math.floor(rand() * pool.length)];
-    moves.push(g.lineName(l));
-    s.play(l);
-  }
-  return `game "sixty"\n  size 5x5\n  moves ${moves.join(' ')}\n`;
+  // A plausible 5x5 game (captures, else a safe move, else any), by a fixed PRNG.
+  return plausibleRecord(5, 5, 60, lcg(5), 'sixty');
 }
 
 function pct(xs: number[], p: number): number {

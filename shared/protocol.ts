@@ -22,6 +22,20 @@ export const BoardViewRequest = new RequestType<BoardViewParams, BoardView | nul
 export const PlayLineRequest = new RequestType<PlayLineParams, PlayLineResult, void>('dab/playLine');
 
 // ---------------------------------------------------------------------------------------------
+// Client -> server notifications
+
+/**
+ * The cursor of a dab editor moved (or the editor became active): the background search solves
+ * the position under it first. Send it debounced. (The board view request counts as one too.)
+ */
+export const CursorNotification = new NotificationType<CursorParams>('dab/cursor');
+
+export interface CursorParams {
+  uri: string;
+  position: { line: number; character: number };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Server -> client notifications
 
 /**

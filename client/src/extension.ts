@@ -9,8 +9,8 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { AnalysisChangedNotification } from '../../shared/protocol';
 import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
+import { AnalysisChangedNotification, CursorNotification, type CursorParams } from '../../shared/protocol';
 
 let client: LanguageClient | undefined;
 
@@ -78,8 +78,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   );
 
+  // The server solves the position under the cursor first: tell it where the cursor is (debounced).
+  let cursorTimer: ReturnType<typeof setTimeout> | undefined;
+  const sendCursor = (editor: vscode.TextEditor | undefined) => {
+    if (!editor || editor.document.languageId !== 'dab') return;
+    if (cursorTimer) clearTimeout(cursorTimer);
+    cursorTimer = setTimeout(() => {
+      cursorTimer = undefined;
+      const c = getClient();
+      const pos = editor.selection.active;
+      const params: CursorParams = {
+        uri: editor.document.uri.toString(),
+        position: { line: pos.line, character: pos.character },
+      };
+      if (c) void c.sendNotification(CursorNotification, params).catch(() => undefined);
+    }, 100);
+  };
+  context.subscriptions.push(
+    vscode.window.onDidChangeTextEditorSelection((e) => sendCursor(e.textEditor)),
+    vscode.window.onDidChangeActiveTextEditor((e) => sendCursor(e)),
+    { dispose: () => cursorTimer && clearTimeout(cursorTimer) },
+  );
+
   try {
     await client.start();
+    sendCursor(vscode.window.activeTextEditor);
     // Search results arrive after the text settles: redraw the board when its document's analysis changes.
     context.subscriptions.push(
       client.onNotification(AnalysisChangedNotification, (p) => {

@@ -1,15 +1,17 @@
 /**
  * One analysis per open document and version. Parsing and the exact closed-form analysis run on
- * the main thread (they are fast); board search goes to the SearchService, and every finished
- * search re-runs the cheap analysis of the documents that wanted it.
+ * the main thread (they are fast); the board positions that need search become the document's
+ * plan for the SearchService (each record from its end backwards), and every improved answer
+ * re-runs the cheap analysis of the documents that want it.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeDocument, type DocumentReport } from './engine/analysis/analyzeDocument';
 import { readDab, type DabDocument } from './engine/notation';
-import type { SearchService } from './search/searchService';
+import type { PlanItem, SearchService } from './search/searchService';
 import type { DabSettings } from './settings';
 import type { BoardState } from './engine/board/state';
 import { nimSummary, type NimSummary } from './engine/analysis/nim';
+import { entryAt, positionAt } from './features/convert';
 
 /** Nimstring of positions that need no search (loony endgames): cheap, so on the main thread, memoized. */
 const QUICK_NIM_BUDGET = 5_000;
@@ -31,6 +33,9 @@ interface Cached {
   report: DocumentReport;
   /** Bumped whenever the report changes without a new text version (search results). */
   generation: number;
+  /** When the analysis finished (performance.now()) and how long it took, ms. */
+  at: number;
+  ms: number;
 }
 
 export class AnalysisStore {
@@ -48,6 +53,14 @@ export class AnalysisStore {
     return this.analyze(document.uri, document.version, readDab(document.getText()), (c?.generation ?? 0) + 1).report;
   }
 
+  /** The board state under a cursor (the entry's position after the last move before it, or `ply`). */
+  stateAt(document: TextDocument, line: number, character: number, ply?: number): BoardState | undefined {
+    const entry = entryAt(this.get(document), line);
+    if (!entry) return undefined;
+    if (ply !== undefined) return entry.positions[Math.max(0, Math.min(ply, entry.positions.length - 1))]?.state;
+    return positionAt(entry, line, character)?.state;
+  }
+
   /** Re-run the analysis over the same parse (after search results arrived). */
   refresh(uri: string): DocumentReport | undefined {
     const c = this.cache.get(uri);
@@ -57,6 +70,16 @@ export class AnalysisStore {
 
   generation(uri: string): number {
     return this.cache.get(uri)?.generation ?? 0;
+  }
+
+  /**
+   * How long to wait before re-analysing `uri` for new search results: a document whose analysis
+   * takes d ms is refreshed at most every 4d ms, so the main thread stays free for typing.
+   */
+  refreshDelay(uri: string, minMs: number): number {
+    const c = this.cache.get(uri);
+    if (!c) return 0;
+    return Math.max(0, c.at + Math.max(minMs, 4 * c.ms) - performance.now());
   }
 
   uris(): string[] {
@@ -69,22 +92,38 @@ export class AnalysisStore {
   }
 
   private analyze(uri: string, version: number, doc: DabDocument, generation: number): Cached {
+    const t0 = performance.now();
     const s = this.settings();
-    this.search.beginOwner(uri);
+    const wanted = new Set<string>();
     const report = analyzeDocument(doc, {
-      search: (state) => this.search.lookup(state, uri),
+      search: (state) => {
+        wanted.add(state.key());
+        return this.search.lookup(state, uri);
+      },
       nim: (state) => quickNim(state),
       minLoss: s.diagnostics.minLoss,
       resultChangeSeverity: s.diagnostics.resultChangeSeverity,
       lossSeverity: s.diagnostics.lossSeverity,
     });
-    // Late positions first: they are quick and fill the solver's table for the earlier ones.
-    const order: string[] = [];
-    for (const m of doc.models) for (let i = m.states.length - 1; i >= 0; i--) order.push(m.states[i].key());
-    this.search.prioritise(order);
-    this.search.commit();
-    const c: Cached = { version, doc, report, generation };
+    this.search.setPlan(uri, searchPlan(doc, wanted));
+    const at = performance.now();
+    const c: Cached = { version, doc, report, generation, at, ms: at - t0 };
     this.cache.set(uri, c);
     return c;
   }
+}
+
+/** The positions to search, most useful first: each record from its end backwards (later positions
+ * are cheaper and fill the solver's table for the earlier ones). */
+function searchPlan(doc: DabDocument, wanted: Set<string>): PlanItem[] {
+  const plan: PlanItem[] = [];
+  for (const [group, m] of doc.models.entries()) {
+    const name = m.title !== null ? `${m.kind} "${m.title}"` : `the ${m.kind}`;
+    for (let i = m.states.length - 1; i >= 0; i--) {
+      const state = m.states[i];
+      if (wanted.has(state.key()))
+        plan.push({ state, group, label: i === 0 ? `${name}, start` : `${name}, after move ${i}` });
+    }
+  }
+  return plan;
 }

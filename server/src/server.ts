@@ -12,13 +12,18 @@ import {
   TextDocumentSyncKind,
   type InitializeParams,
   type InitializeResult,
-  type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisStore } from './analysisStore';
 import { SearchService } from './search/searchService';
 import { defaultSettings, readSettings, type DabSettings } from './settings';
-import { AnalysisChangedNotification, BoardViewRequest, PlayLineRequest } from '../../shared/protocol';
+import {
+  AnalysisChangedNotification,
+  BoardViewRequest,
+  CursorNotification,
+  PlayLineRequest,
+} from '../../shared/protocol';
+import { SearchProgress } from './features/progress';
 import { diagnostics } from './features/diagnostics';
 import { hover } from './features/hover';
 import { codeLenses } from './features/codeLens';
@@ -43,47 +48,16 @@ const REFRESH_MS = 250;
 const pendingPublish = new Map<string, NodeJS.Timeout>();
 const dirty = new Set<string>();
 let refreshTimer: NodeJS.Timeout | null = null;
-let progress: WorkDoneProgressServerReporter | null = null;
-let progressStarting = false;
-let solvedSinceStart = 0;
 
 const search = new SearchService(settings.search, {
-  onResult: (key) => {
-    solvedSinceStart++;
-    for (const uri of store.uris()) dirty.add(uri);
+  onResult: (_key, owners) => {
+    for (const uri of owners) dirty.add(uri);
     scheduleRefresh();
-    void key;
   },
-  onStart: () => {
-    void beginProgress();
-  },
-  onProgress: (_key, nodes, lower, upper) => {
-    progress?.report(
-      `${solvedSinceStart} positions solved; current: ${nodes.toLocaleString('en-US')} nodes, value in [${lower}, ${upper}]`,
-    );
-  },
-  onIdle: () => {
-    progress?.done();
-    progress = null;
-    solvedSinceStart = 0;
-  },
+  onActivity: (a) => progress.update(a),
 });
 const store = new AnalysisStore(search, () => settings);
-
-async function beginProgress(): Promise<void> {
-  if (!canReportProgress || progress || progressStarting) return;
-  progressStarting = true;
-  try {
-    const p = await connection.window.createWorkDoneProgress();
-    p.begin('dab: solving positions', undefined, 'searching…', false);
-    if (search.isBusy()) progress = p;
-    else p.done();
-  } catch {
-    /* the client refused; no progress then */
-  } finally {
-    progressStarting = false;
-  }
-}
+const progress = new SearchProgress(connection, () => canReportProgress);
 
 function publish(uri: string): void {
   const doc = documents.get(uri);
@@ -122,23 +96,38 @@ function schedulePublish(uri: string): void {
   );
 }
 
-function scheduleRefresh(): void {
+/** Re-analyse the documents whose search results changed (throttled per document), then tell the client. */
+function scheduleRefresh(delayMs = REFRESH_MS): void {
   if (refreshTimer) return;
   refreshTimer = setTimeout(() => {
     refreshTimer = null;
     guarded(() => {
-      for (const uri of dirty) {
+      let refreshed = false;
+      let wait = Infinity;
+      for (const uri of [...dirty]) {
         const doc = documents.get(uri);
-        if (!doc) continue;
+        if (!doc) {
+          dirty.delete(uri);
+          continue;
+        }
+        const delay = store.refreshDelay(uri, REFRESH_MS);
+        if (delay > 0) {
+          wait = Math.min(wait, delay);
+          continue;
+        }
+        dirty.delete(uri);
         const report = store.refresh(uri);
         if (report) void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
         void connection.sendNotification(AnalysisChangedNotification, { uri });
+        refreshed = true;
       }
-      dirty.clear();
-      if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
-      if (canRefreshHints) void connection.sendRequest(InlayHintRefreshRequest.type).catch(() => undefined);
+      if (refreshed) {
+        if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+        if (canRefreshHints) void connection.sendRequest(InlayHintRefreshRequest.type).catch(() => undefined);
+      }
+      if (dirty.size > 0) scheduleRefresh(Number.isFinite(wait) ? Math.max(wait, 10) : REFRESH_MS);
     });
-  }, REFRESH_MS);
+  }, delayMs);
 }
 
 /** A feature that throws must not take the server down; it answers nothing and logs why. */
@@ -169,7 +158,7 @@ async function pullSettings(): Promise<void> {
 
 function applySettings(raw: unknown): void {
   settings = readSettings(raw);
-  search.setBudget(settings.search);
+  search.configure(settings.search);
   for (const doc of documents.all()) {
     store.refresh(doc.uri);
     publish(doc.uri);
@@ -185,7 +174,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canRefreshHints = !!caps.workspace?.inlayHint?.refreshSupport;
   canReportProgress = !!caps.window?.workDoneProgress;
   const init = params.initializationOptions as { settings?: unknown } | undefined;
-  if (init?.settings) settings = readSettings(init.settings);
+  if (init?.settings) {
+    settings = readSettings(init.settings);
+    search.configure(settings.search);
+  }
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -222,7 +214,10 @@ connection.languages.inlayHint.on((p) => withReport(p.textDocument.uri, (r) => i
 connection.onDocumentSymbol((p) => withReport(p.textDocument.uri, (r) => documentSymbols(r), []));
 connection.onFoldingRanges((p) => withReport(p.textDocument.uri, (r) => foldingRanges(r), []));
 connection.onCodeAction((p) => withReport(p.textDocument.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []));
-connection.onRequest(BoardViewRequest, (p) => withReport(p.uri, (r) => boardView(r, p, (s) => search.peek(s)), null));
+connection.onRequest(BoardViewRequest, (p) => {
+  followCursor(p.uri, p.position, p.ply);
+  return withReport(p.uri, (r) => boardView(r, p, (s) => search.peek(s)), null);
+});
 
 connection.onRequest(PlayLineRequest, (p) => {
   const doc = documents.get(p.uri);
@@ -230,6 +225,17 @@ connection.onRequest(PlayLineRequest, (p) => {
     return { error: 'The document changed since the board was drawn; try again.' };
   return withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: 'The document is not open.' });
 });
+// The position under the cursor is solved first (the board view follows the cursor too).
+connection.onNotification(CursorNotification, (p) => followCursor(p?.uri, p?.position));
+
+function followCursor(uri: unknown, pos: { line: number; character: number } | undefined, ply?: number): void {
+  const doc = typeof uri === 'string' ? documents.get(uri) : undefined;
+  if (!doc || !pos || !Number.isInteger(pos.line) || !Number.isInteger(pos.character)) return;
+  guarded(() => {
+    const state = store.stateAt(doc, pos.line, pos.character, Number.isInteger(ply) ? ply : undefined);
+    search.setCursor(doc.uri, state?.key());
+  });
+}
 
 connection.onShutdown(() => search.dispose());
 

@@ -1,15 +1,16 @@
 /** The `dab.*` settings the server reads, with their defaults. */
 import type { Severity } from './engine/notation';
+import type { SearchSettings } from './search/searchService';
 
 export interface DabSettings {
   inlayHints: { enabled: boolean; afterEachMove: boolean };
-  search: { timeBudgetMs: number; nodeBudget: number };
+  search: SearchSettings;
   diagnostics: { minLoss: number; resultChangeSeverity: Severity; lossSeverity: Severity };
 }
 
 export const defaultSettings: DabSettings = {
   inlayHints: { enabled: true, afterEachMove: false },
-  search: { timeBudgetMs: 10_000, nodeBudget: 0 },
+  search: { timeBudgetMs: 10_000, nodeBudget: 0, backgroundBudgetSeconds: 120, threads: 0 },
   diagnostics: { minLoss: 1, resultChangeSeverity: 'warning', lossSeverity: 'information' },
 };
 
@@ -32,6 +33,8 @@ export function readSettings(raw: unknown): DabSettings {
     search: {
       timeBudgetMs: num(r.search?.timeBudgetMs, d.search.timeBudgetMs),
       nodeBudget: num(r.search?.nodeBudget, d.search.nodeBudget),
+      backgroundBudgetSeconds: num(r.search?.backgroundBudgetSeconds, d.search.backgroundBudgetSeconds),
+      threads: Math.floor(num(r.search?.threads, d.search.threads)),
     },
     diagnostics: {
       minLoss: num(r.diagnostics?.minLoss, d.diagnostics.minLoss, 1),

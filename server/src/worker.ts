@@ -1,28 +1,32 @@
 /**
- * The search worker: runs the exact solver off the server's main thread, one job at a time, with a
- * shared transposition table (positions of one record are one game tree). Cancellation comes through
- * a shared flag the solver polls; budgets come with each job.
+ * A search worker: runs the exact solver off the server's main thread, one job at a time, with a
+ * transposition table kept across jobs (positions of one record are one game tree, so a job
+ * starts where the previous attempts left off). Cancellation comes through a shared flag the
+ * solver polls; budgets come with each job; each answer carries the thread's CPU time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { geometryOf } from './engine/board/geometry';
 import { BoardState } from './engine/board/state';
 import { createSolver, searchEvaluate } from './engine/analysis/evaluatePosition';
 import { serializeEvaluation, type SearchJob, type WorkerMessage } from './search/messages';
+import { cpuStopwatch } from './search/cpuTime';
 
 const cancel = new Int32Array(workerData.cancel as SharedArrayBuffer);
 const solver = createSolver();
 
 parentPort!.on('message', (job: SearchJob) => {
   const post = (m: WorkerMessage) => parentPort!.postMessage(m);
+  const cpu = cpuStopwatch();
   try {
     const state = new BoardState(geometryOf(job.width, job.height));
     for (let l = 0; l < job.drawn.length; l++) if (job.drawn[l]) state.drawSilently(l);
     let lastProgress = Date.now();
+    const cancelled = () => Atomics.load(cancel, 0) === job.id;
     const evaluation = searchEvaluate(solver, state, {
       nodeBudget: job.nodeBudget > 0 ? job.nodeBudget : undefined,
       timeBudgetMs: job.timeBudgetMs > 0 ? job.timeBudgetMs : undefined,
       nimBudget: job.nimBudget,
-      shouldStop: () => Atomics.load(cancel, 0) === job.id,
+      shouldStop: cancelled,
       onProgress: (p) => {
         const now = Date.now();
         if (now - lastProgress < 250) return;
@@ -30,9 +34,17 @@ parentPort!.on('message', (job: SearchJob) => {
         post({ type: 'progress', id: job.id, key: job.key, nodes: p.nodes, lower: p.lower, upper: p.upper });
       },
     });
-    if (Atomics.load(cancel, 0) === job.id) evaluation.note = 'cancelled';
-    post({ type: 'result', id: job.id, key: job.key, evaluation: serializeEvaluation(evaluation) });
+    const wasCancelled = cancelled();
+    post({
+      type: 'result',
+      id: job.id,
+      key: job.key,
+      evaluation: serializeEvaluation(evaluation),
+      cpuMs: cpu(),
+      cancelled: wasCancelled,
+      exhausted: evaluation.status !== 'exact' && !wasCancelled,
+    });
   } catch (e) {
-    post({ type: 'error', id: job.id, key: job.key, message: (e as Error).message });
+    post({ type: 'error', id: job.id, key: job.key, message: (e as Error).message, cpuMs: cpu() });
   }
 });

@@ -1,205 +1,431 @@
 /**
- * Schedules board searches on the worker thread for the language server: deduplicates positions,
- * caches results (bounded), drops work no open document needs, cancels the running search when
- * its position is no longer wanted, and restarts the worker if it dies.
+ * Anytime background search for the language server. Each open document hands in its plan (the
+ * board positions that need search, each record from its end backwards) and where its cursor is;
+ * the service keeps the search threads busy with the most useful attempt (schedule.ts), merges
+ * every answer into what is known (knowledge.ts: results never get worse), charges the CPU time
+ * to the document's background budget, cancels work no document needs any more (edits), lets the
+ * cursor's position jump the queue, and tells the server when a position's answer changed.
+ *
+ * Lookups never wait and never start work: they return what is proven now, marked 'pending'
+ * while more work is planned for it, or 'unknown' with the reason once nothing more will be done.
  */
-import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { deserializeEvaluation, type SearchJob, type WorkerMessage } from './messages';
+import { mergeEvaluations } from './knowledge';
+import { attemptBudget, budgetLeft, pickJob, type DocumentPlan, type PickedJob, type PositionState } from './schedule';
+import { WorkerPool } from './workerPool';
 
-export interface SearchBudget {
+export interface SearchSettings {
+  /** Longest single attempt at one position, ms (0 = no limit). */
   timeBudgetMs: number;
+  /** Nodes per attempt (0 = no limit); with a node limit every position gets one attempt. */
   nodeBudget: number;
+  /** CPU seconds of background search per document (0 = no limit). */
+  backgroundBudgetSeconds: number;
+  /** Search threads (0 = automatic: half the cores, at least 1, at most 4). */
+  threads: number;
+}
+
+/**
+ * A persistent store of proofs (the 'store' engineer's module plugs in here): consulted before a
+ * position is searched, told every improved answer.
+ */
+export interface ProofStore {
+  get(state: BoardState): Evaluation | undefined;
+  put(state: BoardState, evaluation: Evaluation): void;
+}
+
+/** One position a document wants searched. */
+export interface PlanItem {
+  state: BoardState;
+  label: string;
+  /** The record (entry) it belongs to. */
+  group: number;
+}
+
+/** What the search is doing, for the progress report. */
+export interface SearchActivity {
+  running: (PickedJob & { startedAt: number })[];
+  documents: { owner: string; proven: number; total: number; spentMs: number; budgetMs: number }[];
 }
 
 export interface SearchEvents {
-  /** A search finished (exact or not): documents that wanted `key` should be re-analysed. */
-  onResult(key: string): void;
-  onProgress?(key: string, nodes: number, lower: number, upper: number): void;
-  onStart?(key: string): void;
-  onIdle?(): void;
+  /** What is known about `key` changed: the documents in `owners` should be re-analysed. */
+  onResult(key: string, owners: string[]): void;
+  /** The set of running jobs or a document's budget changed (null: idle). */
+  onActivity?(activity: SearchActivity | null): void;
 }
 
-const MAX_CACHE = 5_000;
-/** Nimstring regions per searched position (after the solve, in the worker). */
-const WORKER_NIM_BUDGET = 50_000;
+interface Known {
+  state: BoardState;
+  evaluation?: Evaluation;
+  level: number;
+  settled: boolean;
+  /** Why it is settled without an exact value. */
+  reason?: string;
+  /** Longest finished attempt, ms. */
+  longestMs: number;
+}
+
+interface Running {
+  job: SearchJob;
+  pick: PickedJob;
+  startedAt: number;
+  cancelled?: boolean;
+}
+
+interface Doc extends DocumentPlan {
+  everPlanned: Set<string>;
+  /** The keys of `positions`. */
+  keys: Set<string>;
+  /** The budget ran out: the document's unknown positions say so. */
+  spentNotified: boolean;
+}
+
+const MAX_KNOWN = 20_000;
+/**
+ * Nimstring regions evaluated after an attempt at `level` (until the position's Nimstring value is
+ * known): grows with the attempts like the search time (a 50,000-region budget costs 3-8 s on an
+ * early 5x5 position, more than the first attempts' search).
+ */
+function nimBudget(level: number): number {
+  return Math.min(50_000, 500 * 4 ** level);
+}
+
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
+}
 
 export class SearchService {
-  private worker: Worker | null = null;
-  private readonly cancel = new Int32Array(new SharedArrayBuffer(4));
-  private readonly cache = new Map<string, Evaluation>();
-  private queue: SearchJob[] = [];
-  private running: SearchJob | null = null;
+  private readonly known = new Map<string, Known>();
+  private readonly docs = new Map<string, Doc>();
+  private readonly running = new Map<number, Running>();
+  private readonly pool: WorkerPool;
   private nextId = 1;
-  private wanted = new Map<string, Set<string>>();
+  private clock = 0;
   private disposed = false;
+  private proofStore: ProofStore | undefined;
 
   constructor(
-    private budget: SearchBudget,
+    private settings: SearchSettings,
     private readonly events: SearchEvents,
-    private readonly workerPath = join(__dirname, 'worker.js'),
-  ) {}
-
-  setBudget(budget: SearchBudget): void {
-    if (budget.timeBudgetMs === this.budget.timeBudgetMs && budget.nodeBudget === this.budget.nodeBudget) return;
-    this.budget = budget;
-    // Results that ran out of budget may be solvable now.
-    for (const [k, e] of this.cache) if (e.status !== 'exact') this.cache.delete(k);
+    workerPath = join(__dirname, 'worker.js'),
+  ) {
+    this.pool = new WorkerPool(this.threadCount(), workerPath, (m) => this.onMessage(m));
   }
 
-  /** The evaluation if known; otherwise queue it for `owner` (a document) and return undefined. */
-  lookup(state: BoardState, owner: string): Evaluation | undefined {
-    const key = state.key();
-    const hit = this.cache.get(key);
-    if (hit) {
-      this.cache.delete(key);
-      this.cache.set(key, hit); // LRU order
-      return hit;
-    }
-    let set = this.wanted.get(owner);
-    if (!set) {
-      set = new Set();
-      this.wanted.set(owner, set);
-    }
-    if (!set.has(key)) {
-      set.add(key);
-      if (this.running?.key !== key && !this.queue.some((j) => j.key === key)) {
-        this.queue.push({
-          id: this.nextId++,
-          key,
-          width: state.geometry.width,
-          height: state.geometry.height,
-          drawn: new Uint8Array(state.drawn),
-          nodeBudget: this.budget.nodeBudget,
-          timeBudgetMs: this.budget.timeBudgetMs,
-          nimBudget: WORKER_NIM_BUDGET,
-        });
+  useProofStore(store: ProofStore | undefined): void {
+    this.proofStore = store;
+  }
+
+  configure(settings: SearchSettings): void {
+    const old = this.settings;
+    this.settings = settings;
+    if (settings.timeBudgetMs !== old.timeBudgetMs || settings.nodeBudget !== old.nodeBudget) {
+      // Positions given up under the old limits may be solvable under the new ones.
+      for (const k of this.known.values()) {
+        if (k.settled && k.evaluation?.status !== 'exact') {
+          k.settled = false;
+          k.reason = undefined;
+          k.level = 0;
+        }
       }
     }
-    return undefined;
+    for (const d of this.docs.values()) {
+      d.budgetMs = this.docBudgetMs();
+      d.spentNotified = false;
+    }
+    this.pool.resize(this.threadCount());
+    this.pump();
   }
 
-  /** The evaluation if already known; never queues work. */
-  peek(state: BoardState): Evaluation | undefined {
-    return this.cache.get(state.key());
+  /** The positions `owner` wants searched, most useful first (replaces its previous plan). */
+  setPlan(owner: string, items: PlanItem[]): void {
+    let d = this.docs.get(owner);
+    if (!d) {
+      d = {
+        owner,
+        positions: [],
+        spentMs: 0,
+        budgetMs: this.docBudgetMs(),
+        lastActive: ++this.clock,
+        everPlanned: new Set(),
+        keys: new Set(),
+        spentNotified: false,
+      };
+      this.docs.set(owner, d);
+    }
+    const positions = [];
+    const seen = new Set<string>();
+    let fresh = false;
+    for (const it of items) {
+      const key = it.state.key();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      positions.push({ key, label: it.label, group: it.group });
+      this.entry(key, it.state);
+      if (!d.everPlanned.has(key)) {
+        d.everPlanned.add(key);
+        fresh = true;
+      }
+    }
+    d.positions = positions;
+    d.keys = seen;
+    // Moves changed: the document gets a fresh background budget.
+    if (fresh) {
+      d.spentMs = 0;
+      d.spentNotified = false;
+    }
+    this.dropStaleWork();
+    this.preempt();
+    this.evictKnown();
+    this.pump();
   }
 
-  /** A document starts a new analysis: forget what it wanted before (call before its lookups). */
-  beginOwner(owner: string): void {
-    this.wanted.set(owner, new Set());
-  }
-
-  /** After an analysis pass: drop queued or running work nobody wants any more, then run. */
-  commit(): void {
-    const all = new Set<string>();
-    for (const s of this.wanted.values()) for (const k of s) all.add(k);
-    this.queue = this.queue.filter((j) => all.has(j.key));
-    if (this.running && !all.has(this.running.key)) Atomics.store(this.cancel, 0, this.running.id);
+  /** The position under `owner`'s cursor (undefined: none); the document becomes the most recent. */
+  setCursor(owner: string, key: string | undefined): void {
+    const d = this.docs.get(owner);
+    if (!d) return;
+    d.cursorKey = key;
+    d.lastActive = ++this.clock;
+    this.preempt();
     this.pump();
   }
 
   forgetOwner(owner: string): void {
-    this.wanted.delete(owner);
-    this.commit();
+    this.docs.delete(owner);
+    this.dropStaleWork();
+    this.pump();
   }
 
-  /** Put the positions of `owner` first: late positions of a record first (they are quick and fill the table). */
-  prioritise(keysInOrder: string[]): void {
-    const rank = new Map(keysInOrder.map((k, i) => [k, i]));
-    this.queue.sort((a, b) => (rank.get(a.key) ?? 1e9) - (rank.get(b.key) ?? 1e9));
+  /**
+   * What is proven about a position, for `owner`'s analysis: exact; or bounds marked 'pending'
+   * (more work planned) or 'unknown' (with the reason no more will be done); undefined while
+   * nothing is known and work is planned. Never starts work.
+   */
+  lookup(state: BoardState, owner: string): Evaluation | undefined {
+    const key = state.key();
+    const k = this.entry(key, state);
+    const e = k.evaluation;
+    if (e?.status === 'exact') return e;
+    const d = this.docs.get(owner);
+    const budgetSpent = d !== undefined && budgetLeft(d) <= 0;
+    if (!k.settled && !budgetSpent) {
+      return e
+        ? { ...e, status: 'pending', value: null, best: [], note: 'searching: proofs improve in the background' }
+        : undefined;
+    }
+    const open = state.openBoxCount();
+    const why = k.settled
+      ? (k.reason ?? 'not solved within the search limits')
+      : `the background search budget of this document is spent (${Math.round(d!.spentMs / 1000)} s of CPU; setting dab.search.backgroundBudgetSeconds)`;
+    return {
+      status: 'unknown',
+      method: 'search',
+      value: null,
+      lower: e?.lower ?? -open,
+      upper: e?.upper ?? open,
+      best: [],
+      moveValues: e?.moveValues,
+      nodes: e?.nodes,
+      nim: e?.nim,
+      note: why,
+    };
+  }
+
+  /** The evaluation if already known (exact or bounds); never queues work. */
+  peek(state: BoardState): Evaluation | undefined {
+    return this.known.get(state.key())?.evaluation;
   }
 
   isBusy(): boolean {
-    return this.running !== null || this.queue.length > 0;
+    return this.running.size > 0;
+  }
+
+  activity(): SearchActivity | null {
+    if (this.running.size === 0) return null;
+    return {
+      running: [...this.running.values()].map((r) => ({ ...r.pick, startedAt: r.startedAt })),
+      documents: [...this.docs.values()].map((d) => ({
+        owner: d.owner,
+        proven: d.positions.filter((p) => this.known.get(p.key)?.evaluation?.status === 'exact').length,
+        total: d.positions.length,
+        spentMs: d.spentMs,
+        budgetMs: d.budgetMs,
+      })),
+    };
+  }
+
+  /** CPU spent on `owner`'s background work since it was opened or its moves changed. */
+  spentMs(owner: string): number {
+    return this.docs.get(owner)?.spentMs ?? 0;
   }
 
   dispose(): void {
     this.disposed = true;
-    void this.worker?.terminate();
-    this.worker = null;
+    this.pool.dispose();
+    this.running.clear();
   }
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const w = new Worker(this.workerPath, {
-      workerData: { cancel: this.cancel.buffer },
-      resourceLimits: { maxOldGenerationSizeMb: 1024 },
-    });
-    w.on('message', (m: WorkerMessage) => this.onMessage(m));
-    w.on('error', (e) => this.onCrash(String(e?.message ?? e)));
-    w.on('exit', (code) => {
-      if (this.worker === w) {
-        this.worker = null;
-        if (this.running) this.onCrash(`worker exited with code ${code}`);
+  // -------------------------------------------------------------------------------------------
+
+  private threadCount(): number {
+    return this.settings.threads > 0 ? Math.floor(this.settings.threads) : defaultThreads();
+  }
+
+  private docBudgetMs(): number {
+    return Math.max(0, this.settings.backgroundBudgetSeconds) * 1000;
+  }
+
+  private entry(key: string, state: BoardState): Known {
+    let k = this.known.get(key);
+    if (!k) {
+      k = { state: state.clone(), level: 0, settled: false, longestMs: 0 };
+      const stored = this.proofStore?.get(state);
+      if (stored) {
+        k.evaluation = stored;
+        k.settled = stored.status === 'exact';
       }
-    });
-    this.worker = w;
-    return w;
-  }
-
-  private onCrash(message: string): void {
-    const job = this.running;
-    this.running = null;
-    this.worker = null;
-    if (job) {
-      this.store(job.key, {
-        status: 'unknown',
-        method: 'search',
-        value: null,
-        lower: -Infinity,
-        upper: Infinity,
-        best: [],
-        note: `search failed: ${message}`,
-      });
-      this.events.onResult(job.key);
+      this.known.set(key, k);
     }
-    this.pump();
+    return k;
   }
 
-  private store(key: string, e: Evaluation): void {
-    this.cache.set(key, e);
-    if (this.cache.size > MAX_CACHE) this.cache.delete(this.cache.keys().next().value!);
+  private stateOf = (key: string): PositionState => {
+    const k = this.known.get(key);
+    return k ? { level: k.level, settled: k.settled } : { level: 0, settled: false };
+  };
+
+  private ownersOf(key: string): string[] {
+    return [...this.docs.values()].filter((d) => d.keys.has(key)).map((d) => d.owner);
+  }
+
+  private wantedKeys(): Set<string> {
+    const wanted = new Set<string>();
+    for (const d of this.docs.values()) for (const k of d.keys) wanted.add(k);
+    return wanted;
+  }
+
+  /** Cancel running jobs no document wants any more. */
+  private dropStaleWork(): void {
+    const wanted = this.wantedKeys();
+    for (const r of this.running.values()) if (!wanted.has(r.pick.key)) this.pool.cancel(r.job.id);
+  }
+
+  /**
+   * Every thread is busy and the job the scheduler would start now outranks a running one (the
+   * cursor's position over a record job, a more recently used document over an older one): stop
+   * that one. Its proven bounds are kept; the attempt is not counted, so it is tried again.
+   */
+  private preempt(): void {
+    if (this.pool.hasFreeSlot() || this.running.size === 0) return;
+    const busy = new Set([...this.running.values()].map((r) => r.pick.key));
+    const want = pickJob([...this.docs.values()], this.stateOf, busy, this.settings.timeBudgetMs);
+    if (!want) return;
+    const rank = (owner: string) => this.docs.get(owner)?.lastActive ?? -1;
+    const victim = [...this.running.values()]
+      .filter(
+        (r) =>
+          rank(r.pick.owner) < rank(want.owner) ||
+          (r.pick.owner === want.owner && want.reason === 'cursor' && r.pick.reason === 'record'),
+      )
+      .sort((a, b) => rank(a.pick.owner) - rank(b.pick.owner))[0];
+    if (victim && !victim.cancelled) {
+      victim.cancelled = true;
+      this.pool.cancel(victim.job.id);
+    }
+  }
+
+  private evictKnown(): void {
+    if (this.known.size <= MAX_KNOWN) return;
+    const wanted = this.wantedKeys();
+    for (const key of this.known.keys()) {
+      if (this.known.size <= MAX_KNOWN) break;
+      if (!wanted.has(key)) this.known.delete(key);
+    }
   }
 
   private onMessage(m: WorkerMessage): void {
+    const r = this.running.get(m.id);
+    if (!r) return;
+    const k = this.known.get(m.key);
     if (m.type === 'progress') {
-      this.events.onProgress?.(m.key, m.nodes, m.lower, m.upper);
+      // Bounds proven so far by the running search: show them at once.
+      if (k && (!k.evaluation || m.lower > k.evaluation.lower || m.upper < k.evaluation.upper)) {
+        const open = k.state.openBoxCount();
+        k.evaluation = mergeEvaluations(k.evaluation, {
+          status: 'unknown',
+          method: 'search',
+          value: null,
+          lower: Math.max(m.lower, -open),
+          upper: Math.min(m.upper, open),
+          best: [],
+        });
+        this.events.onResult(m.key, this.ownersOf(m.key));
+      }
       return;
     }
-    const job = this.running;
-    if (!job || job.id !== m.id) return;
-    this.running = null;
-    if (m.type === 'result') {
-      const e = deserializeEvaluation(m.evaluation);
-      // A cancelled search is not an answer: leave it uncached so it runs again when wanted.
-      if (e.note !== 'cancelled') this.store(m.key, e);
-    } else {
-      this.store(m.key, {
-        status: 'unknown',
-        method: 'search',
-        value: null,
-        lower: -Infinity,
-        upper: Infinity,
-        best: [],
-        note: `search failed: ${m.message}`,
-      });
+    this.running.delete(m.id);
+    const d = this.docs.get(r.pick.owner);
+    if (d) d.spentMs += m.cpuMs;
+    if (k) {
+      if (m.type === 'result') {
+        const e = deserializeEvaluation(m.evaluation);
+        k.evaluation = mergeEvaluations(k.evaluation, e);
+        if (k.evaluation.status === 'exact') k.settled = true;
+        else if (!m.cancelled) this.attemptFailed(k, r.pick);
+        if (e.status === 'exact' || !m.cancelled) this.proofStore?.put(k.state, k.evaluation);
+      } else if (m.message !== 'cancelled') {
+        k.settled = true;
+        k.reason = `the search failed: ${m.message}`;
+      }
+      this.events.onResult(m.key, this.ownersOf(m.key));
     }
-    this.events.onResult(m.key);
+    if (d && budgetLeft(d) <= 0 && !d.spentNotified) {
+      d.spentNotified = true;
+      // Every unknown position of the document now says why it stays unknown.
+      for (const p of d.positions) if (p.key !== m.key) this.events.onResult(p.key, [d.owner]);
+    }
     this.pump();
   }
 
-  private pump(): void {
-    if (this.disposed || this.running || this.queue.length === 0) {
-      if (!this.running && this.queue.length === 0) this.events.onIdle?.();
-      return;
+  private attemptFailed(k: Known, pick: PickedJob): void {
+    k.longestMs = Math.max(k.longestMs, pick.budgetMs);
+    const { last } = attemptBudget(pick.level, this.settings.timeBudgetMs);
+    k.level = pick.level + 1;
+    if (last || this.settings.nodeBudget > 0) {
+      k.settled = true;
+      const limit =
+        this.settings.nodeBudget > 0
+          ? `${this.settings.nodeBudget.toLocaleString('en-US')} positions`
+          : `${(k.longestMs / 1000).toFixed(k.longestMs < 10_000 ? 1 : 0)} s`;
+      k.reason = `not solved within the search limit (${limit} per attempt, ${k.level} attempt${k.level === 1 ? '' : 's'})`;
     }
-    const job = this.queue.shift()!;
-    job.nodeBudget = this.budget.nodeBudget;
-    job.timeBudgetMs = this.budget.timeBudgetMs;
-    this.running = job;
-    this.events.onStart?.(job.key);
-    this.ensureWorker().postMessage(job);
+  }
+
+  private pump(): void {
+    if (this.disposed) return;
+    while (this.pool.hasFreeSlot()) {
+      const busy = new Set([...this.running.values()].map((r) => r.pick.key));
+      const pick = pickJob([...this.docs.values()], this.stateOf, busy, this.settings.timeBudgetMs);
+      if (!pick) break;
+      const k = this.known.get(pick.key)!;
+      const job: SearchJob = {
+        id: this.nextId++,
+        key: pick.key,
+        width: k.state.geometry.width,
+        height: k.state.geometry.height,
+        drawn: new Uint8Array(k.state.drawn),
+        nodeBudget: this.settings.nodeBudget,
+        timeBudgetMs: Math.max(1, Math.round(pick.budgetMs)),
+        nimBudget: k.evaluation?.nim && k.evaluation.nim.nimber !== 'unknown' ? 0 : nimBudget(pick.level),
+      };
+      this.running.set(job.id, { job, pick, startedAt: Date.now() });
+      this.pool.start(job);
+    }
+    this.events.onActivity?.(this.activity());
   }
 }

@@ -1,0 +1,64 @@
+/**
+ * What the server has proven about each board position, merged over every attempt so that an
+ * answer never gets worse: bounds only tighten (the lower bound is the greatest proven, the upper
+ * the least), an exact value is kept once found, per-move values once proven stay, and the
+ * Nimstring view is kept once computed. Every input is a proof (a finished, budget-exhausted or
+ * cancelled search reports only bounds it proved), so the intersection is a proof as well.
+ */
+import type { Evaluation } from '../engine/analysis/evaluation';
+
+/** The merge of two evaluations of the same position (either may be undefined). */
+export function mergeEvaluations(old: Evaluation | undefined, next: Evaluation): Evaluation {
+  if (!old) return next;
+  if (old.status === 'exact') return withExtras(old, next);
+  if (next.status === 'exact') return withExtras(next, old);
+  const lower = Math.max(old.lower, next.lower);
+  const upper = Math.min(old.upper, next.upper);
+  const merged: Evaluation = {
+    ...next,
+    lower,
+    upper,
+    moveValues: mergeMoveValues(old.moveValues, next.moveValues),
+    nodes: (old.nodes ?? 0) + (next.nodes ?? 0),
+    nim: betterNim(next.nim, old.nim),
+  };
+  if (lower > upper) {
+    // Two proofs that contradict each other: a solver bug. Keep the older answer rather than
+    // show an impossible interval, and say so.
+    return { ...old, note: `${old.note ?? ''} (inconsistent bounds from a later search were ignored)`.trim() };
+  }
+  return merged;
+}
+
+/** Keep `main`'s answer; take the Nimstring view and per-move values `other` has and `main` lacks. */
+function withExtras(main: Evaluation, other: Evaluation): Evaluation {
+  return {
+    ...main,
+    moveValues: mergeMoveValues(other.moveValues, main.moveValues),
+    nim: betterNim(main.nim, other.nim),
+  };
+}
+
+/** A Nimstring view with a known value beats one without (each is true as far as it goes). */
+function betterNim(a: Evaluation['nim'], b: Evaluation['nim']): Evaluation['nim'] {
+  if (!a) return b;
+  if (!b) return a;
+  return a.nimber === 'unknown' && b.nimber !== 'unknown' ? b : a;
+}
+
+function mergeMoveValues(
+  a: Map<number, number | null> | undefined,
+  b: Map<number, number | null> | undefined,
+): Map<number, number | null> | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const out = new Map(a);
+  for (const [l, v] of b) if (v !== null || !out.has(l)) out.set(l, v);
+  return out;
+}
+
+/** True when `e` is narrower than or equal to `old` on every count (for tests and assertions). */
+export function neverWorse(old: Evaluation, e: Evaluation): boolean {
+  if (old.status === 'exact') return e.status === 'exact' && e.value === old.value;
+  return e.lower >= old.lower && e.upper <= old.upper;
+}
