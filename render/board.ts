@@ -19,6 +19,7 @@ const PAD_TOP = 14;
 const PAD_RIGHT = 14;
 const PAD_BOTTOM = 26;
 const CAPTION_LINE = 18;
+const CAPTION_FONT = 13;
 
 export interface BoardDrawOptions {
   /** Title, score, mover and value under the board (default true; the panel shows them above instead). */
@@ -113,12 +114,14 @@ export function boardTree(view: BoardView, options: BoardDrawOptions = {}): SvgN
 
   const cap = el('g', { class: 'caption' });
   let y = boardH + 4;
+  let textW = 0;
   for (const [cls, text] of withCaption ? captionLines(view) : []) {
     y += CAPTION_LINE;
-    cap.children.push(el('text', { class: cls, x: 8, y }, text));
+    cap.children.push(el('text', { class: cls, x: 8, y, 'font-size': CAPTION_FONT }, text));
+    textW = Math.max(textW, 16 + text.length * CAPTION_FONT * 0.56);
   }
   svg.children.push(cap);
-  const width = Math.max(boardW, 260);
+  const width = Math.ceil(Math.max(boardW, 260, Math.min(textW, 900)));
   const height = withCaption ? y + 8 : boardH;
   Object.assign(svg.attrs, { viewBox: `0 0 ${width} ${height}`, width, height });
   return svg;

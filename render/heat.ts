@@ -5,6 +5,7 @@
  * The colours run from a calm teal (nothing lost) through yellow and orange to red and magenta:
  * rising warmth and falling lightness both mean "worse", readable on light and dark backgrounds.
  */
+import { el, type SvgNode } from './tree';
 
 export interface HeatBand {
   className: string;
@@ -26,6 +27,37 @@ const BANDS: HeatBand[] = [
 
 export function heatLegend(): readonly HeatBand[] {
   return BANDS;
+}
+
+/** The legend as a drawing (static pictures; the webview lays out the same bands in HTML). */
+export function legendTree(width: number): SvgNode {
+  const g = el('g', { class: 'heat-legend', 'font-size': 11 });
+  g.children.push(el('text', { class: 'legend-title', x: 8, y: 12 }, 'Lines to play, by boxes thrown away:'));
+  let x = 8;
+  let y = 30;
+  for (const b of BANDS) {
+    const w = 40 + b.label.length * 6;
+    if (x + w > width && x > 8) {
+      x = 8;
+      y += 18;
+    }
+    g.children.push(
+      el('line', {
+        class: `legend-sample ${b.className}`,
+        x1: x,
+        y1: y - 4,
+        x2: x + 24,
+        y2: y - 4,
+        stroke: b.color,
+        'stroke-width': 3,
+        'stroke-dasharray': b.dash,
+      }),
+      el('text', { class: 'legend-label', x: x + 30, y }, b.label),
+    );
+    x += w;
+  }
+  g.attrs['data-height'] = y + 8;
+  return g;
 }
 
 /** The band of a loss; 'heat-none' when the loss is not known. */

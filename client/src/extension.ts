@@ -11,10 +11,13 @@ import {
 } from 'vscode-languageclient/node';
 import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
 import { AnalysisChangedNotification, CursorNotification, type CursorParams } from '../../shared/protocol';
+import { extendMarkdownIt } from './markdownPreview';
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export async function activate(
+  context: vscode.ExtensionContext,
+): Promise<{ extendMarkdownIt: typeof extendMarkdownIt }> {
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -100,22 +103,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => cursorTimer && clearTimeout(cursorTimer) },
   );
 
-  try {
-    await client.start();
-    sendCursor(vscode.window.activeTextEditor);
-    // Search results arrive after the text settles: redraw the board when its document's analysis changes.
-    context.subscriptions.push(
-      client.onNotification(AnalysisChangedNotification, (p) => {
-        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.uri);
-        if (doc && BoardPanel.current) BoardPanel.current.documentChanged(doc);
-      }),
-    );
-  } catch (e) {
-    // Keep the commands working (the board says the server is down) and tell the user why.
-    void vscode.window.showErrorMessage(
-      `dab: the language server did not start: ${e instanceof Error ? e.message : String(e)}`,
-    );
-  }
+  // Not awaited: the Markdown preview (which also activates us) must not wait for the server.
+  const c = client;
+  c.start().then(
+    () => {
+      sendCursor(vscode.window.activeTextEditor);
+      // Search results arrive after the text settles: redraw the board when its document's analysis changes.
+      context.subscriptions.push(
+        c.onNotification(AnalysisChangedNotification, (p) => {
+          const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.uri);
+          if (doc && BoardPanel.current) BoardPanel.current.documentChanged(doc);
+        }),
+      );
+    },
+    (e: unknown) => {
+      // Keep the commands working (the board says the server is down) and tell the user why.
+      void vscode.window.showErrorMessage(
+        `dab: the language server did not start: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    },
+  );
+  return { extendMarkdownIt };
 }
 
 export async function deactivate(): Promise<void> {

@@ -1,5 +1,5 @@
 /** Translation between engine data and LSP types, and text helpers shared by the features. */
-import { DiagnosticSeverity, type Range as LspRange } from 'vscode-languageserver';
+import { DiagnosticSeverity, type Range as LspRange } from 'vscode-languageserver-protocol';
 import type { Range, Severity } from '../engine/notation';
 import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import { entryIndexAt, rangeContains } from '../engine/notation';

@@ -1,0 +1,78 @@
+/**
+ * `dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]`: the board of one entry as a
+ * standalone SVG (board, caption with the value in words, and the value graph for a game) — the
+ * same drawing as the board view and the Markdown preview. Without -o the SVG goes to stdout.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pictureOf } from '../boardPicture';
+
+export const RENDER_USAGE = `usage:
+  dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
+
+  --entry N      the N-th entry of the file (default 1)
+  --ply K        the position after K moves (default: the end of the record)
+  --budget-ms N  search time for the entry in total (default 10000); a position not
+                 proven within it is drawn as unknown, with its proven bounds
+  -o OUT.svg     write to a file (default: standard output)`;
+
+/** Exit 0 when written, 1 when the file cannot be drawn, 2 for bad usage. */
+export function render(args: string[]): number {
+  let file: string | undefined;
+  let out: string | undefined;
+  let entry = 1;
+  let ply: number | undefined;
+  let budgetMs = 10_000;
+  const usage = (why: string) => {
+    process.stderr.write(`dab render: ${why}\n${RENDER_USAGE}\n`);
+    return 2;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const int = (): number | undefined => {
+      const v = Number(args[++i]);
+      return Number.isInteger(v) && v >= 0 ? v : undefined;
+    };
+    if (a === '--help' || a === '-h') {
+      process.stdout.write(RENDER_USAGE + '\n');
+      return 0;
+    } else if (a === '--entry') {
+      const v = int();
+      if (!v) return usage('--entry needs an entry number (1, 2, …)');
+      entry = v;
+    } else if (a === '--ply') {
+      ply = int();
+      if (ply === undefined) return usage('--ply needs a number of moves (0, 1, …)');
+    } else if (a === '--budget-ms') {
+      const v = int();
+      if (v === undefined) return usage('--budget-ms needs a number of milliseconds');
+      budgetMs = v;
+    } else if (a === '-o' || a === '--output') {
+      out = args[++i];
+      if (!out) return usage('-o needs a file name');
+    } else if (a.startsWith('-') && a !== '-') return usage(`unknown option '${a}'`);
+    else if (file === undefined) file = a;
+    else return usage(`one file at a time ('${a}' is a second one)`);
+  }
+  if (!file) return usage('no file given');
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (e) {
+    process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const r = pictureOf(text, { entry, ply, budgetMs }, { background: '#ffffff' });
+  if ('error' in r) {
+    process.stderr.write(`dab render: ${file}: ${r.error}\n`);
+    return 1;
+  }
+  if (out) {
+    try {
+      writeFileSync(out, r.svg + '\n');
+    } catch (e) {
+      process.stderr.write(`dab render: ${out}: ${(e as Error).message}\n`);
+      return 1;
+    }
+  } else process.stdout.write(r.svg + '\n');
+  return 0;
+}
