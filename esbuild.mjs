@@ -10,6 +10,7 @@ const entries = [
   { in: 'server/src/server.ts', out: 'server' },
   { in: 'server/src/worker.ts', out: 'worker' },
   { in: 'server/src/cli/main.ts', out: 'cli' },
+  { in: 'server/src/markdownBlocks.ts', out: 'markdown' },
 ].filter((e) => existsSync(e.in));
 
 const ctx = await esbuild.context({

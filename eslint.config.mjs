@@ -31,6 +31,8 @@ const LAYERS = [
       'server',
       'engine',
       'shared',
+      // The CLI (`dab render`) and the Markdown pictures draw with the one drawing code.
+      'render',
       'node',
       'vscode-languageserver',
       'vscode-languageserver-textdocument',

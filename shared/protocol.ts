@@ -172,3 +172,12 @@ export interface BoardWebviewState {
   view?: BoardView;
   message?: string;
 }
+
+// ---------------------------------------------------------------------------------------------
+// In-process: the extension's Markdown preview plugin and the server's picture module
+
+/** What dist/markdown.js (server/src/markdownBlocks.ts) offers the markdown-it plugin. */
+export interface MarkdownBlockRenderer {
+  /** The HTML for a ```dab fence: `info` is what follows `dab` on the fence line, `content` its text. */
+  renderDabBlock(info: string, content: string): string;
+}

@@ -11,13 +11,13 @@ import {
 } from 'vscode-languageclient/node';
 import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
 import { AnalysisChangedNotification, CursorNotification, type CursorParams } from '../../shared/protocol';
-import { extendMarkdownIt } from './markdownPreview';
+import { extendMarkdownIt, pictureModule, type MarkdownItLike } from './markdownPreview';
 
 let client: LanguageClient | undefined;
 
-export async function activate(
-  context: vscode.ExtensionContext,
-): Promise<{ extendMarkdownIt: typeof extendMarkdownIt }> {
+export async function activate(context: vscode.ExtensionContext): Promise<{
+  extendMarkdownIt: (md: MarkdownItLike) => MarkdownItLike;
+}> {
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -123,7 +123,8 @@ export async function activate(
       );
     },
   );
-  return { extendMarkdownIt };
+  const pictures = pictureModule(context.asAbsolutePath('dist/markdown.js'));
+  return { extendMarkdownIt: (md: MarkdownItLike) => extendMarkdownIt(md, pictures) };
 }
 
 export async function deactivate(): Promise<void> {

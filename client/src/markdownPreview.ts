@@ -1,19 +1,12 @@
 /**
- * ```dab blocks in VS Code's Markdown preview: a markdown-it plugin (package.json:
- * `markdown.markdownItPlugins`) that draws the block's entry — board, value in words, and the
- * value graph for a game — with the same drawing code as the board view and `dab render`.
- *
- * markdown-it renders synchronously in the extension host, so each block gets a small search
- * budget; what is not proven within it is drawn as unknown. Pictures are cached by block text, so
- * typing elsewhere in the document does not search again. The fence may name the entry and ply:
- * ```dab entry=2 ply=14
+ * ```dab blocks in VS Code's Markdown preview: the markdown-it plugin (package.json:
+ * `markdown.markdownItPlugins`, returned from activate as `extendMarkdownIt`). The drawing is done by
+ * the server's picture module (server/src/markdownBlocks.ts, bundled as dist/markdown.js), loaded
+ * in-process the first time a ```dab block is rendered: markdown-it is synchronous, so the plugin
+ * cannot ask the language server.
  */
-import { pictureView } from '../../server/src/boardPicture';
-import { pictureSvg } from '../../render/picture';
-
-/** Search time for one block, in total (the preview waits for it). */
-export const BLOCK_BUDGET_MS = 1500;
-const MAX_CACHED = 64;
+import { createRequire } from 'node:module';
+import type { MarkdownBlockRenderer } from '../../shared/protocol';
 
 interface FenceToken {
   info: string;
@@ -28,35 +21,24 @@ export interface MarkdownItLike {
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const cache = new Map<string, string>();
-
-/** The HTML of one ```dab block (an SVG picture, or the error and the block's text). */
-export function renderDabBlock(info: string, content: string): string {
-  const key = `${info}\n${content}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const attrs = new Map([...info.matchAll(/\b(entry|ply)\s*=\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]));
-  let html: string;
-  try {
-    const r = pictureView(content, { entry: attrs.get('entry'), ply: attrs.get('ply'), budgetMs: BLOCK_BUDGET_MS });
-    html =
-      'error' in r
-        ? `<div class="dab-block dab-error"><p>dab: ${escapeHtml(r.error)}</p><pre><code>${escapeHtml(content)}</code></pre></div>\n`
-        : `<div class="dab-block">${pictureSvg(r.view)}</div>\n`;
-  } catch (e) {
-    html = `<div class="dab-block dab-error"><p>dab could not draw this block: ${escapeHtml(e instanceof Error ? e.message : String(e))}</p></div>\n`;
-  }
-  cache.set(key, html);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-  return html;
+/** Loads dist/markdown.js of the extension once, when first needed. */
+export function pictureModule(path: string): () => MarkdownBlockRenderer {
+  let loaded: MarkdownBlockRenderer | undefined;
+  return () => (loaded ??= (createRequire(path)(path) as { renderer: MarkdownBlockRenderer }).renderer);
 }
 
-export function extendMarkdownIt<T extends MarkdownItLike>(md: T): T {
+export function extendMarkdownIt<T extends MarkdownItLike>(md: T, pictures: () => MarkdownBlockRenderer): T {
   const fallback = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
     const info = token.info.trim();
-    if (/^dab(\s|$)/i.test(info)) return renderDabBlock(info.slice(3), token.content);
+    if (/^dab(\s|$)/i.test(info)) {
+      try {
+        return pictures().renderDabBlock(info.slice(3), token.content);
+      } catch (e) {
+        return `<div class="dab-block dab-error"><p>dab could not draw this block: ${escapeHtml(e instanceof Error ? e.message : String(e))}</p></div>\n`;
+      }
+    }
     return fallback
       ? fallback(tokens, idx, options, env, self)
       : `<pre><code>${escapeHtml(token.content)}</code></pre>\n`;

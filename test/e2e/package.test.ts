@@ -23,7 +23,7 @@ test('package: the .vsix file list is the allow-list (bundles, media, grammar, m
     .filter(Boolean)
     .sort();
   const allowed =
-    /^(dist\/(client|server|worker|webview\/board)\.js|media\/[\w.-]+\.(css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+    /^(dist\/(client|server|worker|markdown|webview\/board)\.js|media\/[\w.-]+\.(css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const extra = files.filter((f) => !allowed.test(f));
   assert.deepEqual(extra, [], `unexpected files in the package: ${extra.join(', ')}`);
   for (const must of [
@@ -43,7 +43,7 @@ test('package: the .vsix file list is the allow-list (bundles, media, grammar, m
 
 test('package: the bundles require only Node built-ins (and vscode for the client)', () => {
   const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-  for (const f of ['client', 'server', 'worker']) {
+  for (const f of ['client', 'server', 'worker', 'markdown']) {
     const file = join(ROOT, 'dist', `${f}.js`);
     if (f === 'worker' && !existsSync(file)) continue;
     assert.ok(existsSync(file), `dist/${f}.js is built (npm run build)`);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pictureOf, pictureView } from '../../server/src/boardPicture';
 import { el, toSvgString } from '../../render/tree';
-import { extendMarkdownIt, renderDabBlock, type MarkdownItLike } from '../../client/src/markdownPreview';
+import { extendMarkdownIt, type MarkdownItLike } from '../../client/src/markdownPreview';
+import { renderDabBlock, renderer } from '../../server/src/markdownBlocks';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const GAME = ['game "small"', '  size 2x2', '  players "Alice" "Bob"', '  moves a1-b1 b1-c1 a3-b3 b3-c3', ''].join(
@@ -66,7 +67,7 @@ test('render: bad requests get clear messages', () => {
 
 test('markdown: ```dab blocks become pictures, other fences are left alone, errors say why', () => {
   const md: MarkdownItLike = { renderer: { rules: { fence: (t, i) => `<pre>${t[i].content}</pre>` } } };
-  extendMarkdownIt(md);
+  extendMarkdownIt(md, () => renderer);
   const fence = md.renderer.rules.fence!;
   const html = fence([{ info: 'dab ply=2', content: GAME }], 0, {}, {}, {});
   assert.match(html, /^<div class="dab-block"><svg xmlns/);
