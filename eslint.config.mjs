@@ -111,7 +111,17 @@ const layersRule = {
 const nodeGlobals = { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'out/**', 'test-results/**', 'screenshots/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.e2e/**',
+      'out/**',
+      'test-results/**',
+      'screenshots/**',
+      '.bench-baseline/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { plugins: { dab: { rules: { layers: layersRule } } }, rules: { 'dab/layers': 'error' } },

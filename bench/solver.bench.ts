@@ -1,168 +1,236 @@
-// Solver bench: the exact solver (all rules) against the same solver with rules 3-4 switched off
-// (the previous release's search) and the plain memoized brute force, on the same positions.
-// `node --import tsx bench/run.ts solver` (set DAB_BENCH_4X4=1 to include the empty 4x4 board);
-// `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
+// Solver bench: the solver as it is against the solver as it was (commit 3e4b635, the start of issue
+// 10), side by side in one run on the same positions, with node counts, wall and CPU times, medians
+// and ratios; and the plain memoized brute force where it can run.
+//
+// `npm run bench` (or `node --import tsx bench/run.ts solver`) runs it. The old solver is loaded from
+// a git worktree of commit 3e4b635 at .bench-baseline/ (created with `git worktree add` when missing;
+// DAB_BENCH_BASELINE=<dir> points elsewhere, e.g. /work/baseline); without git it says it skipped it.
+// Environment: DAB_BENCH_POSITIONS (positions per 5x5 set, default 20), DAB_BENCH_BUDGET_S (budget
+// per position and solver, default 60 s: a run over it counts as its budget, shown with ">="),
+// DAB_BENCH_TABLE_MB (the new solver's table, default the CLI's), DAB_BENCH_4X4=1 (adds the empty 4x4
+// board). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
-import { Solver, bruteForce, type SolverConfig } from '../server/src/engine/solver';
+import { BATCH_TABLE_MB, Solver, bruteForce, type SolveResult } from '../server/src/engine/solver';
 import { solveParallel } from '../server/src/engine/solver/parallel';
 import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
 
+/** The commit issue 10 started from: the old solver. */
+const BASELINE_COMMIT = '3e4b635';
+
 const median = (xs: number[]) => {
+  if (xs.length === 0) return NaN;
   const s = xs.slice().sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
+const secs = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`);
+const count = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : `${n}`);
 
-function timeIt<T>(f: () => T): [T, number] {
-  const t = performance.now();
-  const v = f();
-  return [v, performance.now() - t];
+/** The one thing both solvers are asked: a position given by its drawn lines. */
+interface Runner {
+  name: string;
+  /** Solve with a cleared table; wall and CPU milliseconds. */
+  run(width: number, height: number, lines: number[], moveValues: boolean, budgetMs: number): Timed;
+}
+interface Timed {
+  res: SolveResult;
+  ms: number;
+  cpuMs: number;
 }
 
-/** The search before rules 3 (captures and the double-dealing line only) and 4 (equivalent moves). */
-const BASELINE: SolverConfig = { captureRule: false, equivalentMoves: false };
-
-interface Row {
-  ms: number[];
-  nodes: number[];
-  unsolved: number;
+function timed(f: () => SolveResult): Timed {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const res = f();
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { res, ms, cpuMs: (c.user + c.system) / 1000 };
 }
-const row = (): Row => ({ ms: [], nodes: [], unsolved: 0 });
 
-function compare(
-  label: string,
-  positions: BoardState[],
-  budgetMs: number,
-  moveValues = false,
-  tableBits?: number,
-): void {
-  const rows: [string, SolverConfig, Row][] = [
-    ['solver  ', {}, row()],
-    ['baseline', BASELINE, row()],
-  ];
-  for (const st of positions) {
-    let value: number | null = null;
-    for (const [, cfg, r] of rows) {
-      const [res, ms] = timeIt(() =>
-        new Solver({ ...cfg, tableBits }).solve(st, { moveValues, timeBudgetMs: budgetMs }),
-      );
-      r.ms.push(ms);
-      r.nodes.push(res.nodes);
-      if (res.status !== 'exact') {
-        r.unsolved++;
-        continue;
-      }
-      if (value !== null && res.value !== value)
-        throw new Error(`solver ${res.value} != baseline ${value} on ${st.key()}`);
-      value = res.value;
-    }
+const tableMb = Number(process.env.DAB_BENCH_TABLE_MB ?? BATCH_TABLE_MB);
+
+function newRunner(): Runner {
+  const solver = new Solver({ tableMb });
+  return {
+    name: 'new',
+    run(w, h, lines, moveValues, budgetMs) {
+      const st = new BoardState(geometryOf(w, h));
+      for (const l of lines) st.drawSilently(l);
+      solver.solve(new BoardState(geometryOf(w, h)), { nodeBudget: 1 }); // allocates the table outside the timing
+      solver.clear();
+      return timed(() => solver.solve(st, { moveValues, timeBudgetMs: budgetMs }));
+    },
+  };
+}
+
+/** The old solver, from a worktree of BASELINE_COMMIT (its own modules, loaded through tsx). */
+async function oldRunner(): Promise<Runner | string> {
+  const root = resolve(__dirname, '..');
+  const dir = process.env.DAB_BENCH_BASELINE ?? join(root, '.bench-baseline');
+  const entry = join(dir, 'server/src/engine/solver/index.ts');
+  if (!existsSync(entry)) {
+    const r = spawnSync('git', ['worktree', 'add', '--detach', dir, BASELINE_COMMIT], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0 || !existsSync(entry))
+      return `could not create a worktree of ${BASELINE_COMMIT} at ${dir} (${(r.stderr || r.error?.message || '').trim()})`;
+    console.log(`(created the baseline worktree ${dir} at ${BASELINE_COMMIT})`);
   }
-  console.log(`${label}:`);
-  for (const [name, , r] of rows) {
+  const load = (p: string) => import(pathToFileURL(join(dir, p)).href);
+  const sol = await load('server/src/engine/solver/index.ts');
+  const geo = await load('server/src/engine/board/geometry.ts');
+  const sta = await load('server/src/engine/board/state.ts');
+  const pick = <T>(m: Record<string, unknown>, k: string): T =>
+    (m[k] ?? (m.default as Record<string, unknown>)?.[k]) as T;
+  type OldSolver = { clear(): void; solve(st: unknown, o: unknown): SolveResult };
+  const OldSolverClass = pick<new () => OldSolver>(sol, 'Solver');
+  const oldGeometryOf = pick<(w: number, h: number) => unknown>(geo, 'geometryOf');
+  const OldState = pick<new (g: unknown) => { drawSilently(l: number): void }>(sta, 'BoardState');
+  const solver = new OldSolverClass(); // its defaults: 2^20 entries (16 MiB on 5x5)
+  return {
+    name: 'old',
+    run(w, h, lines, moveValues, budgetMs) {
+      const st = new OldState(oldGeometryOf(w, h));
+      for (const l of lines) st.drawSilently(l);
+      solver.solve(new OldState(oldGeometryOf(w, h)), { nodeBudget: 1 });
+      solver.clear();
+      return timed(() => solver.solve(st, { moveValues, timeBudgetMs: budgetMs }));
+    },
+  };
+}
+
+interface Column {
+  ms: number[];
+  cpu: number[];
+  nodes: number[];
+  over: number;
+}
+
+/** Both solvers on the same positions; results must agree wherever both are exact. */
+function compare(label: string, positions: BoardState[], moveValues: boolean, runners: Runner[], budgetMs: number) {
+  const cols = runners.map((): Column => ({ ms: [], cpu: [], nodes: [], over: 0 }));
+  let agreed = 0;
+  console.log(`  ${label}:`);
+  positions.forEach((st, i) => {
+    const lines = st.geometry.allLines().filter((l) => st.drawn[l]);
+    const out = runners.map((r) => r.run(st.geometry.width, st.geometry.height, lines, moveValues, budgetMs));
+    out.forEach((t, k) => {
+      cols[k].ms.push(t.res.status === 'exact' ? t.ms : Math.max(t.ms, budgetMs));
+      cols[k].cpu.push(t.cpuMs);
+      cols[k].nodes.push(t.res.nodes);
+      if (t.res.status !== 'exact') cols[k].over++;
+    });
+    const exact = out.filter((t) => t.res.status === 'exact').map((t) => t.res);
+    for (const r of exact.slice(1)) {
+      const a = exact[0];
+      const same =
+        r.value === a.value &&
+        JSON.stringify(r.best) === JSON.stringify(a.best) &&
+        (!moveValues || JSON.stringify(r.moveValues) === JSON.stringify(a.moveValues));
+      if (!same) throw new Error(`${label}, position ${i} (${st.key()}): the solvers disagree`);
+    }
+    if (exact.length === runners.length) agreed++;
+    const desc = out
+      .map((t, k) => `${runners[k].name} ${t.res.status === 'exact' ? '' : '>='}${secs(t.ms)} ${count(t.res.nodes)}`)
+      .join(', ');
+    const v = exact[0];
     console.log(
-      `  ${name}  median ${fmt(median(r.ms))}, max ${fmt(Math.max(...r.ms))}, median ${median(r.nodes)} nodes${r.unsolved ? `, ${r.unsolved} over the ${budgetMs / 1000} s budget` : ''}`,
+      `    #${String(i + 1).padStart(2)} value ${v ? v.value : '?'} best ${v ? v.best.map((l) => st.geometry.lineName(l)).join(' ') : '?'}: ${desc}`,
+    );
+  });
+  cols.forEach((c, k) => {
+    const nps = c.nodes.reduce((a, b) => a + b, 0) / (c.cpu.reduce((a, b) => a + b, 0) / 1000);
+    console.log(
+      `    ${runners[k].name}  median ${secs(median(c.ms))} wall, ${secs(median(c.cpu))} CPU; max ${secs(Math.max(...c.ms))}; median ${count(median(c.nodes))} nodes; ${count(nps)} nodes/s (CPU)${c.over ? `; ${c.over} over the ${budgetMs / 1000} s budget (counted as the budget: ratios are lower bounds)` : ''}`,
+    );
+  });
+  if (cols.length === 2) {
+    const [n, o] = cols;
+    const perPos = o.ms.map((x, i) => x / n.ms[i]);
+    console.log(
+      `    ratio ${(median(o.ms) / median(n.ms)).toFixed(2)}x fewer seconds (medians of wall time; ${(median(o.cpu) / median(n.cpu)).toFixed(2)}x of CPU time; median per-position ratio ${median(perPos).toFixed(2)}x), ${(median(o.nodes) / median(n.nodes)).toFixed(2)}x fewer nodes (a node of the new solver excludes forced captures)`,
     );
   }
-  const [a, b] = [rows[0][2], rows[1][2]];
   console.log(
-    `  ratio     ${(median(b.ms) / median(a.ms)).toFixed(1)}x faster, ${(median(b.nodes) / median(a.nodes)).toFixed(1)}x fewer nodes (medians${b.unsolved ? '; baseline capped by its budget' : ''})`,
+    `    ${agreed}/${positions.length} positions exact for every solver, with identical values${moveValues ? ', best moves and move values' : ' and best moves'}`,
   );
 }
 
 export default async function run(): Promise<void> {
-  // 1. empty 3x3 board, with the brute force
+  const budgetMs = 1000 * Number(process.env.DAB_BENCH_BUDGET_S ?? 60);
+  const perSet = Number(process.env.DAB_BENCH_POSITIONS ?? 20);
+  const runners: Runner[] = [newRunner()];
+  const old = await oldRunner();
+  if (typeof old === 'string') console.log(`old solver: SKIPPED, ${old}; only the new solver is measured`);
+  else runners.push(old);
+  console.log(
+    `new solver: table ${tableMb} MiB; old solver (${BASELINE_COMMIT}): its default table (16 MiB on 5x5); budget ${budgetMs / 1000} s per position; one thread each`,
+  );
+
+  // 1. the empty 3x3 board (value -3), and the brute force
   {
     const st = new BoardState(geometryOf(3, 3));
-    const [bf, bms] = timeIt(() => bruteForce(st));
-    compare(
-      `3x3 empty board (value -3; bruteForce ${fmt(bms)}, ${bf.nodes} positions, value ${bf.value})`,
-      [st, st, st],
-      60000,
-    );
+    const t0 = performance.now();
+    const bf = bruteForce(st);
+    const bms = performance.now() - t0;
+    console.log(`3x3 empty board: bruteForce value ${bf.value} in ${secs(bms)} (${count(bf.nodes)} positions)`);
+    compare('3x3 empty board, value and best moves', [st], false, runners, budgetMs);
+    compare('3x3 empty board, every move valued', [st], true, runners, budgetMs);
   }
-  // 2. late positions, every move valued, with the brute force
+  // 2. late 4x4/5x5 positions, every move valued, against the brute force
   {
     const r = rng(2024);
     const ps: BoardState[] = [];
-    const bT: number[] = [];
     for (let i = 0; i < 12; i++) ps.push(playedPosition(i % 2 ? 5 : 4, i % 2 ? 5 : 4, 20 + (i % 3), r));
+    const solver = new Solver();
     for (const st of ps) {
-      const [bf, bms] = timeIt(() => bruteForce(st));
-      const res = new Solver().solve(st, { moveValues: true });
+      const bf = bruteForce(st);
+      const res = solver.solve(st, { moveValues: true });
       if (res.value !== bf.value || JSON.stringify(res.moveValues) !== JSON.stringify(bf.moveValues))
         throw new Error(`solver != brute force on ${st.key()}`);
-      bT.push(bms);
     }
+    console.log('12 late 4x4/5x5 positions (20-22 undrawn lines): every move value equals the brute force');
+  }
+  // 3. plausible 5x5 records (cautious play, fixed seeds), 40 and 42 undrawn lines
+  for (const undrawn of perSet > 0 ? [40, 42] : []) {
+    const r = rng(4000 + undrawn);
+    const ps = Array.from({ length: perSet }, () => playedPosition(5, 5, undrawn, r));
     compare(
-      `12 late 4x4/5x5 positions (20-22 undrawn lines), every move valued (bruteForce median ${fmt(median(bT))}, same values)`,
+      `${perSet} 5x5 positions with ${undrawn} undrawn lines, value and best moves`,
       ps,
-      60000,
-      true,
-    );
-  }
-  // 3. 5x5 midgame positions
-  {
-    const r = rng(55);
-    compare(
-      '20 5x5 positions with 26-30 undrawn lines',
-      Array.from({ length: 20 }, (_, i) => playedPosition(5, 5, 26 + (i % 5), r)),
-      30000,
-    );
-    const r2 = rng(57);
-    compare(
-      '6 5x5 positions with 30 undrawn lines, every move valued',
-      Array.from({ length: 6 }, () => playedPosition(5, 5, 30, r2)),
-      30000,
-      true,
-    );
-    for (const u of [36, 38]) {
-      const r3 = rng(u === 36 ? 56 : 58);
-      compare(
-        `6 5x5 positions with ${u} undrawn lines`,
-        Array.from({ length: 6 }, () => playedPosition(5, 5, u, r3)),
-        20000,
-      );
-    }
-  }
-  // 4. 4x4 midgame positions
-  {
-    const r = rng(7);
-    compare(
-      '4 4x4 positions with 30 undrawn lines',
-      Array.from({ length: 4 }, () => playedPosition(4, 4, 30, r)),
-      30000,
       false,
-      22,
+      runners,
+      budgetMs,
     );
+    compare(`${perSet} 5x5 positions with ${undrawn} undrawn lines, every move valued`, ps, true, runners, budgetMs);
   }
-  // 5. empty 4x4 board (a tie), proven on both cores
+  // 4. the empty 4x4 board (a tie), proven on both cores
   if (process.env.DAB_BENCH_4X4 === '1') await bench4x4();
   else console.log(`4x4 empty board: skipped (${MEASURED_4X4}; \`npm run bench:4x4\` or DAB_BENCH_4X4=1 runs it)`);
 }
 
-/** The last measured run of `npm run bench:4x4` on the 2-core development machine. */
+/** The last measured runs of `npm run bench:4x4` on the 2-core development machine. */
 const MEASURED_4X4 =
-  'measured 2026-11-21: exact, value 0, 472.2 s and 490.4 s wall in two runs on 2 threads (tableBits 26 each; shared machine), 2,118,498,865 nodes, 7 null-window tests; ' +
-  'first version of the parallel proof 590.7 s / 2.52G nodes; before this work the first root move alone took 260 s on one thread ' +
-  'and the proof did not finish in 540 s';
+  'measured 2026-11-21 with the old solver: exact, value 0, 472.2 s and 490.4 s wall on 2 threads (tableBits 26 each), 2.12G nodes';
 
 /**
  * The empty 4x4 board (value 0, a tie) proven exactly: value-only root MTD, root moves (one per
- * symmetry class) split between 2 worker threads (solveParallel), 15-minute budget. Also a
- * single-thread run of the same proof when DAB_BENCH_4X4_SINGLE=1 (slower: for the ratio).
+ * symmetry class) split between worker threads (solveParallel), 15-minute budget.
  */
 export async function bench4x4(): Promise<void> {
   const st = new BoardState(geometryOf(4, 4));
   const threads = Number(process.env.DAB_BENCH_THREADS ?? 2);
+  const bits = Number(process.env.DAB_BENCH_TABLE_BITS ?? 26);
   console.log(
-    `4x4 empty board: proving the value on ${threads} threads (tableBits 26 per thread, 15-minute budget)...`,
+    `4x4 empty board: proving the value on ${threads} threads (tableBits ${bits} per thread, 15-minute budget)...`,
   );
   const res = await solveParallel(st, {
     threads,
     timeBudgetMs: 15 * 60_000,
-    config: { tableBits: Number(process.env.DAB_BENCH_TABLE_BITS ?? 26) },
+    config: { tableBits: bits },
     log: (line) => console.log(`  ${line}`),
   });
   console.log(

@@ -3,6 +3,8 @@ import type { BoardState } from '../board/state';
 
 /** Table memory of a Solver by default (MiB): an editor's share. */
 export const DEFAULT_TABLE_MB = 32;
+/** Table memory for batch work (the CLI, the benchmarks) by default (MiB). */
+export const BATCH_TABLE_MB = 128;
 
 export type LeafEvaluator = (state: BoardState) => number | undefined;
 
