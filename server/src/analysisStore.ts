@@ -6,7 +6,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeDocument, type DocumentReport } from './engine/analysis/analyzeDocument';
-import { readDab, type DabDocument } from './engine/notation';
+import { allLines, readDab, type DabDocument } from './engine/notation';
 import type { PlanItem, SearchService } from './search/searchService';
 import type { DabSettings } from './settings';
 import type { BoardState } from './engine/board/state';
@@ -123,6 +123,15 @@ function searchPlan(doc: DabDocument, wanted: Set<string>): PlanItem[] {
       const state = m.states[i];
       if (wanted.has(state.key()))
         plan.push({ state, group, label: i === 0 ? `${name}, start` : `${name}, after move ${i}` });
+    }
+    // Then the variations (the main line's positions come first: they are what the record is about).
+    for (const line of allLines(m)) {
+      if (line === m) continue;
+      for (let i = line.states.length - 1; i >= 1; i--) {
+        const state = line.states[i];
+        if (wanted.has(state.key()))
+          plan.push({ state, group, label: `${name}, variation, after move ${line.startPly + i}` });
+      }
     }
   }
   return plan;

@@ -2,7 +2,7 @@
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
-import type { DabDocument } from '../engine/notation';
+import { allLines, type DabDocument } from '../engine/notation';
 import { nimSummary, type NimSummary } from '../engine/analysis/nim';
 
 export interface SearchCache {
@@ -49,8 +49,10 @@ export function createSearchCache(budget: { timeBudgetMs: number; nodeBudget?: n
  */
 export function prewarm(cache: SearchCache, doc: DabDocument): void {
   for (const m of doc.models) {
-    for (let i = m.states.length - 1; i >= 0; i--) {
-      if (!quickEvaluate(m.states[i])) cache.lookup(m.states[i]);
+    for (const line of allLines(m)) {
+      for (let i = line.states.length - 1; i >= 0; i--) {
+        if (!quickEvaluate(line.states[i])) cache.lookup(line.states[i]);
+      }
     }
   }
 }

@@ -6,7 +6,17 @@
  */
 import type { BoardState } from '../board/state';
 import { evaluatePlay, type EndgameAnalysis, analyzeEndgame, type PlayStep as EndgamePlayStep } from '../endgame';
-import { readDab, type DabDocument, type Diagnostic, type EntryModel, type Range, type Severity } from '../notation';
+import {
+  readDab,
+  type DabDocument,
+  type Diagnostic,
+  type EntryModel,
+  type LineModel,
+  type Range,
+  type Severity,
+  type Variation,
+} from '../notation';
+import type { BoardGeometry } from '../board/geometry';
 import type { Evaluation } from './evaluation';
 import { quickEvaluate, type LoonyAnalysis } from './evaluatePosition';
 import { boxes, predictedFinal, resultInWords } from './words';
@@ -75,21 +85,49 @@ export interface MoveReport {
   marginBefore: number | null;
   marginAfter: number | null;
   changesResult: boolean;
+  /** The variations written after this move (alternatives from the position before it), reviewed. */
+  variations: VariationReport[];
 }
 
-export interface EntryReport {
+/** What a line's review adds up to: boxes thrown away by each player, result-changing mistakes, unvalued moves. */
+export interface ReviewSummary {
+  lost: [number, number];
+  resultChanging: number;
+  unknownMoves: number;
+}
+
+/** A line of play reviewed: the main line of a record, or a variation. */
+export interface LineReport {
+  /** Plies played before the line's first move (0 for the main line). */
+  startPly: number;
+  /** positions[k] = the position after startPly + k plies (positions[0]: where the line starts). */
+  positions: PositionReport[];
+  /** moves[k] leads from positions[k] to positions[k + 1]; a move's `ply` is startPly + k + 1. */
+  moves: MoveReport[];
+  summary: ReviewSummary;
+}
+
+/** A variation reviewed like the main line: its own values, losses and diagnostics. */
+export interface VariationReport extends LineReport {
+  variation: Variation;
+  /** The ply of the move it replaces (startPly + 1). */
+  replaces: number;
+}
+
+export interface EntryReport extends LineReport {
   index: number;
   model: EntryModel;
   kind: 'game' | 'position' | 'endgame';
   title: string | null;
   line: number;
   players: [string, string];
+  /** The main line's positions and moves (see LineReport); its summary counts the main line only. */
   positions: PositionReport[];
   moves: MoveReport[];
-  /** Positions waiting for search. */
+  /** Every line: the main line (this report) first, then each variation, depth first in written order. */
+  lines: LineReport[];
+  /** Positions waiting for search (variations included). */
   pending: number;
-  /** Boxes thrown away by each player and mistakes that changed the result (where known). */
-  summary: { lost: [number, number]; resultChanging: number; unknownMoves: number };
 }
 
 export interface DocumentReport {
@@ -116,18 +154,22 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
 }
 
 function emptyReport(model: EntryModel, index: number): EntryReport {
-  return {
+  const report: EntryReport = {
     index,
     model,
     kind: model.kind,
     title: model.title,
     line: model.entry.headerRange.line,
     players: model.players,
+    startPly: 0,
     positions: [],
     moves: [],
+    lines: [],
     pending: 0,
     summary: { lost: [0, 0], resultChanging: 0, unknownMoves: 0 },
   };
+  report.lines.push(report);
+  return report;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,9 +210,26 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
   const report = emptyReport(model, index);
   const g = model.geometry;
   if (!g || model.states.length === 0) return report;
-  const evals = model.states.map((s) => evaluatePosition(s, options.search));
-  model.states.forEach((state, ply) => {
-    const { evaluation: e, loony } = evals[ply];
+  reviewBoardLine(report, model, report, g, options);
+  return report;
+}
+
+/**
+ * Review one line of a board entry into `out`: value every position, then every legal move (the
+ * boxes it throws away against best play), then each move's variations, recursively. The main line
+ * and the variations go through this one function, so a variation's mistake is judged exactly like
+ * the main line's.
+ */
+function reviewBoardLine(
+  report: EntryReport,
+  line: LineModel,
+  out: LineReport,
+  g: BoardGeometry,
+  options: AnalysisOptions,
+): void {
+  const evals = line.states.map((s) => evaluatePosition(s, options.search));
+  line.states.forEach((state, k) => {
+    const { evaluation: e, loony } = evals[k];
     const remaining = state.openBoxCount();
     const moveValues = e.moveValues
       ? new Map([...e.moveValues].map(([l, v]) => [g.lineName(l), v] as [string, number | null]))
@@ -178,8 +237,8 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
     let controlledValue: number | null = null;
     if (loony && loony.phase === 'loony' && loony.endgame.controlledValue !== null)
       controlledValue = -loony.endgame.controlledValue + 0;
-    report.positions.push({
-      ply,
+    out.positions.push({
+      ply: line.startPly + k,
       toMove: state.toMove,
       score: [state.score[0], state.score[1]],
       remaining,
@@ -200,9 +259,9 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
     });
     if (e.status === 'pending') report.pending++;
   });
-  model.plies.forEach((mv, k) => {
-    const before = report.positions[k],
-      after = report.positions[k + 1];
+  line.plies.forEach((mv, k) => {
+    const before = out.positions[k],
+      after = out.positions[k + 1];
     const player = mv.player!;
     const completes = mv.completed.length;
     let loss: number | null = null;
@@ -211,9 +270,9 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
       loss = before.value - achieved;
     }
     pushMove(
-      report,
+      out,
       {
-        ply: k + 1,
+        ply: mv.ply!,
         move: mv.name!,
         player,
         completes,
@@ -226,7 +285,23 @@ function analyzeBoardEntry(model: EntryModel, index: number, options: AnalysisOp
       before,
     );
   });
-  return report;
+  // Variations: reviewed like this line; nested under the move they replace (when it was legal).
+  const reportOf = new Map(line.plies.map((mv, k) => [mv, out.moves[k]]));
+  for (const mv of line.moves) {
+    for (const v of mv.variations) {
+      const vr: VariationReport = {
+        variation: v.variation,
+        replaces: v.startPly + 1,
+        startPly: v.startPly,
+        positions: [],
+        moves: [],
+        summary: { lost: [0, 0], resultChanging: 0, unknownMoves: 0 },
+      };
+      reportOf.get(mv)?.variations.push(vr);
+      report.lines.push(vr);
+      if (v.states.length) reviewBoardLine(report, v, vr, g, options);
+    }
+  }
 }
 
 /** Predicted final margin (whole game) for `player` from a position, or null when its value is unknown. */
@@ -237,15 +312,15 @@ function finalMargin(p: PositionReport, player: 0 | 1): number | null {
 }
 
 function pushMove(
-  report: EntryReport,
-  m: Omit<MoveReport, 'marginBefore' | 'marginAfter' | 'changesResult'>,
+  report: LineReport,
+  m: Omit<MoveReport, 'marginBefore' | 'marginAfter' | 'changesResult' | 'variations'>,
   before: PositionReport,
 ): void {
   const marginBefore = finalMargin(before, m.player);
   const marginAfter = marginBefore === null || m.loss === null ? null : marginBefore - m.loss;
   const changesResult =
     marginBefore !== null && marginAfter !== null && Math.sign(marginBefore) !== Math.sign(marginAfter);
-  report.moves.push({ ...m, marginBefore, marginAfter, changesResult });
+  report.moves.push({ ...m, marginBefore, marginAfter, changesResult, variations: [] });
   if (m.loss === null) report.summary.unknownMoves++;
   else {
     report.summary.lost[m.player] += m.loss;
@@ -431,7 +506,7 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
       });
     }
   }
-  for (const m of report.moves) {
+  for (const m of report.lines.flatMap((l) => l.moves)) {
     if (m.loss !== null && m.loss >= minLoss) {
       const name = report.players[m.player];
       const consequence =

@@ -18,7 +18,7 @@ export type Severity = 'error' | 'warning' | 'information' | 'hint';
  * Diagnostic codes (kebab-case). Parser: 'syntax', 'missing-header', 'bad-header', 'unknown-field',
  * 'duplicate-field', 'field-not-allowed', 'unterminated-string', 'unterminated-comment', 'bad-size',
  * 'bad-players', 'bad-tomove', 'bad-score', 'bad-value', 'bad-move', 'bad-glyph', 'bad-turn',
- * 'bad-diagram', 'bad-component', 'bad-play', 'bad-tag', 'too-many-diagnostics'.
+ * 'bad-diagram', 'bad-component', 'bad-play', 'bad-tag', 'bad-variation', 'too-many-diagnostics'.
  * Model: 'missing-size', 'size-mismatch', 'off-board', 'not-adjacent', 'drawn-twice', 'game-over',
  * 'turn-mismatch', 'score-mismatch', 'owner-ambiguous', 'odd-loop', 'bad-component', 'bad-play',
  * 'play-missing-decision'.
@@ -130,6 +130,23 @@ export interface MoveToken {
   commentRange: Range | null;
   /** Index into MovesField.turns when the move came from a littlegolem turn bracket. */
   turn: number | null;
+  /** Alternatives to this move, `( … )` written after it, each from the position before it. */
+  variations: Variation[];
+}
+
+/**
+ * A variation `( … )`: an alternative line that replaces the move it follows (it starts from the
+ * position before that move). Its moves may carry variations of their own, to any depth.
+ */
+export interface Variation {
+  /** From '(' to ')' — to its last token when it is not closed (an error). */
+  range: Range;
+  openRange: Range;
+  closeRange: Range | null;
+  /** The line's moves, in order (never empty: an empty variation is an error and left out). */
+  moves: MoveToken[];
+  /** Nesting depth: 1 for a variation of the main line. */
+  depth: number;
 }
 
 /** One littlegolem bracket `;b[hdbhae]`: a turn of one player. */
@@ -143,6 +160,7 @@ export interface LittlegolemTurn {
 }
 
 export interface MovesField extends FieldBase {
+  /** The main line; variations hang under the move they replace (MoveToken.variations). */
   moves: MoveToken[];
   turns: LittlegolemTurn[];
   /** Every brace comment of the field, including those not attached to a move. */

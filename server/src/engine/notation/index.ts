@@ -12,8 +12,8 @@ export { resolvePlayer, initialOf, FIELD_NAMES } from './names';
 export { splitMoveWord } from './moves';
 export { dotRowLike } from './diagram';
 export { MAX_COMPONENTS } from './endgameFields';
-export { buildEntry } from './model';
-export type { EntryModel, MoveModel, PlayStepModel, EndgameModel, SetupLine } from './model';
+export { buildEntry, allLines } from './model';
+export type { EntryModel, LineModel, MoveModel, VariationModel, PlayStepModel, EndgameModel, SetupLine } from './model';
 
 export interface DabDocument {
   entries: Entry[];

@@ -4,7 +4,19 @@
  */
 import { BoardGeometry, geometryOf, parseDot, parseLine } from '../board/geometry';
 import { BoardState, CLAIMED_UNKNOWN, UNCLAIMED, type Player } from '../board/state';
-import type { Component, Diagnostic, Entry, EntryKind, Glyph, MoveToken, PlayStep, Range, Severity } from './ast';
+import type {
+  Component,
+  Diagnostic,
+  Entry,
+  EntryKind,
+  Glyph,
+  LittlegolemTurn,
+  MoveToken,
+  PlayStep,
+  Range,
+  Severity,
+  Variation,
+} from './ast';
 import { initialOf } from './names';
 
 /** Moves after the end of the game each get a diagnostic up to this many, then one summary. */
@@ -30,6 +42,25 @@ export interface MoveModel {
   legal: boolean;
   /** Why it was skipped: 'bad-move', 'off-board', 'not-adjacent', 'drawn-twice', 'game-over', 'no-board'. */
   problem: string | null;
+  /** The alternatives written after this move, each replayed from the position before it. */
+  variations: VariationModel[];
+}
+
+/** A line of play: the main line of a record, or a variation. */
+export interface LineModel {
+  /** Plies played before the line's first move (0 for the main line). */
+  startPly: number;
+  /** Every written move, legal or not, in order. */
+  moves: MoveModel[];
+  /** The legal moves: plies[k] is ply startPly + k + 1. */
+  plies: MoveModel[];
+  /** states[k] = the position after startPly + k plies; states[0] = where the line starts. Empty without a geometry. */
+  states: BoardState[];
+}
+
+/** A variation, replayed: it starts from the position before the move it replaces. */
+export interface VariationModel extends LineModel {
+  variation: Variation;
 }
 
 export interface SetupLine {
@@ -69,7 +100,7 @@ export interface EndgameModel {
   remaining: Component[];
 }
 
-export interface EntryModel {
+export interface EntryModel extends LineModel {
   entry: Entry;
   kind: EntryKind;
   title: string | null;
@@ -88,12 +119,9 @@ export interface EntryModel {
   setup: SetupLine[];
   /** Completed boxes at the start whose owner counts in neither score. */
   unassigned: number;
-  /** Every written move, legal or not, in order. */
+  /** The main line: every written move (legal or not), the legal ones (plies[k - 1] is ply k) and
+   * states[k], the position after k plies (states[0] = initial; empty without a geometry). */
   moves: MoveModel[];
-  /** The legal moves: plies[k - 1] is ply k. */
-  plies: MoveModel[];
-  /** states[k] = the position after k plies; states[0] = initial. Empty without a geometry. */
-  states: BoardState[];
   /** Endgame entries. */
   endgame: EndgameModel | null;
   /** The author's claimed value at the start, if given. */
@@ -174,6 +202,7 @@ export function buildEntry(entry: Entry): EntryModel {
     initial: null,
     setup: [],
     unassigned: 0,
+    startPly: 0,
     moves: [],
     plies: [],
     states: [],
@@ -221,22 +250,7 @@ function buildBoard(entry: Entry, m: EntryModel): void {
   const moveTokens = entry.moves?.moves ?? [];
   if (w === null || h === null) {
     // No board: keep the moves for display, unchecked.
-    moveTokens.forEach((t, index) =>
-      m.moves.push({
-        index,
-        token: t,
-        ply: null,
-        line: null,
-        name: null,
-        range: t.range,
-        glyph: t.glyph,
-        comment: t.comment,
-        player: null,
-        completed: [],
-        legal: false,
-        problem: 'no-board',
-      }),
-    );
+    m.moves.push(...uncheckedMoves(moveTokens));
     return;
   }
   const g = geometryOf(w, h);
@@ -339,13 +353,61 @@ function buildBoard(entry: Entry, m: EntryModel): void {
   s.toMove = m.toMove;
   m.initial = s.clone();
   m.states.push(m.initial);
-  // Replay.
-  const turns = entry.moves?.turns ?? [];
+  // Replay the main line, then (recursively) the variations.
+  replayLine(m, moveTokens, s, drawnAt, m, entry.moves?.turns ?? []);
+}
+
+/** Moves kept for display when there is no board to replay them on. */
+function uncheckedMoves(tokens: MoveToken[]): MoveModel[] {
+  return tokens.map((t, index) => ({
+    index,
+    token: t,
+    ply: null,
+    line: null,
+    name: null,
+    range: t.range,
+    glyph: t.glyph,
+    comment: t.comment,
+    player: null,
+    completed: [],
+    legal: false,
+    problem: 'no-board',
+    variations: uncheckedVariations(t.variations),
+  }));
+}
+
+function uncheckedVariations(vs: Variation[]): VariationModel[] {
+  return vs.map((variation) => ({
+    variation,
+    startPly: 0,
+    moves: uncheckedMoves(variation.moves),
+    plies: [],
+    states: [],
+  }));
+}
+
+/**
+ * Replay the written moves of a line from `s` (which it advances), filling `line`'s moves, plies and
+ * states (states[0] must already be the start). Illegal moves are reported and skipped. Each move's
+ * variations are replayed from the position before it, with their own copy of the board.
+ * `drawnAt[l]` = who drew line l (0 = setup, k = ply k), for the messages; `turns` are the main
+ * line's littlegolem brackets (variations have none).
+ */
+function replayLine(
+  m: EntryModel,
+  tokens: MoveToken[],
+  s: BoardState,
+  drawnAt: Int16Array,
+  line: LineModel,
+  turns: LittlegolemTurn[],
+): void {
+  const out = m.diagnostics;
+  const g = s.geometry;
   const turnReported = new Set<number>();
   let afterEnd = 0;
   let afterEndFirst: Range | null = null,
     afterEndLast: Range | null = null;
-  moveTokens.forEach((t, index) => {
+  tokens.forEach((t, index) => {
     const mm: MoveModel = {
       index,
       token: t,
@@ -359,8 +421,34 @@ function buildBoard(entry: Entry, m: EntryModel): void {
       completed: [],
       legal: false,
       problem: null,
+      variations: [],
     };
-    m.moves.push(mm);
+    line.moves.push(mm);
+    // The variations start from the position before this move, whatever becomes of it.
+    const before = t.variations.length
+      ? { state: s.clone(), drawnAt: drawnAt.slice(), ply: line.startPly + line.plies.length }
+      : null;
+    playMove(mm);
+    if (before)
+      for (const variation of t.variations) {
+        const v: VariationModel = { variation, startPly: before.ply, moves: [], plies: [], states: [before.state] };
+        mm.variations.push(v);
+        replayLine(m, variation.moves, before.state.clone(), before.drawnAt.slice(), v, []);
+      }
+  });
+  if (afterEnd > MAX_AFTER_END_REPORTS && afterEndFirst && afterEndLast) {
+    diag(
+      out,
+      'error',
+      span(afterEndFirst, afterEndLast),
+      'game-over',
+      `${afterEnd - MAX_AFTER_END_REPORTS} more moves after the end of the game`,
+    );
+  }
+
+  function playMove(mm: MoveModel): void {
+    const t = mm.token;
+    const index = mm.index;
     const p = parseLine(g, t.text);
     if (!p.ok) {
       mm.problem = lineProblem(g, t.text);
@@ -407,16 +495,16 @@ function buildBoard(entry: Entry, m: EntryModel): void {
     mm.player = player;
     mm.completed = r.completed;
     mm.legal = true;
-    mm.ply = m.plies.length + 1;
+    mm.ply = line.startPly + line.plies.length + 1;
     drawnAt[p.line] = mm.ply;
-    m.plies.push(mm);
-    m.states.push(s.clone());
+    line.plies.push(mm);
+    line.states.push(s.clone());
     // Littlegolem brackets against the inferred turns.
     if (t.turn !== null && !turnReported.has(t.turn)) {
       const turn = turns[t.turn];
       if (turn && player !== turn.player) {
         turnReported.add(t.turn);
-        const firstLegal = turn.moves.find((k) => k <= index && m.moves[k]?.legal) === index;
+        const firstLegal = turn.moves.find((k) => k <= index && line.moves[k]?.legal) === index;
         if (firstLegal) {
           diag(
             out,
@@ -436,16 +524,20 @@ function buildBoard(entry: Entry, m: EntryModel): void {
         }
       }
     }
-  });
-  if (afterEnd > MAX_AFTER_END_REPORTS && afterEndFirst && afterEndLast) {
-    diag(
-      out,
-      'error',
-      span(afterEndFirst, afterEndLast),
-      'game-over',
-      `${afterEnd - MAX_AFTER_END_REPORTS} more moves after the end of the game`,
-    );
   }
+}
+
+/** Every line of an entry: the main line first, then each variation (depth first, in written order). */
+export function* allLines(m: EntryModel): Generator<LineModel> {
+  yield m;
+  function* under(line: LineModel): Generator<LineModel> {
+    for (const mv of line.moves)
+      for (const v of mv.variations) {
+        yield v;
+        yield* under(v);
+      }
+  }
+  yield* under(m);
 }
 
 function buildEndgame(entry: Entry, m: EntryModel): void {

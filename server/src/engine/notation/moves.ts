@@ -1,13 +1,32 @@
 /**
  * The reader of the `moves` field: move numbers (`12.`, `12...`), moves in three spellings
  * (`a1-b1`, `a1b1`, littlegolem `haa`), annotation glyphs, brace comments attached to the move
- * before them, and littlegolem turn brackets (`;b[hdbhae]`).
+ * before them, variations `( … )` nested to any depth (each an alternative to the move before it),
+ * and littlegolem turn brackets (`;b[hdbhae]`, with SGF's `(;` … `)` wrapping ignored).
  */
-import type { FieldBase, Glyph, LittlegolemTurn, MoveToken, MovesField, Range } from './ast';
+import type { FieldBase, Glyph, LittlegolemTurn, MoveToken, MovesField, Range, Variation } from './ast';
 import { clip, span, sub, type Report } from './text';
 import type { RawToken } from './tokens';
 
 const GLYPHS = new Set(['!', '?', '!!', '??', '!?', '?!']);
+/**
+ * Variations nested deeper than this are refused (their parentheses are ignored): the model and
+ * the analysis walk variations recursively, and no commentary goes near this depth.
+ */
+export const MAX_VARIATION_DEPTH = 100;
+
+/** An open parenthesis: SGF wrapping (ignored), or a variation being read. */
+interface Group {
+  sgf: boolean;
+  open: Range;
+  /** Where the moves read inside go (for SGF wrapping: the enclosing list). */
+  moves: MoveToken[];
+  /** The move the variation replaces; null when there is none (an error: the variation is dropped). */
+  branch: MoveToken | null;
+  depth: number;
+  /** Whether anything but comments was written inside (a bad token already has its own error). */
+  content: boolean;
+}
 
 export interface MoveWordPart {
   text: string;
@@ -39,6 +58,10 @@ class MovesReader {
   private pendingNumber: { n: number; r: Range } | null = null;
   /** The move that glyphs and comments attach to; null once something else intervenes. */
   private attach: MoveToken | null = null;
+  /** The last token read (an unclosed variation runs up to it). */
+  private lastToken: Range | null = null;
+  /** Open parentheses, innermost last. */
+  private readonly groups: Group[] = [];
 
   constructor(
     private readonly report: Report,
@@ -52,6 +75,9 @@ class MovesReader {
     let k = 0;
     while (k < toks.length) {
       const t = toks[k];
+      this.lastToken = t.range;
+      if (t.type !== 'comment' && t.text !== ')' && this.groups.length)
+        this.groups[this.groups.length - 1].content = true;
       if (t.type === 'comment') {
         f.comments.push({ text: t.text, range: t.range });
         if (this.attach) {
@@ -74,7 +100,13 @@ class MovesReader {
         continue;
       }
       if (t.type === 'punct') {
-        if (t.text === '(' || t.text === ')') {
+        if (t.text === '(') {
+          this.open(t, toks[k + 1]);
+          k++;
+          continue;
+        }
+        if (t.text === ')') {
+          this.close(t);
           k++;
           continue;
         }
@@ -104,7 +136,87 @@ class MovesReader {
       this.word(t);
       k++;
     }
+    while (this.groups.length) this.close(null);
     return f;
+  }
+
+  /** The list moves go to: the innermost variation's, or the main line. */
+  private get line(): MoveToken[] {
+    return this.groups.length ? this.groups[this.groups.length - 1].moves : this.f.moves;
+  }
+
+  private get depth(): number {
+    for (let i = this.groups.length - 1; i >= 0; i--) if (!this.groups[i].sgf) return this.groups[i].depth;
+    return 0;
+  }
+
+  /** '(' starts a variation replacing the last move of the current line — or SGF wrapping `(;`. */
+  private open(t: RawToken, next: RawToken | undefined): void {
+    this.attach = null;
+    this.pendingNumber = null;
+    const outer = this.line;
+    if (next && next.type === 'punct' && next.text === ';') {
+      this.groups.push({ sgf: true, open: t.range, moves: outer, branch: null, depth: this.depth, content: false });
+      return;
+    }
+    const depth = this.depth + 1;
+    if (depth > MAX_VARIATION_DEPTH) {
+      this.report(
+        'error',
+        t.range,
+        'bad-variation',
+        `variations are nested more than ${MAX_VARIATION_DEPTH} deep; this '(' is ignored`,
+      );
+      this.groups.push({ sgf: true, open: t.range, moves: outer, branch: null, depth: depth - 1, content: false });
+      return;
+    }
+    const branch = outer.length ? outer[outer.length - 1] : null;
+    if (!branch)
+      this.report(
+        'error',
+        t.range,
+        'bad-variation',
+        depth === 1
+          ? "a variation must follow the move it replaces, e.g. 25. d2-e2 (25. b6-c6); there is no move before this '(' — it is left out"
+          : 'a variation must follow the move it replaces, e.g. (25. b6-c6 (25. a1-b1)); this one starts its enclosing variation, before any move — it is left out',
+      );
+    this.groups.push({ sgf: false, open: t.range, moves: [], branch, depth, content: false });
+  }
+
+  /** ')' (or the end of the field, `t` null) closes the innermost group. */
+  private close(t: RawToken | null): void {
+    this.attach = null;
+    this.pendingNumber = null;
+    const g = this.groups.pop();
+    if (!g) {
+      this.report('error', t!.range, 'bad-variation', "unmatched ')': a variation starts with '('");
+      return;
+    }
+    if (g.sgf) return;
+    const v: Variation = {
+      range: span(g.open, t ? t.range : this.lastToken!),
+      openRange: g.open,
+      closeRange: t ? t.range : null,
+      moves: g.moves,
+      depth: g.depth,
+    };
+    if (!t)
+      this.report(
+        'error',
+        g.open,
+        'bad-variation',
+        g.moves.length
+          ? "unclosed variation: add ')' after its last move (it is read up to the end of the moves)"
+          : "unclosed variation: add ')' after its moves",
+      );
+    else if (!g.content && g.branch)
+      this.report(
+        'error',
+        v.range,
+        'bad-variation',
+        'empty variation: write the alternative moves inside, e.g. (25. b6-c6 b5-c5); it is left out',
+      );
+    if (g.branch && g.moves.length) g.branch.variations.push(v);
   }
 
   private pushMove(text: string, r: Range, form: MoveToken['form'], turn: number | null): MoveToken {
@@ -119,13 +231,14 @@ class MovesReader {
       comment: null,
       commentRange: null,
       turn,
+      variations: [],
     };
     if (this.pendingNumber) {
       m.number = this.pendingNumber.n;
       m.numberRange = this.pendingNumber.r;
       this.pendingNumber = null;
     }
-    this.f.moves.push(m);
+    this.line.push(m);
     this.attach = m;
     return m;
   }
@@ -156,6 +269,15 @@ class MovesReader {
     const letter = t.text.toLowerCase();
     this.attach = null;
     if (!closed) this.report('error', whole, 'bad-turn', `unterminated turn '${t.text}[': add ']'`);
+    if (this.depth > 0 && (letter === 'b' || letter === 'r')) {
+      this.report(
+        'error',
+        whole,
+        'bad-variation',
+        'a littlegolem turn cannot stand in a variation: write its moves, e.g. (hab vac)',
+      );
+      return m;
+    }
     if (letter !== 'b' && letter !== 'r') {
       this.report('information', whole, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
       return m;
