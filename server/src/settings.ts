@@ -1,6 +1,7 @@
 /** The `dab.*` settings the server reads, with their defaults. */
 import type { Severity } from './engine/notation';
 import type { SearchSettings } from './search/searchService';
+import { DEFAULT_TABLE_MB, MAX_TABLE_MB } from './engine/solver';
 
 export interface DabSettings {
   inlayHints: { enabled: boolean; afterEachMove: boolean };
@@ -10,7 +11,7 @@ export interface DabSettings {
 
 export const defaultSettings: DabSettings = {
   inlayHints: { enabled: true, afterEachMove: false },
-  search: { timeBudgetMs: 10_000, nodeBudget: 0, backgroundBudgetSeconds: 120, threads: 0 },
+  search: { timeBudgetMs: 10_000, nodeBudget: 0, backgroundBudgetSeconds: 120, threads: 0, tableMb: DEFAULT_TABLE_MB },
   diagnostics: { minLoss: 1, resultChangeSeverity: 'warning', lossSeverity: 'information' },
 };
 
@@ -35,6 +36,7 @@ export function readSettings(raw: unknown): DabSettings {
       nodeBudget: num(r.search?.nodeBudget, d.search.nodeBudget),
       backgroundBudgetSeconds: num(r.search?.backgroundBudgetSeconds, d.search.backgroundBudgetSeconds),
       threads: Math.floor(num(r.search?.threads, d.search.threads)),
+      tableMb: Math.min(MAX_TABLE_MB, num(r.search?.tableMb, d.search.tableMb, 1)),
     },
     diagnostics: {
       minLoss: num(r.diagnostics?.minLoss, d.diagnostics.minLoss, 1),

@@ -12,7 +12,7 @@ import { serializeEvaluation, type SearchJob, type WorkerMessage } from './searc
 import { cpuStopwatch } from './search/cpuTime';
 
 const cancel = new Int32Array(workerData.cancel as SharedArrayBuffer);
-const solver = createSolver();
+const solver = createSolver(typeof workerData.tableMb === 'number' ? workerData.tableMb : undefined);
 
 parentPort!.on('message', (job: SearchJob) => {
   const post = (m: WorkerMessage) => parentPort!.postMessage(m);

@@ -8,13 +8,14 @@ import { join } from 'node:path';
 import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyzeDocument';
 import { readDab } from '../engine/notation';
 import { createSearchCache, prewarm } from './search';
+import { MAX_TABLE_MB } from '../engine/solver';
 import { toJson, type JsonReport } from './json';
 import { formatText } from './text';
 import { render } from './render';
 
 const USAGE = `usage:
-  dab analyze [--json] [--budget-ms N] [--no-search] FILE|DIR…
-  dab check [--max-loss N] [--budget-ms N] [--no-search] FILE|DIR…
+  dab analyze [--json] [--budget-ms N] [--no-search] [--table-mb N] FILE|DIR…
+  dab check [--max-loss N] [--budget-ms N] [--no-search] [--table-mb N] FILE|DIR…
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
 
   analyze   print the value of every position and the review of every move
@@ -24,6 +25,7 @@ const USAGE = `usage:
   --json         one JSON document (see the README for its shape)
   --budget-ms N  search time per position (default 5000); beyond it a value is "unknown"
   --no-search    only the exact closed-form analysis, no board search
+  --table-mb N   the solver's table memory in MiB (default 128)
 Directories are searched for *.dab files.`;
 
 interface Options {
@@ -32,6 +34,8 @@ interface Options {
   budgetMs: number;
   search: boolean;
   maxLoss: number | null;
+  /** Solver table memory, MiB (undefined: BATCH_TABLE_MB). */
+  tableMb?: number;
   files: string[];
 }
 
@@ -52,6 +56,10 @@ function parseArgs(argv: string[]): Options | string {
       const v = num();
       if (v === undefined) return `dab: --budget-ms needs a number of milliseconds\n${USAGE}`;
       o.budgetMs = v;
+    } else if (a === '--table-mb') {
+      const v = num();
+      if (v === undefined || v < 1) return `dab: --table-mb needs a number of MiB (at least 1)\n${USAGE}`;
+      o.tableMb = Math.min(v, MAX_TABLE_MB);
     } else if (a === '--max-loss') {
       const v = num();
       if (v === undefined) return `dab: --max-loss needs a number of boxes\n${USAGE}`;
@@ -97,7 +105,7 @@ export function main(argv: string[]): number {
   const { files, missing } = expand(o.files);
   for (const m of missing) process.stderr.write(`dab: ${m}: no such file or directory\n`);
   if (files.length === 0) return 2;
-  const cache = o.search ? createSearchCache({ timeBudgetMs: o.budgetMs }) : undefined;
+  const cache = o.search ? createSearchCache({ timeBudgetMs: o.budgetMs, tableMb: o.tableMb }) : undefined;
   const reports: { file: string; report: DocumentReport }[] = [];
   let failed = missing.length > 0;
   for (const file of files) {

@@ -1,6 +1,7 @@
 /** In-process search for the CLI: one solver and one cache for every position of every file. */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
+import { BATCH_TABLE_MB } from '../engine/solver';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import { allLines, type DabDocument } from '../engine/notation';
 import { nimSummary, type NimSummary } from '../engine/analysis/nim';
@@ -23,8 +24,12 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
 /** Nimstring regions evaluated per position before its nim-value is reported unknown. */
 export const NIM_BUDGET = 20_000;
 
-export function createSearchCache(budget: { timeBudgetMs: number; nodeBudget?: number }): SearchCache {
-  const solver = createSolver();
+export function createSearchCache(budget: {
+  timeBudgetMs: number;
+  nodeBudget?: number;
+  tableMb?: number;
+}): SearchCache {
+  const solver = createSolver(budget.tableMb ?? BATCH_TABLE_MB);
   const cache = new Map<string, Evaluation>();
   const nims = new Map<string, NimSummary>();
   return {

@@ -27,6 +27,8 @@ export interface SearchSettings {
   backgroundBudgetSeconds: number;
   /** Search threads (0 = automatic: half the cores, at least 1, at most 4). */
   threads: number;
+  /** Transposition-table memory per search thread, MiB (read when the search threads start). */
+  tableMb: number;
 }
 
 /**
@@ -114,7 +116,7 @@ export class SearchService {
     private readonly events: SearchEvents,
     workerPath = join(__dirname, 'worker.js'),
   ) {
-    this.pool = new WorkerPool(this.threadCount(), workerPath, (m) => this.onMessage(m));
+    this.pool = new WorkerPool(this.threadCount(), workerPath, (m) => this.onMessage(m), settings.tableMb);
   }
 
   useProofStore(store: ProofStore | undefined): void {

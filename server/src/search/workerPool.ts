@@ -20,6 +20,8 @@ export class WorkerPool {
     size: number,
     private readonly workerPath: string,
     private readonly onMessage: (m: WorkerMessage) => void,
+    /** Transposition-table memory of each worker's solver (MiB; undefined: the solver's default). */
+    private readonly tableMb?: number,
   ) {
     this.resize(size);
   }
@@ -73,7 +75,7 @@ export class WorkerPool {
   private ensureWorker(slot: Slot): Worker {
     if (slot.worker) return slot.worker;
     const w = new Worker(this.workerPath, {
-      workerData: { cancel: slot.cancel.buffer },
+      workerData: { cancel: slot.cancel.buffer, tableMb: this.tableMb },
       resourceLimits: { maxOldGenerationSizeMb: 1024 },
     });
     w.on('message', (m: WorkerMessage) => {

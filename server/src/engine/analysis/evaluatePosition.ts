@@ -42,9 +42,12 @@ export interface SearchBudget {
   onProgress?: SolveOptions['onProgress'];
 }
 
-/** A solver whose leaves use the closed form as soon as a position is a simple loony endgame. */
-export function createSolver(): Solver {
-  return new Solver({ leafEvaluator: (s) => loonyEndgameValue(s) });
+/**
+ * A solver whose leaves use the closed form as soon as a position is a simple loony endgame;
+ * `tableMb`: its transposition table's memory (default DEFAULT_TABLE_MB, an editor's share).
+ */
+export function createSolver(tableMb?: number): Solver {
+  return new Solver({ leafEvaluator: (s) => loonyEndgameValue(s), tableMb });
 }
 
 /** Budgeted exact search; beyond the budget the answer is 'unknown' with the bounds proven so far. */

@@ -3,7 +3,7 @@
  * and late positions). Values are for the player to move: net boxes of the remaining boxes.
  */
 export { Solver, solve, candidateMoves } from './solver';
-export { BATCH_TABLE_MB, DEFAULT_TABLE_MB } from './types';
+export { BATCH_TABLE_MB, DEFAULT_TABLE_MB, MAX_TABLE_MB } from './types';
 export type { SolveOptions, SolveResult, SolveProgress, SolverConfig, LeafEvaluator, WindowResult } from './types';
 export { canonicalPosition, lineToCanonical, lineFromCanonical, lineSymmetries } from './symmetry';
 export type { CanonicalPosition } from './symmetry';

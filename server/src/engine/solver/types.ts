@@ -5,6 +5,8 @@ import type { BoardState } from '../board/state';
 export const DEFAULT_TABLE_MB = 32;
 /** Table memory for batch work (the CLI, the benchmarks) by default (MiB). */
 export const BATCH_TABLE_MB = 128;
+/** The largest table (MiB) a setting may ask for (2^26 entries of up to 16 bytes on boards up to 64 lines). */
+export const MAX_TABLE_MB = 4096;
 
 export type LeafEvaluator = (state: BoardState) => number | undefined;
 
