@@ -1,6 +1,19 @@
 /** Readable text output of `dab analyze` / `dab check`. */
 import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
-import { valuePhrase } from '../engine/analysis/analyzeDocument';
+import {
+  NOT_ANALYSED,
+  endgameFacts,
+  gameOver,
+  listAll,
+  listOr,
+  maxLossMessage,
+  moveVerdict,
+  plural,
+  reviewSummary,
+  signed,
+  unknownValue,
+  valuePhrase,
+} from '../engine/phrasebook';
 
 export interface TextOptions {
   problemsOnly?: boolean;
@@ -21,12 +34,12 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
           if (m.loss !== null && m.loss > options.maxLoss) {
             errors++;
             out.push(
-              `${file}:${m.range.line + 1}:${m.range.character + 1}: error: ${m.move} loses ${m.loss} boxes, more than --max-loss ${options.maxLoss}`,
+              `${file}:${m.range.line + 1}:${m.range.character + 1}: error: ${maxLossMessage(m.move, m.loss, options.maxLoss)}`,
             );
           }
         }
     }
-    out.push(`${file}: ${report.entries.length} entries, ${errors} error${errors === 1 ? '' : 's'}`);
+    out.push(`${file}: ${plural(report.entries.length, 'entry', 'entries')}, ${plural(errors, 'error')}`);
     return out.join('\n') + '\n';
   }
   if (report.diagnostics.length) out.push('');
@@ -36,16 +49,15 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
 
 function positionLine(p: PositionReport, e: EntryReport): string {
   const who = e.players[p.toMove];
-  if (p.method === 'over' && p.remaining === 0) return `game over, ${p.score[0]}-${p.score[1]}`;
+  if (p.method === 'over' && p.remaining === 0) return gameOver(p.score);
   let s =
     p.value !== null
-      ? `${who} to move: ${valuePhrase(p, e.players)} (value ${p.value >= 0 ? '+' : ''}${p.value})`
-      : `${who} to move: value unknown${p.lower !== null && p.upper !== null ? ` (between ${p.lower} and ${p.upper})` : ''}${p.note ? ` — ${p.note}` : ''}`;
+      ? `${who} to move: ${valuePhrase(p, e.players)} (value ${signed(p.value)})`
+      : `${who} to move: ${unknownValue(p)}`;
   if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
-    s += `; ${p.endgame.components}: size ${p.endgame.size}, fully controlled ${p.endgame.controlledValue - p.endgame.terminalBonus!}, tb(G) = ${p.endgame.terminalBonus}, c(G) = ${p.endgame.controlledValue}`;
+    s += `; ${p.endgame.components}: ${endgameFacts(p.endgame)}`;
   }
-  if (p.best.length)
-    s += `; best: ${p.best.length > 12 ? p.best.slice(0, 12).join(' ') + ` … (${p.best.length})` : p.best.join(' ')}`;
+  if (p.best.length) s += `; best: ${listAll(p.best, 12, ' ')}`;
   return s;
 }
 
@@ -53,28 +65,21 @@ function formatEntry(e: EntryReport): string[] {
   const out: string[] = [];
   out.push(`${e.kind} ${e.title !== null ? JSON.stringify(e.title) : '(untitled)'} (line ${e.line + 1})`);
   if (e.positions.length === 0) {
-    out.push('  not analysed (see the errors above)', '');
+    out.push(`  ${NOT_ANALYSED}`, '');
     return out;
   }
   out.push(`  start: ${positionLine(e.positions[0], e)}`);
   for (const m of e.moves) {
     const after = e.positions[m.ply];
-    const loss =
-      m.loss === null
-        ? 'loss unknown'
-        : m.loss === 0
-          ? 'best'
-          : `gives away ${m.loss}${m.changesResult ? ' and changes the result' : ''}; best ${m.best.join(' ')}`;
+    const best = m.loss && m.best.length ? `; best: ${listOr(m.best, 6)}` : '';
+    const loss = `${moveVerdict(m)}${best}`;
     out.push(
       `  ${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
     );
     if (after && m.ply === e.moves.length) out.push(`       then ${positionLine(after, e)}`);
   }
   if (e.moves.length) {
-    const s = e.summary;
-    out.push(
-      `  summary: ${e.players[0]} gave away ${s.lost[0]}, ${e.players[1]} gave away ${s.lost[1]}; ${s.resultChanging} result-changing error${s.resultChanging === 1 ? '' : 's'}${s.unknownMoves ? `; ${s.unknownMoves} move${s.unknownMoves === 1 ? '' : 's'} not valued` : ''}`,
-    );
+    out.push(`  summary: ${reviewSummary(e)}`);
   }
   out.push('');
   return out;

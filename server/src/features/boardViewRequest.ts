@@ -1,14 +1,13 @@
 /** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
 import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
-import { lineInWords, predictedFinal, resultInWords } from '../engine/analysis/words';
+import { boardValueText, lineInWords } from '../engine/phrasebook';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import type { BoardGeometry } from '../engine/board/geometry';
 import { UNCLAIMED } from '../engine/board/state';
 import { entryAt, positionAt } from './convert';
-import { positionAdvice } from './codeLens';
 
 function lineOf(g: BoardGeometry, l: number): BoardViewLine {
   const [a, b] = g.lineDots(l);
@@ -43,7 +42,7 @@ function viewOf(entry: EntryReport, p: PositionReport, known: KnownLookup): Boar
     value: p.value,
     ply: p.ply,
     plyCount: entry.moves.length,
-    valueText: valueText(entry, p),
+    valueText: boardValueText(entry, p),
     moveRanges: entry.moves.map((m) => ({
       line: m.range.line,
       character: m.range.character,
@@ -123,14 +122,6 @@ function marginForFirst(q: PositionReport): {
   const a = forFirst(lo);
   const b = forFirst(hi);
   return { valueForFirst: null, lowerForFirst: Math.min(a, b), upperForFirst: Math.max(a, b) };
-}
-
-/** "Open the 4-loop — the controller (B) wins by 1. Predicted final score 7-8, B wins 8-7." */
-function valueText(entry: EntryReport, p: PositionReport): string {
-  const advice = positionAdvice(entry, p);
-  if (p.value === null || p.remaining === 0) return advice;
-  const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
-  return `${advice}. Predicted final score ${final[0]}-${final[1]}: ${resultInWords(final, entry.players)}.`;
 }
 
 /** Every undrawn line with what playing it means (its value for the mover, the boxes it throws away). */

@@ -8,6 +8,7 @@ import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
+import { betterLineComment, betterLineTitle } from '../engine/phrasebook';
 import { entryAt, moveAt } from './convert';
 
 export function codeActions(
@@ -25,20 +26,16 @@ export function codeActions(
   const g = before.state.geometry;
   const line = bestContinuation(before.state, known).map((l) => g.lineName(l));
   const shown = line.length ? line : [before.best[0]];
-  const alternatives =
-    before.best.length > 1
-      ? ` (or ${before.best
-          .filter((b) => b !== shown[0])
-          .slice(0, 3)
-          .join(', ')} first)`
-      : '';
-  const text = ` {better: ${shown.join(' ')}${alternatives}}`;
+  const text = betterLineComment(
+    shown,
+    before.best.length > 1 ? before.best.filter((b) => b !== shown[0]).slice(0, 3) : [],
+  );
   const token = entry.model.moves.find((m) => m.ply === move.ply)?.token;
   const end = token?.glyphRange ?? move.range;
   const at = { line: end.endLine, character: end.endCharacter };
   return [
     {
-      title: `Insert the best continuation as a comment: ${shown.slice(0, 4).join(' ')}${shown.length > 4 ? ' …' : ''}`,
+      title: betterLineTitle(shown),
       kind: CodeActionKind.QuickFix,
       diagnostics: params.context.diagnostics.filter(
         (d) => d.range.start.line === move.range.line && d.range.start.character === move.range.character,

@@ -2,7 +2,7 @@
 import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
 import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { DabSettings } from '../settings';
-import { signed } from './convert';
+import { signed, valueLabel, VALUE_LABEL_TOOLTIP } from '../engine/phrasebook';
 
 export function inlayHints(report: DocumentReport, range: Range, settings: DabSettings): InlayHint[] {
   if (!settings.inlayHints.enabled) return [];
@@ -12,18 +12,13 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
     const p = e.positions[0];
     const end = lastContentEnd(e.model.entry);
     if (p && inRange(end.line)) {
-      const label =
-        p.value === null
-          ? p.pending
-            ? 'value: searching…'
-            : 'value: unknown'
-          : `value ${signed(p.value)}${p.controlledValue !== null ? ` · controlled ${signed(p.controlledValue)}` : ''}`;
+      const label = valueLabel(p);
       hints.push({
         position: end,
         label,
         kind: InlayHintKind.Type,
         paddingLeft: true,
-        tooltip: 'For the player to move at the start of the entry, over the boxes still unclaimed.',
+        tooltip: VALUE_LABEL_TOOLTIP,
       });
     }
     if (settings.inlayHints.afterEachMove) {

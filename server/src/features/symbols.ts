@@ -1,7 +1,7 @@
 /** Document symbols (one per entry, its value as detail) and folding ranges (entries, diagrams, move lists). */
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver';
 import type { DocumentReport } from '../engine/analysis/analyzeDocument';
-import { entryLensTitle } from './codeLens';
+import { entryLensTitle } from '../engine/phrasebook';
 import { toLspRange } from './convert';
 
 export function documentSymbols(report: DocumentReport): DocumentSymbol[] {

@@ -19,7 +19,14 @@ import {
 import type { BoardGeometry } from '../board/geometry';
 import type { Evaluation } from './evaluation';
 import { quickEvaluate, type LoonyAnalysis } from './evaluatePosition';
-import { boxes, predictedFinal, resultInWords } from './words';
+import {
+  NOTE_NEEDS_SEARCH,
+  NOTE_SEARCHING,
+  glyphMessage,
+  mistakeMessage,
+  valueUncheckedMessage,
+  wrongValueMessage,
+} from '../phrasebook';
 import type { NimSummary } from './nim';
 
 /** Supplies evaluations of positions that need search; undefined = not known yet (pending). */
@@ -192,7 +199,7 @@ function evaluatePosition(
           lower: -state.openBoxCount(),
           upper: state.openBoxCount(),
           best: [],
-          note: 'search in progress',
+          note: NOTE_SEARCHING,
         }
       : {
           status: 'unknown',
@@ -201,7 +208,7 @@ function evaluatePosition(
           lower: -state.openBoxCount(),
           upper: state.openBoxCount(),
           best: [],
-          note: 'needs search: not a simple loony endgame',
+          note: NOTE_NEEDS_SEARCH,
         },
   };
 }
@@ -495,86 +502,30 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
         severity: 'error',
         range: claim.range,
         code: 'wrong-value',
-        message: `value ${claim.value} is wrong: the value is ${start.value} for ${report.players[start.toMove]} to move (${valuePhrase(start, report.players)})`,
+        message: wrongValueMessage(claim.value, start, report.players),
       });
     } else if (start.value === null && !start.pending) {
       out.push({
         severity: 'information',
         range: claim.range,
         code: 'value-unverified',
-        message: `value ${claim.value} could not be checked: ${start.note ?? 'the value is unknown'}`,
+        message: valueUncheckedMessage(claim.value, start.note),
       });
     }
   }
   for (const m of report.lines.flatMap((l) => l.moves)) {
     if (m.loss !== null && m.loss >= minLoss) {
-      const name = report.players[m.player];
-      const consequence =
-        m.changesResult && m.marginBefore !== null && m.marginAfter !== null
-          ? ` and turns ${name}'s ${outcome(m.marginBefore, false)} into ${outcome(m.marginAfter)}`
-          : '';
-      const best = m.best.length ? ` Best: ${listOr(m.best)}.` : '';
-      const what =
-        report.kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
-          ? m.move === 'keep'
-            ? 'Keeping control'
-            : 'Taking all'
-          : m.move;
       out.push({
         severity: m.changesResult
           ? (options.resultChangeSeverity ?? 'warning')
           : (options.lossSeverity ?? 'information'),
         range: m.range,
         code: m.changesResult ? 'result-changing-mistake' : 'mistake',
-        message: `${what} gives away ${boxes(m.loss)}${consequence}.${best}`,
+        message: mistakeMessage(report.kind, m, report.players),
       });
     }
-    if (m.glyph && m.loss !== null) {
-      if ((m.glyph === '!' || m.glyph === '!!') && m.loss > 0) {
-        out.push({
-          severity: 'hint',
-          range: m.range,
-          code: 'glyph',
-          message: `marked ${m.glyph} but it gives away ${boxes(m.loss)}`,
-        });
-      } else if ((m.glyph === '?' || m.glyph === '??') && m.loss === 0) {
-        out.push({
-          severity: 'hint',
-          range: m.range,
-          code: 'glyph',
-          message: `marked ${m.glyph} but it is an optimal move`,
-        });
-      }
-    }
+    const glyph = m.glyph && m.loss !== null ? glyphMessage(m.glyph, m.loss) : undefined;
+    if (glyph) out.push({ severity: 'hint', range: m.range, code: 'glyph', message: glyph });
   }
   return out;
-}
-
-function outcome(margin: number, article = true): string {
-  const a = article ? 'a ' : '';
-  if (margin > 0) return `${a}${margin}-box win`;
-  if (margin < 0) return `${a}${-margin}-box loss`;
-  return article ? 'a tie' : 'tie';
-}
-
-function listOr(items: string[]): string {
-  const shown = items.slice(0, 6);
-  const more = items.length > shown.length ? ` (and ${items.length - shown.length} more)` : '';
-  if (shown.length === 1) return shown[0] + more;
-  return `${shown.slice(0, -1).join(', ')} or ${shown[shown.length - 1]}${more}`;
-}
-
-/** "Bob wins the rest by 2; predicted final score 6-3 (Bob wins 6-3)". */
-export function valuePhrase(p: PositionReport, players: [string, string]): string {
-  if (p.value === null) return 'value unknown';
-  const mover = players[p.toMove],
-    other = players[1 - p.toMove];
-  const rest =
-    p.value > 0
-      ? `${mover} wins the rest by ${p.value}`
-      : p.value < 0
-        ? `${other} wins the rest by ${-p.value}`
-        : 'the rest is shared evenly';
-  const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
-  return `${rest}; predicted final score ${final[0]}-${final[1]}, ${resultInWords(final, players)}`;
 }

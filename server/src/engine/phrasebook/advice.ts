@@ -1,0 +1,106 @@
+/** What to play, in words: the code lenses' advice, endgame openings, keeping control or taking all. */
+import type { EntryReport, PositionReport } from '../analysis/analyzeDocument';
+import { boxes, capitalized, listOr, signed } from './grammar';
+import { finalInWords, gameOver, predictedFinal, restWinner, roleWinner, unknownValue } from './values';
+
+/** "4-loop", "3-chain" from a component's name ("4l", "3"). */
+export function componentWords(name: string): string {
+  const loop = name.endsWith('l');
+  const n = parseInt(name, 10);
+  return loop ? `${n}-loop` : `${n}-chain`;
+}
+
+/** "the 4-loop", "a 3-chain" (when there are several of its kind). */
+export function componentPhrase(name: string, count: number): string {
+  return `${count > 1 ? 'a' : 'the'} ${componentWords(name)}`;
+}
+
+/** The controller's choice after an opening: "keep control", "take all", "keep control or take all (equal)". */
+export function decisionWords(d: 'keep' | 'all' | 'either' | undefined): string {
+  return d === 'keep' ? 'keep control' : d === 'all' ? 'take all' : 'keep control or take all (equal)';
+}
+
+/**
+ * The advice for a position, as a lens title: "Open the 4-loop — the controller wins by 1";
+ * "Keep control — …"; "Best: a1-b1 — Alice wins the rest by 2"; "Value unknown (…)".
+ */
+export function positionAdvice(e: EntryReport, p: PositionReport): string {
+  if (p.remaining === 0) return capitalized(gameOver(p.score));
+  if (p.value === null) return capitalized(unknownValue(p));
+  const rest = restWinner(p.value, e.players[p.toMove], e.players[1 - p.toMove]);
+  // Abstract endgame or loony board position with nothing opened: the player to move is the opener.
+  if (
+    p.endgame &&
+    p.best.length &&
+    (e.kind === 'endgame' ? !p.decision && !isDecision(p.best) : p.loony?.phase === 'loony')
+  ) {
+    const counts = new Map(p.endgame.openings.map((o) => [o.component, o.count]));
+    const names = e.kind === 'endgame' ? p.best : p.endgame.best;
+    const what = listOr(names.map((b) => componentPhrase(b, counts.get(b) ?? 1)));
+    return `Open ${what} — ${roleWinner(-p.value)}`;
+  }
+  if (isDecision(p.best) || p.loony?.controller) {
+    const d = p.decision?.best ?? p.loony?.controller?.decision;
+    return `${capitalized(decisionWords(d))} — ${rest}`;
+  }
+  return `Best: ${listOr(p.best, 4)} — ${rest}`;
+}
+
+function isDecision(best: string[]): boolean {
+  return best.length > 0 && best.every((b) => b === 'keep' || b === 'all');
+}
+
+/** An entry whose text has errors: nothing is valued. */
+export const NOT_ANALYSED = 'not analysed: see the problems in this entry';
+
+/** The lens over an entry's header: the advice at its start. */
+export function entryLensTitle(e: EntryReport): string {
+  const p = e.positions[0];
+  if (!p) return capitalized(NOT_ANALYSED);
+  return positionAdvice(e, p);
+}
+
+/**
+ * The endgame's numbers in the papers' terms (controller's margins): "size(G) = 15 · fully controlled
+ * value 5 · tb(G) = 6 · c(G) = 11 · v(G) = 3".
+ */
+export function endgameFacts(eg: NonNullable<PositionReport['endgame']>): string {
+  const facts = [`size(G) = ${eg.size}`];
+  if (eg.controlledValue !== null) {
+    facts.push(
+      `fully controlled value ${eg.controlledValue - eg.terminalBonus!}`,
+      `tb(G) = ${eg.terminalBonus}`,
+      `c(G) = ${eg.controlledValue}`,
+    );
+  }
+  if (eg.value !== undefined) facts.push(`v(G) = ${eg.value}`);
+  return facts.join(' · ');
+}
+
+/** "Optimal line of play — final score 7-8" or where the line first throws boxes away. */
+export function playLineTitle(e: EntryReport): string {
+  const last = e.positions[e.positions.length - 1];
+  const end =
+    last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then ${positionAdvice(e, last)}`;
+  const bad = e.moves.filter((m) => (m.loss ?? 0) > 0);
+  if (bad.length === 0) return `Optimal line of play — ${end}`;
+  const first = bad[0];
+  const lost = bad.reduce((a, m) => a + (m.loss ?? 0), 0);
+  const what =
+    first.move === 'keep' ? 'keeping control' : first.move === 'all' ? 'taking all' : `opening ${first.move}`;
+  return `This line throws away ${boxes(lost)}, first by ${what} (step ${Math.ceil(first.ply / 2)}) — ${end}`;
+}
+
+/** The board's caption: the advice, then the predicted final score. */
+export function boardValueText(e: EntryReport, p: PositionReport): string {
+  const advice = positionAdvice(e, p);
+  if (p.value === null || p.remaining === 0) return advice;
+  const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
+  return `${advice}. ${capitalized(finalInWords(final, e.players))}.`;
+}
+
+/** After an opening: "Keep control: +1 · take all: -2 → keep control". */
+export function decisionLine(d: NonNullable<PositionReport['decision']>): string {
+  const best = d.best === 'either' ? 'either is optimal' : decisionWords(d.best);
+  return `Keep control: ${d.keep === null ? 'not possible' : signed(d.keep)} · take all: ${signed(d.all)} → ${best}`;
+}

@@ -1,0 +1,18 @@
+/**
+ * The phrasebook: every sentence a user reads about a value, a move or a position — hover, code lens,
+ * inlay hint, diagnostic, code action, board caption, CLI text — is built here, one wording per idea,
+ * so no reader has to know the sign convention and one thing is said one way everywhere. Plain text:
+ * the hover escapes it for Markdown. (What is wrong with the text of a file is worded where the
+ * notation reader finds it: server/src/engine/notation.)
+ *
+ *   grammar.ts    counting and listing: boxes, plural, signed, listOr (alternatives), listAll
+ *   values.ts     values and results: who wins the rest, the predicted final score, unknown values
+ *   advice.ts     what to play: lens titles, endgame openings, keep control or take all, board caption
+ *   moves.ts      moves and mistakes: diagnostics, the verdict on a move, reviews, quick fixes
+ *   nimstring.ts  the Nimstring view: nim-values, the chain fight, the long chain rule
+ */
+export * from './grammar';
+export * from './values';
+export * from './advice';
+export * from './moves';
+export * from './nimstring';

@@ -1,0 +1,109 @@
+/** Moves and mistakes in words: diagnostics, the hover's verdict on a move, reviews, code actions. */
+import type { EntryReport, MoveReport, PositionReport } from '../analysis/analyzeDocument';
+import { boxes, listAll, listOr, plural } from './grammar';
+import { outcome, restWinner, valuePhrase } from './values';
+
+/** Diagnostic: a claimed `value` that the analysis proves wrong. */
+export function wrongValueMessage(claimed: number, start: PositionReport, players: [string, string]): string {
+  return `value ${claimed} is wrong: the value is ${start.value} for ${players[start.toMove]} to move (${valuePhrase(start, players)})`;
+}
+
+/** Diagnostic: a claimed `value` that could not be checked. */
+export function valueUncheckedMessage(claimed: number, note: string | undefined): string {
+  return `value ${claimed} could not be checked: ${note ?? 'the value is unknown'}`;
+}
+
+/**
+ * Diagnostic: a move that throws boxes away. "a1-b1 gives away 8 boxes and turns Bob's 3-box win into
+ * a 5-box loss. Best: a3-a4."; in abstract endgames "Keeping control gives away 2 boxes."
+ */
+export function mistakeMessage(kind: EntryReport['kind'], m: MoveReport, players: [string, string]): string {
+  const name = players[m.player];
+  const consequence =
+    m.changesResult && m.marginBefore !== null && m.marginAfter !== null
+      ? ` and turns ${name}'s ${outcome(m.marginBefore, false)} into ${outcome(m.marginAfter)}`
+      : '';
+  const best = m.best.length ? ` Best: ${listOr(m.best, 6)}.` : '';
+  const what =
+    kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
+      ? m.move === 'keep'
+        ? 'Keeping control'
+        : 'Taking all'
+      : m.move;
+  return `${what} gives away ${boxes(m.loss ?? 0)}${consequence}.${best}`;
+}
+
+/** Diagnostic (hint): a glyph that the analysis contradicts, or undefined when it agrees. */
+export function glyphMessage(glyph: string, loss: number): string | undefined {
+  if ((glyph === '!' || glyph === '!!') && loss > 0) return `marked ${glyph} but it gives away ${boxes(loss)}`;
+  if ((glyph === '?' || glyph === '??') && loss === 0) return `marked ${glyph} but it is an optimal move`;
+  return undefined;
+}
+
+/** The verdict on a move: "an optimal move", "gives away 3 boxes and changes the result", "not valued yet (…)". */
+export function moveVerdict(m: MoveReport): string {
+  if (m.loss === null) return 'not valued yet (search pending or beyond the budget)';
+  if (m.loss === 0) return 'an optimal move';
+  return `gives away ${boxes(m.loss)}${m.changesResult ? ' and changes the result' : ''}`;
+}
+
+/** "completes 2 boxes". */
+export function completesWords(n: number): string {
+  return `completes ${boxes(n)}`;
+}
+
+/**
+ * The review of a record in one line: "Alice gave away 3 boxes, Bob 0 boxes; 1 result-changing error;
+ * 2 moves not valued yet" (the lens, the hover and the CLI say it the same way).
+ */
+export function reviewSummary(e: EntryReport): string {
+  const s = e.summary;
+  const unknown = s.unknownMoves
+    ? `; ${plural(s.unknownMoves, 'move')} ${e.pending ? 'still being searched' : 'not valued yet'}`
+    : '';
+  return `${e.players[0]} gave away ${boxes(s.lost[0])}, ${e.players[1]} ${boxes(s.lost[1])}; ${plural(s.resultChanging, 'result-changing error')}${unknown}`;
+}
+
+/** CLI `--max-loss`: "a1-b1 gives away 5 boxes, more than --max-loss 3". */
+export function maxLossMessage(move: string, loss: number, maxLoss: number): string {
+  return `${move} gives away ${boxes(loss)}, more than --max-loss ${maxLoss}`;
+}
+
+/**
+ * What playing a line means, for the board's hover and screen readers. `value` is the mover's value
+ * after the line (boxes it completes plus the rest), `loss` the boxes it throws away against best play.
+ *   "c1-c2: a best move — Alice wins the rest by 2"
+ *   "c1-c2: throws away 3 boxes — Bob wins the rest by 1"
+ *   "c1-c2: value not known yet"
+ */
+export function lineInWords(
+  name: string,
+  value: number | null,
+  loss: number | null,
+  mover: string,
+  other: string,
+): string {
+  if (value === null) return `${name}: value not known yet`;
+  const rest = restWinner(value, mover, other);
+  if (loss === null) return `${name}: ${rest}`;
+  return `${name}: ${loss === 0 ? 'a best move' : `throws away ${boxes(loss)}`} — ${rest}`;
+}
+
+/** The comment the quick fix inserts after a mistake: " {better: a3-a4 b1-b2 (or c1-c2 first)}". */
+export function betterLineComment(line: string[], otherFirstMoves: string[]): string {
+  const alternatives = otherFirstMoves.length ? ` (or ${otherFirstMoves.join(', ')} first)` : '';
+  return ` {better: ${line.join(' ')}${alternatives}}`;
+}
+
+/** The quick fix's title. */
+export function betterLineTitle(line: string[]): string {
+  return `Insert the best continuation as a comment: ${line.slice(0, 4).join(' ')}${line.length > 4 ? ' …' : ''}`;
+}
+
+/** "Best: a1-b1, c2-c3 (and 3 more)" — every optimal move, `format` marking each (e.g. as code). */
+export function bestMovesLine(best: string[], max: number, format: (move: string) => string = (m) => m): string {
+  return `Best: ${listAll(best.map(format), max)}`;
+}
+
+/** The heading of the hover's list of every legal move grouped by value. */
+export const MOVES_BY_VALUE = 'Every move, by its value for the player to move:';

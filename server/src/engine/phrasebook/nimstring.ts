@@ -1,0 +1,43 @@
+/** The Nimstring view in words: nim-values, the chain fight, the long chain rule. */
+import type { NimSummary } from '../analysis/nim';
+import { listAll, plural } from './grammar';
+
+/** "0", "*2", "loony", "unknown". */
+export function nimText(v: number | 'loony' | 'unknown'): string {
+  return v === 'loony' ? 'loony' : v === 'unknown' ? 'unknown' : v === 0 ? '0' : `*${v}`;
+}
+
+/**
+ * "Nimstring: *2 = *2 ⊕ 0 over 2 regions — Alice wins the chain fight." `valueKnown` false adds
+ * that this is the fallback view (the exact value is unknown).
+ */
+export function nimVerdict(n: NimSummary, mover: string, valueKnown: boolean): string {
+  const fight =
+    n.nimber === 'unknown'
+      ? 'the chain fight is not solved within the budget'
+      : n.nimber === 0
+        ? `${mover} loses the chain fight (nim-value 0)`
+        : n.nimber === 'loony'
+          ? `${mover} wins the chain fight (the last move was loony)`
+          : `${mover} wins the chain fight`;
+  const regions =
+    n.regions.length > 1
+      ? ` = ${n.regions.map((r) => nimText(r.nimber)).join(' ⊕ ')} over ${n.regions.length} regions`
+      : '';
+  return `Nimstring${valueKnown ? '' : ' (fallback: the exact value is unknown)'}: ${nimText(n.nimber)}${regions} — ${fight}.`;
+}
+
+/** "Long chains now: 2, loops: 1; the long chain rule asks Alice for an even number (met now)." */
+export function longChainRule(n: NimSummary, mover: string): string {
+  return `Long chains now: ${n.longChains}${n.loops ? `, loops: ${n.loops}` : ''}; the long chain rule asks ${mover} for an ${n.wantsLongChains} number (${n.currentFavoursPlayerToMove ? 'met now' : 'not met now'}).`;
+}
+
+/** "Moves that win the chain fight: a1-a2, b2-c2 (and 3 more)". */
+export function nimWinningMoves(names: string[], max: number): string {
+  return `Moves that win the chain fight: ${listAll(names, max)}`;
+}
+
+/** "2 long chains, 1 loop". */
+export function chainCount(longChains: number, loops: number): string {
+  return `${plural(longChains, 'long chain')}${loops ? `, ${plural(loops, 'loop')}` : ''}`;
+}

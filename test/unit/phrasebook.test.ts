@@ -1,0 +1,49 @@
+// The phrasebook's small pieces: one way to list alternatives, one wording of a tied rest, plurals.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  boxes,
+  listAll,
+  listOr,
+  outcome,
+  plural,
+  predictedFinal,
+  resultInWords,
+  restWinner,
+  roleWinner,
+  signed,
+} from '../../server/src/engine/phrasebook';
+
+test('alternatives are listed one way, with one wording for the rest left out', () => {
+  assert.equal(listOr([]), '');
+  assert.equal(listOr(['a1-b1']), 'a1-b1');
+  assert.equal(listOr(['a', 'b']), 'a or b');
+  assert.equal(listOr(['a', 'b', 'c']), 'a, b or c');
+  assert.equal(listOr(['a', 'b', 'c', 'd', 'e'], 3), 'a, b or c (and 2 more)');
+  assert.equal(listAll(['a', 'b', 'c'], 2), 'a, b (and 1 more)');
+  assert.equal(listAll(['a', 'b'], 2, ' '), 'a b');
+});
+
+test('a tied rest is worded the same by player and by role; results and signs', () => {
+  assert.equal(restWinner(0, 'Alice', 'Bob'), roleWinner(0));
+  assert.equal(restWinner(2, 'Alice', 'Bob'), 'Alice wins the rest by 2');
+  assert.equal(restWinner(-1, 'Alice', 'Bob'), 'Bob wins the rest by 1');
+  assert.equal(roleWinner(1), 'the controller wins by 1');
+  assert.equal(roleWinner(-3), 'the opener wins by 3');
+  assert.equal(outcome(3), 'a 3-box win');
+  assert.equal(outcome(0), 'a tie');
+  assert.equal(signed(2), '+2');
+  assert.equal(signed(0), '0');
+  assert.equal(signed(null), '?');
+  assert.equal(boxes(1), '1 box');
+  assert.equal(boxes(3), '3 boxes');
+  assert.equal(plural(2, 'entry', 'entries'), '2 entries');
+});
+
+test('the predicted final score adds the value of the rest to the score', () => {
+  // Alice (0) to move, 5-3 up, 8 boxes left, she wins the rest by 2: 5 + 5, 3 + 3.
+  const final = predictedFinal([5, 3], 8, 2, 0);
+  assert.deepEqual(final, [10, 6]);
+  assert.equal(resultInWords(final, ['Alice', 'Bob']), 'Alice wins 10-6');
+  assert.equal(resultInWords([4, 4], ['Alice', 'Bob']), 'a 4-4 tie');
+});
