@@ -11,17 +11,17 @@ import type { PlanItem, SearchService } from './search/searchService';
 import type { DabSettings } from './settings';
 import type { BoardState } from './engine/board/state';
 import { nimSummary, type NimSummary } from './engine/analysis/nim';
+import { NIM_BUDGET_QUICK, NIM_QUICK_MEMO_ENTRIES } from './engine/limits';
 import { entryAt, positionAt } from './features/convert';
 
 /** Nimstring of positions that need no search (loony endgames): cheap, so on the main thread, memoized. */
-const QUICK_NIM_BUDGET = 5_000;
 const nimMemo = new Map<string, NimSummary>();
 function quickNim(state: BoardState): NimSummary {
   const key = state.key();
   let n = nimMemo.get(key);
   if (!n) {
-    n = nimSummary(state, QUICK_NIM_BUDGET);
-    if (nimMemo.size > 20_000) nimMemo.clear();
+    n = nimSummary(state, NIM_BUDGET_QUICK);
+    if (nimMemo.size > NIM_QUICK_MEMO_ENTRIES) nimMemo.clear();
     nimMemo.set(key, n);
   }
   return n;

@@ -5,6 +5,7 @@ import { BATCH_TABLE_MB } from '../engine/solver';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import { allLines, type DabDocument } from '../engine/notation';
 import { nimSummary, type NimSummary } from '../engine/analysis/nim';
+import { CLI_SEARCH_CACHE_ENTRIES, NIM_BUDGET_CLI } from '../engine/limits';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
@@ -12,17 +13,11 @@ export interface SearchCache {
   nim: (state: BoardState) => NimSummary;
 }
 
-/** Positions kept (each holds every move's value); the oldest are dropped first. */
-const MAX_CACHED = 20_000;
-
 function remember<V>(map: Map<string, V>, key: string, value: V): V {
   map.set(key, value);
-  if (map.size > MAX_CACHED) map.delete(map.keys().next().value!);
+  if (map.size > CLI_SEARCH_CACHE_ENTRIES) map.delete(map.keys().next().value!);
   return value;
 }
-
-/** Nimstring regions evaluated per position before its nim-value is reported unknown. */
-export const NIM_BUDGET = 20_000;
 
 export function createSearchCache(budget: {
   timeBudgetMs: number;
@@ -36,13 +31,13 @@ export function createSearchCache(budget: {
     nim(state) {
       const key = state.key();
       let n = nims.get(key);
-      if (!n) n = remember(nims, key, nimSummary(state, NIM_BUDGET));
+      if (!n) n = remember(nims, key, nimSummary(state, NIM_BUDGET_CLI));
       return n;
     },
     lookup(state) {
       const key = state.key();
       let e = cache.get(key);
-      if (!e) e = remember(cache, key, searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET }));
+      if (!e) e = remember(cache, key, searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET_CLI }));
       return e;
     },
   };

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
+import { NIM_BUDGET_WORKER, SEARCH_KNOWN_ENTRIES } from '../engine/limits';
 import { deserializeEvaluation, type SearchJob, type WorkerMessage } from './messages';
 import { mergeEvaluations } from './knowledge';
 import { attemptBudget, budgetLeft, pickJob, type DocumentPlan, type PickedJob, type PositionState } from './schedule';
@@ -87,14 +88,13 @@ interface Doc extends DocumentPlan {
   spentNotified: boolean;
 }
 
-const MAX_KNOWN = 20_000;
 /**
  * Nimstring regions evaluated after an attempt at `level` (until the position's Nimstring value is
  * known): grows with the attempts like the search time (a 50,000-region budget costs 3-8 s on an
  * early 5x5 position, more than the first attempts' search).
  */
 function nimBudget(level: number): number {
-  return Math.min(50_000, 500 * 4 ** level);
+  return Math.min(NIM_BUDGET_WORKER, 500 * 4 ** level);
 }
 
 export function defaultThreads(): number {
@@ -342,10 +342,10 @@ export class SearchService {
   }
 
   private evictKnown(): void {
-    if (this.known.size <= MAX_KNOWN) return;
+    if (this.known.size <= SEARCH_KNOWN_ENTRIES) return;
     const wanted = this.wantedKeys();
     for (const key of this.known.keys()) {
-      if (this.known.size <= MAX_KNOWN) break;
+      if (this.known.size <= SEARCH_KNOWN_ENTRIES) break;
       if (!wanted.has(key)) this.known.delete(key);
     }
   }

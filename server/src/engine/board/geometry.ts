@@ -9,8 +9,7 @@
  * (x counts columns from the left, y rows from the bottom; a line is named by its lower-left dot.)
  */
 
-export const MIN_SIDE = 1;
-export const MAX_SIDE = 12;
+import { MAX_SIDE, MIN_SIDE } from '../limits';
 
 export interface Dot {
   x: number;

@@ -27,6 +27,7 @@ import { EndgameStats, emptyStats, addToStats, valueExplicit } from './closedFor
 import { DEFAULT_MAX_STATES, recursionValue } from './recursion';
 import { EndgameAnalysis, analyzeEndgame } from './analyzeEndgame';
 import { ControllerDecision } from './closedForm';
+import { MAX_BOXES, SHORT_CHAIN_CACHE_ENTRIES } from '../limits';
 
 export type BoardComponentKind = 'chain' | 'loop' | 'opened-chain' | 'opened-loop';
 
@@ -106,11 +107,10 @@ export interface LoonyOptions {
 // ----------------------------------------------------------------------------------------------
 // Scratch state (module level: the solver calls the fast path at its leaves)
 
-const MAX_BOXES = 144 + 1;
-let stamp = new Int32Array(MAX_BOXES);
+let stamp = new Int32Array(MAX_BOXES + 1);
 let generation = 0;
-const chainHist = new Int32Array(MAX_BOXES + 2);
-const loopHist = new Int32Array(MAX_BOXES + 2);
+const chainHist = new Int32Array(MAX_BOXES + 3);
+const loopHist = new Int32Array(MAX_BOXES + 3);
 const touchedChains: number[] = [];
 const touchedLoops: number[] = [];
 const scanStats: EndgameStats = emptyStats();
@@ -150,7 +150,7 @@ function resetScan(): void {
   scanOut.hasB4 = false;
   generation++;
   if (generation > 0x3fffffff) {
-    stamp = new Int32Array(MAX_BOXES);
+    stamp = new Int32Array(MAX_BOXES + 1);
     generation = 1;
   }
 }
@@ -308,7 +308,6 @@ function scan(g: BoardGeometry, drawn: DrawnArray, detail: BoardComponent[] | nu
 
 // Values of unopened parts with 1- and 2-chains, by the recursion; small cache keyed by counts.
 const shortCache = new Map<string, number>();
-const SHORT_CACHE_MAX = 50_000;
 
 function histCounts(): ComponentCounts {
   const c = emptyCounts();
@@ -335,7 +334,7 @@ function unopenedValue(maxStates: number): number | undefined {
   if (hit !== undefined) return hit;
   const v = recursionValue(histCounts(), { maxStates });
   if (v !== undefined) {
-    if (shortCache.size >= SHORT_CACHE_MAX) shortCache.clear();
+    if (shortCache.size >= SHORT_CHAIN_CACHE_ENTRIES) shortCache.clear();
     shortCache.set(key, v);
   }
   return v;

@@ -19,7 +19,10 @@
  */
 import { ComponentCounts, ComponentType, typesOf } from './components';
 
-export const DEFAULT_MAX_STATES = 2_000_000;
+import { RECURSION_MAX_STATES } from '../limits';
+
+/** Default state budget of the recursion (limits.ts says why that number). */
+export const DEFAULT_MAX_STATES = RECURSION_MAX_STATES;
 
 export interface RecursionOptions {
   /** Give up (return undefined) when the multiset has more sub-multisets than this. */

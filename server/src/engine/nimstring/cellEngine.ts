@@ -10,6 +10,7 @@
  */
 
 import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './cells';
+import { NIM_BUDGET_DEFAULT, NIM_CACHE_ENTRIES } from '../limits';
 
 export class BudgetExceeded extends Error {
   constructor() {
@@ -26,7 +27,7 @@ export class NimCache {
    */
   readonly graphs = new Map<number, GraphEntry>();
   graphCount = 0;
-  constructor(readonly maxEntries = 500_000) {}
+  constructor(readonly maxEntries = NIM_CACHE_ENTRIES) {}
   get(key: string): number | undefined {
     return this.map.get(key);
   }
@@ -77,7 +78,7 @@ export interface SearchContext {
   budget: number;
 }
 
-export function newContext(budget = 250_000, cache: NimCache = sharedCache): SearchContext {
+export function newContext(budget = NIM_BUDGET_DEFAULT, cache: NimCache = sharedCache): SearchContext {
   return { cache, nodes: 0, hits: 0, budget };
 }
 

@@ -27,6 +27,7 @@
  */
 
 import type { BoardState } from '../board/state';
+import { NIM_BUDGET_DEFAULT } from '../limits';
 import { UNCLAIMED } from '../board/state';
 import { Cell, LOONY, cellsOfState, componentIndices, simplify, cloneCells, degree, indexOf, neighbour } from './cells';
 import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache } from './cellEngine';
@@ -144,7 +145,7 @@ function evalCells(cells: Cell[], ctx: SearchContext | GraphContext): NimResultV
 
 /** Nimstring value of a position, its regions and every move. */
 export function nimstring(state: BoardState, options: NimstringOptions = {}): NimstringResult {
-  const budget = options.budget ?? 250_000;
+  const budget = options.budget ?? NIM_BUDGET_DEFAULT;
   // Passing `rules` selects the graph engine (the rules are its own).
   const engine = options.engine ?? (options.rules ? 'graph' : DEFAULT_NIM_ENGINE);
   const ctx =

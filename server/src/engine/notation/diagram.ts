@@ -4,7 +4,7 @@
  * must line up with it. Rows are counted from the top here and turned into board coordinates
  * (y from the bottom) at the end.
  */
-import { MAX_SIDE } from '../board/geometry';
+import { MAX_SIDE } from '../limits';
 import type { DiagramField, Range } from './ast';
 import type { RawToken } from './tokens';
 import { firstNonSpace, isBlankOrComment, isSpace, range, span, trimmedEnd, type Report } from './text';

@@ -6,10 +6,7 @@ import type { ComponentToken, ComponentsField, ExpandedComponent, FieldBase, Pla
 import { clip, span, sub, type Report } from './text';
 import type { RawToken } from './tokens';
 
-/** Components after repeats; the closed form would take more, but the model keeps one object each. */
-export const MAX_COMPONENTS = 200_000;
-/** Parentheses deeper than this are refused (keeps the recursion of expansion shallow). */
-const MAX_GROUP_DEPTH = 32;
+import { MAX_COMPONENTS, MAX_GROUP_DEPTH } from '../limits';
 
 /** A piece of the components text: a parenthesis, a component, a repeat `^n`, or something unreadable. */
 interface Piece {

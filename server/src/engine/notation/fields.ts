@@ -3,7 +3,7 @@
  * the field's tokens and returns the field, reporting what is wrong with exact ranges; a field
  * that cannot be read keeps null values so the rest of the entry still works.
  */
-import { MAX_SIDE } from '../board/geometry';
+import { MAX_SIDE } from '../limits';
 import type { FieldBase, LinesField, PlayersField, Range, ScoreField, SizeField, ToMoveField, ValueField } from './ast';
 import { splitMoveWord } from './moves';
 import { clip, span, sub, type Report } from './text';

@@ -4,14 +4,15 @@
  */
 import type { Diagnostic, Entry, Range } from './ast';
 import { buildEntry, type EntryModel } from './model';
-import { MAX_DIAGNOSTICS, parseDab } from './parse';
+import { parseDab } from './parse';
+import { MAX_DIAGNOSTICS } from '../limits';
 
 export * from './ast';
-export { parseDab, MAX_DIAGNOSTICS } from './parse';
+export { parseDab } from './parse';
 export { resolvePlayer, initialOf, FIELD_NAMES } from './names';
 export { splitMoveWord } from './moves';
 export { dotRowLike } from './diagram';
-export { MAX_COMPONENTS } from './endgameFields';
+export { MAX_COMPONENTS, MAX_DIAGNOSTICS } from '../limits';
 export { buildEntry, allLines } from './model';
 export type { EntryModel, LineModel, MoveModel, VariationModel, PlayStepModel, EndgameModel, SetupLine } from './model';
 

@@ -18,9 +18,7 @@ import type {
   Variation,
 } from './ast';
 import { initialOf } from './names';
-
-/** Moves after the end of the game each get a diagnostic up to this many, then one summary. */
-const MAX_AFTER_END_REPORTS = 20;
+import { MAX_AFTER_END_REPORTS, MAX_MODEL_DIAGNOSTICS } from '../limits';
 
 export interface MoveModel {
   /** Index into entry.moves.moves. */
@@ -127,9 +125,6 @@ export interface EntryModel extends LineModel {
   /** The author's claimed value at the start, if given. */
   claimedValue: { value: number; range: Range } | null;
 }
-
-/** Per entry, the model reports at most this many problems, then one summary. */
-export const MAX_MODEL_DIAGNOSTICS = 500;
 
 function diag(out: Diagnostic[], severity: Severity, range: Range, code: string, message: string): void {
   if (out.length > MAX_MODEL_DIAGNOSTICS) return;

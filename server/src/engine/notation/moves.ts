@@ -7,13 +7,9 @@
 import type { FieldBase, Glyph, LittlegolemTurn, MoveToken, MovesField, Range, Variation } from './ast';
 import { clip, span, sub, type Report } from './text';
 import type { RawToken } from './tokens';
+import { MAX_VARIATION_DEPTH } from '../limits';
 
 const GLYPHS = new Set(['!', '?', '!!', '??', '!?', '?!']);
-/**
- * Variations nested deeper than this are refused (their parentheses are ignored): the model and
- * the analysis walk variations recursively, and no commentary goes near this depth.
- */
-export const MAX_VARIATION_DEPTH = 100;
 
 /** An open parenthesis: SGF wrapping (ignored), or a variation being read. */
 interface Group {

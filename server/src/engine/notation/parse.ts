@@ -18,8 +18,7 @@ import { ENTRY_KINDS, FIELD_NAMES, suggest, type FieldName } from './names';
 import { byRange, firstNonSpace, isSpace, range, span, trimmedEnd } from './text';
 import { countValues, Lexer, newSink, type RawToken, type Sink } from './tokens';
 
-/** The parser reports at most this many problems, then one line saying the rest are not shown. */
-export const MAX_DIAGNOSTICS = 2000;
+import { MAX_DIAGNOSTICS } from '../limits';
 
 const FIELD_SET = new Set<string>(FIELD_NAMES);
 const HEADER_SET = new Set<string>(ENTRY_KINDS);

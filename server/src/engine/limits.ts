@@ -1,0 +1,87 @@
+/**
+ * Every size limit, budget and cache bound of dab, declared once, each with the reason for its number.
+ * A limit is what keeps a huge board, a hopeless position or a hostile file from costing unbounded
+ * time or memory; beyond a budget a value is reported unknown (never guessed). The engine, the server
+ * and the CLI all read them here.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Boards and notation
+
+/** Smallest board side, in boxes. */
+export const MIN_SIDE = 1;
+/**
+ * Largest board side, in boxes, as the notation defines it (docs/notation.md: each side 1..12): real
+ * games are played on 5x5 and smaller, exact search ends long before 12x12, and a larger size in a
+ * file is an error, never a huge allocation. Dot columns keep one letter each (a..m).
+ */
+export const MAX_SIDE = 12;
+/** Most boxes a board has (MAX_SIDE x MAX_SIDE): sizes the endgame analysis' scratch arrays. */
+export const MAX_BOXES = MAX_SIDE * MAX_SIDE;
+
+/** The parser reports at most this many problems, then one line saying the rest are not shown. */
+export const MAX_DIAGNOSTICS = 2000;
+/** Per entry, the model reports at most this many problems, then one summary. */
+export const MAX_MODEL_DIAGNOSTICS = 500;
+/** Moves after the end of the game each get a diagnostic up to this many, then one summary. */
+export const MAX_AFTER_END_REPORTS = 20;
+/**
+ * Components of an endgame entry after repeats (`6l^9`): the closed form would take more, but the
+ * document model keeps one object per component.
+ */
+export const MAX_COMPONENTS = 200_000;
+/** Parentheses deeper than this are refused: keeps the recursion of the expansion shallow. */
+export const MAX_GROUP_DEPTH = 32;
+/**
+ * Variations nested deeper than this are refused (their parentheses are ignored): the model and
+ * the analysis walk variations recursively, and no commentary goes near this depth.
+ */
+export const MAX_VARIATION_DEPTH = 100;
+
+// ---------------------------------------------------------------------------------------------
+// Endgame theory
+
+/**
+ * Sub-multisets the exact endgame recursion may tabulate before it answers "unknown": 2 million
+ * entries are a few hundred MB at worst and a few seconds; the closed form covers the large simple cases.
+ */
+export const RECURSION_MAX_STATES = 2_000_000;
+/** Values of unopened parts with 1- and 2-chains kept by the board endgame analysis (cleared when full). */
+export const SHORT_CHAIN_CACHE_ENTRIES = 50_000;
+
+// ---------------------------------------------------------------------------------------------
+// Nimstring: budgets are regions evaluated (memo misses) per call; beyond it the nim-value is unknown.
+
+/**
+ * Default budget of a Nimstring call (tests, benches, callers that pass none): a few seconds at worst,
+ * enough for every position of a 5x5 midgame in the bench.
+ */
+export const NIM_BUDGET_DEFAULT = 250_000;
+/**
+ * The editor's quick Nimstring view of positions that need no search (loony endgames), computed on
+ * the server's main thread while typing: small, so a keystroke never waits on it.
+ */
+export const NIM_BUDGET_QUICK = 5_000;
+/** Per position searched by the CLI, after its solve, in process: a fraction of the position's search time. */
+export const NIM_BUDGET_CLI = 20_000;
+/**
+ * Per position searched by the server's background search, after an attempt (its budget grows with
+ * the attempts up to this cap): off the main thread, so larger than the CLI's; 50,000 regions cost
+ * 3-8 s on an early 5x5 position, more than the first attempts' search.
+ */
+export const NIM_BUDGET_WORKER = 50_000;
+/** Region values memoized across calls (the shared cache); cleared when full so memory stays bounded. */
+export const NIM_CACHE_ENTRIES = 500_000;
+/** The server's memo of quick Nimstring views, by position; cleared when full. */
+export const NIM_QUICK_MEMO_ENTRIES = 20_000;
+
+// ---------------------------------------------------------------------------------------------
+// Search results kept (each holds every move's value); the oldest are dropped first.
+
+/**
+ * In the server: what is known about each searched position (results only tighten). The positions
+ * of a few open records and their alternatives; old entries no document needs are dropped first.
+ */
+export const SEARCH_KNOWN_ENTRIES = 20_000;
+/** In the CLI: a folder of records shares positions across files, so it keeps more. */
+export const CLI_SEARCH_CACHE_ENTRIES = 20_000;
