@@ -18,6 +18,7 @@
  * returns another position's bounds; every bound stored is proven by the search below it.
  */
 import { BoardGeometry } from '../board/geometry';
+import type { BoardState } from '../board/state';
 import { MoveGenerator } from './moves';
 import { LeafValues } from './leaves';
 import { TranspositionTable, tableBitsFor } from './table';
@@ -89,6 +90,12 @@ export class Engine extends MoveGenerator {
     if (this.deadline !== Infinity && Date.now() > this.deadline) throw ABORT;
     if (this.shouldStop && this.shouldStop()) throw ABORT;
     if (this.onTick && (this.nodes & 0xffff) === 0) this.onTick();
+  }
+
+  /** A search aborted (budget, cancel) leaves forced captures on the stack: loading starts afresh. */
+  override load(state: BoardState): void {
+    super.load(state);
+    this.capTop = 0;
   }
 
   /**
