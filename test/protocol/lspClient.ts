@@ -94,6 +94,10 @@ export class LspTestClient {
     });
   }
 
+  close(uri: string): void {
+    void this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
   /** Resolves with the next diagnostics for `uri` that satisfy `pred` (or the current ones if they already do). */
   waitForDiagnostics(
     uri: string,
