@@ -90,12 +90,17 @@ export class MoveGenerator extends SearchPosition {
 
   /** The missing side of a 3-box that rule 1 says to take now, or -1. */
   freeCapture(): number {
-    const sides = this.sides;
-    for (let b = 0; b < this.B; b++) {
-      if (sides[b] !== 3) continue;
-      const l = this.missingSide(b, -1);
-      const y = this.across(l, b);
-      if (y < 0 || sides[y] !== 2) return l;
+    const sides = this.sides,
+      three = this.threeBits;
+    for (let w = 0; w < three.length; w++) {
+      for (let m = three[w]; m !== 0;) {
+        const t = m & -m;
+        m ^= t;
+        const b = (w << 5) + 31 - Math.clz32(t); // the 3-boxes in ascending order
+        const l = this.missingSide(b, -1);
+        const y = this.across(l, b);
+        if (y < 0 || sides[y] !== 2) return l;
+      }
     }
     return -1;
   }
@@ -105,39 +110,44 @@ export class MoveGenerator extends SearchPosition {
    * 2), or 0 when it gives no restriction. Call only when rule 1 does not apply.
    */
   openedChain(out: Int16Array, at: number): number {
-    const sides = this.sides;
-    for (let b = 0; b < this.B; b++) {
-      if (sides[b] !== 3) continue;
-      const l = this.missingSide(b, -1);
-      const y = this.across(l, b); // a 2-box (rule 1 did not apply)
-      const n = this.missingSide(y, l);
-      let k = 2,
-        cur = y,
-        via = n;
-      let next = this.across(via, cur);
-      while (next >= 0 && sides[next] === 2) {
-        k++;
-        const exit = this.missingSide(next, via);
-        cur = next;
-        via = exit;
-        next = this.across(via, cur);
-      }
-      if (next < 0 || sides[next] < 2) {
-        if (k === 2) {
-          if (this.threeCount === 1) {
-            out[at] = l;
-            out[at + 1] = n;
-            return 2;
-          }
-          continue;
+    const sides = this.sides,
+      three = this.threeBits;
+    for (let w = 0; w < three.length; w++) {
+      for (let mask = three[w]; mask !== 0;) {
+        const t = mask & -mask;
+        mask ^= t;
+        const b = (w << 5) + 31 - Math.clz32(t); // the 3-boxes in ascending order
+        const l = this.missingSide(b, -1);
+        const y = this.across(l, b); // a 2-box (rule 1 did not apply)
+        const n = this.missingSide(y, l);
+        let k = 2,
+          cur = y,
+          via = n;
+        let next = this.across(via, cur);
+        while (next >= 0 && sides[next] === 2) {
+          k++;
+          const exit = this.missingSide(next, via);
+          cur = next;
+          via = exit;
+          next = this.across(via, cur);
         }
-        out[at] = l;
-        return 1;
-      }
-      // ends at a 3-box: chain opened at both ends, k + 1 boxes
-      if (k + 1 >= 5) {
-        out[at] = l;
-        return 1;
+        if (next < 0 || sides[next] < 2) {
+          if (k === 2) {
+            if (this.threeCount === 1) {
+              out[at] = l;
+              out[at + 1] = n;
+              return 2;
+            }
+            continue;
+          }
+          out[at] = l;
+          return 1;
+        }
+        // ends at a 3-box: chain opened at both ends, k + 1 boxes
+        if (k + 1 >= 5) {
+          out[at] = l;
+          return 1;
+        }
       }
     }
     return 0;

@@ -8,21 +8,6 @@ import { BoardGeometry } from '../board/geometry';
 import { BoardState } from '../board/state';
 import { lineSymmetries, centreOutOrder } from './symmetry';
 
-/** A deterministic xorshift32 stream for Zobrist keys. */
-function zobristKeys(n: number, seed: number): Int32Array {
-  const out = new Int32Array(n);
-  let s = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    out[i] = s | 0;
-  }
-  return out;
-}
-
 export class SearchPosition {
   readonly g: BoardGeometry;
   /** Lines, boxes, 32-bit words per bit set, symmetries used. */
@@ -33,7 +18,6 @@ export class SearchPosition {
   /** perm[s * L + l] = image of line l under symmetry s; invPerm the inverse. */
   readonly perm: Int16Array;
   readonly invPerm: Int16Array;
-  readonly zob: Int32Array;
   /** Lines by distance of their midpoint from the centre (the static move order). */
   readonly order: Int16Array;
   readonly boxLines: Int16Array;
@@ -41,8 +25,6 @@ export class SearchPosition {
 
   /** bits[s * nw ..] = image of the drawn set under symmetry s. */
   readonly bits: Uint32Array;
-  /** Zobrist hash of each image. */
-  readonly hash: Int32Array;
   /** Sides drawn per box. */
   readonly sides: Uint8Array;
   /** Unclaimed boxes. */
@@ -54,6 +36,11 @@ export class SearchPosition {
   threeCount = 0;
   /** The symmetry whose image canon() found least. */
   canonSym = 0;
+  /** Boxes with exactly 3 sides drawn, as a bit set (box b = bit b & 31 of word b >> 5). */
+  readonly threeBits: Uint32Array;
+  /** Per symmetry s and line l (index s * L + l): the word of bits[] and the bit that hold l's image. */
+  private readonly symWord: Int32Array;
+  private readonly symMask: Int32Array;
 
   constructor(g: BoardGeometry, symmetry: boolean) {
     this.g = g;
@@ -70,19 +57,26 @@ export class SearchPosition {
         this.invPerm[s * this.L + p[l]] = l;
       }
     });
-    this.zob = zobristKeys(this.L, 0x9e3779b9 ^ (g.width * 131 + g.height));
     this.boxLines = g.boxLines;
     this.lineBoxes = g.lineBoxes;
     this.order = Int16Array.from(centreOutOrder(g));
+    this.symWord = new Int32Array(this.S * this.L);
+    this.symMask = new Int32Array(this.S * this.L);
+    for (let i = 0; i < this.S * this.L; i++) {
+      const s = Math.floor(i / this.L),
+        p = this.perm[i];
+      this.symWord[i] = s * this.nw + (p >>> 5);
+      this.symMask[i] = 1 << (p & 31);
+    }
+    this.threeBits = new Uint32Array((this.B + 31) >>> 5);
     this.bits = new Uint32Array(this.S * this.nw);
-    this.hash = new Int32Array(this.S);
     this.sides = new Uint8Array(this.B);
   }
 
   load(state: BoardState): void {
     this.bits.fill(0);
-    this.hash.fill(0);
     this.sides.fill(0);
+    this.threeBits.fill(0);
     for (let l = 0; l < this.L; l++) if (state.drawn[l]) this.setLine(l);
     this.remaining = 0;
     this.lowCount = 0;
@@ -96,7 +90,10 @@ export class SearchPosition {
       this.sides[b] = s;
       if (s < 4) this.remaining++;
       if (s < 2) this.lowCount++;
-      if (s === 3) this.threeCount++;
+      if (s === 3) {
+        this.threeCount++;
+        this.threeBits[b >>> 5] |= 1 << (b & 31);
+      }
     }
   }
 
@@ -106,22 +103,14 @@ export class SearchPosition {
 
   private setLine(l: number): void {
     const L = this.L,
-      nw = this.nw;
-    for (let s = 0; s < this.S; s++) {
-      const p = this.perm[s * L + l];
-      this.bits[s * nw + (p >>> 5)] |= 1 << (p & 31);
-      this.hash[s] ^= this.zob[p];
-    }
+      bits = this.bits;
+    for (let i = l, end = this.S * L; i < end; i += L) bits[this.symWord[i]] |= this.symMask[i];
   }
 
   private clearLine(l: number): void {
     const L = this.L,
-      nw = this.nw;
-    for (let s = 0; s < this.S; s++) {
-      const p = this.perm[s * L + l];
-      this.bits[s * nw + (p >>> 5)] &= ~(1 << (p & 31));
-      this.hash[s] ^= this.zob[p];
-    }
+      bits = this.bits;
+    for (let i = l, end = this.S * L; i < end; i += L) bits[this.symWord[i]] &= ~this.symMask[i];
   }
 
   /** Draw line l; returns the number of boxes completed. */
@@ -135,9 +124,12 @@ export class SearchPosition {
       if (b < 0) continue;
       const n = ++this.sides[b];
       if (n === 2) this.lowCount--;
-      else if (n === 3) this.threeCount++;
-      else if (n === 4) {
+      else if (n === 3) {
+        this.threeCount++;
+        this.threeBits[b >>> 5] |= 1 << (b & 31);
+      } else if (n === 4) {
         this.threeCount--;
+        this.threeBits[b >>> 5] &= ~(1 << (b & 31));
         c++;
       }
     }
@@ -155,15 +147,21 @@ export class SearchPosition {
       if (b < 0) continue;
       const n = this.sides[b]--;
       if (n === 2) this.lowCount++;
-      else if (n === 3) this.threeCount--;
-      else if (n === 4) this.threeCount++;
+      else if (n === 3) {
+        this.threeCount--;
+        this.threeBits[b >>> 5] &= ~(1 << (b & 31));
+      } else if (n === 4) {
+        this.threeCount++;
+        this.threeBits[b >>> 5] |= 1 << (b & 31);
+      }
     }
     this.remaining += c;
   }
 
   /**
    * The least symmetric image (compared as unsigned words, most significant first): sets canonSym
-   * and returns the image's hash. The image is bits[canonSym * nw ..].
+   * and returns a hash of the image (bits[canonSym * nw ..]; a hash of the key words, computed here
+   * rather than kept per image by make/unmake).
    */
   canon(): number {
     const nw = this.nw,
@@ -180,7 +178,12 @@ export class SearchPosition {
       }
     }
     this.canonSym = best;
-    return this.hash[best];
+    let h = 0x2545f491;
+    for (let w = best * nw, end = w + nw; w < end; w++) h = Math.imul(h ^ bits[w], 0x9e3779b1) ^ (h >>> 15);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    return h;
   }
 
   /** Line l in the canonical orientation (after canon()). */
