@@ -1,6 +1,5 @@
 // Bundles the extension client, the language server, its search worker and the CLI into dist/.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -11,7 +10,7 @@ const entries = [
   { in: 'server/src/worker.ts', out: 'worker' },
   { in: 'server/src/cli/main.ts', out: 'cli' },
   { in: 'server/src/markdownBlocks.ts', out: 'markdown' },
-].filter((e) => existsSync(e.in));
+];
 
 const ctx = await esbuild.context({
   entryPoints: entries,

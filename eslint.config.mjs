@@ -31,6 +31,7 @@ const LAYERS = [
       'server',
       'engine',
       'shared',
+      'package.json', // serverInfo.version
       // The CLI (`dab render`) and the Markdown pictures draw with the one drawing code.
       'render',
       'node',

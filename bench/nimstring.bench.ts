@@ -1,5 +1,6 @@
 // Nimstring nim-values: the graph engine (graphEngine.ts, all rules), the graph engine with no rules, the old
-// board-cell engine (cellEngine.ts) and seed 003's naive recursion, on the same positions in one process:
+// board-cell engine (cellEngine.ts) and Brinker's naive recursion ("Developing an efficient algorithm for nimber calculation in Dots and
+// Boxes"), on the same positions in one process:
 // the empty 3x3 board, 3x3 positions, 4x4 early positions, 5x5 midgames.
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
@@ -108,7 +109,7 @@ export default async function run(): Promise<void> {
     );
   }
 
-  // 2. seed 003's naive recursion against the memoized engines on small positions
+  // 2. Brinker's naive recursion against the memoized engines on small positions
   {
     const naiveT: number[] = [],
       graphT: number[] = [],
@@ -135,7 +136,7 @@ export default async function run(): Promise<void> {
       if (x !== y || z !== y) throw new Error('naive, cell and graph values differ');
     }
     console.log(
-      `3x3 with 10 lines drawn (${naiveT.length} positions, cold memo each): naive (seed 003) median ${ms(median(naiveT))} (${median(naiveN)} nodes); ` +
+      `3x3 with 10 lines drawn (${naiveT.length} positions, cold memo each): naive (Brinker) median ${ms(median(naiveT))} (${median(naiveN)} nodes); ` +
         `old cell engine ${ms(median(cellT))}; graph engine ${ms(median(graphT))}; speed-up over naive x${(median(naiveT) / median(graphT)).toFixed(0)}`,
     );
   }

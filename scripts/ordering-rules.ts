@@ -1,4 +1,4 @@
-// Seed 002's chain-ordering Rules 2-4 against the exact solver.
+// The chain-ordering Rules 2-4 of the strategy guide "Dots" (its Rules 2-4: the order in which chains are opened), against the exact solver.
 // Usage: node --import tsx scripts/ordering-rules.ts [--seed N] [--count M] [--max-undrawn U] [--long-only] [--verbose]
 // --long-only keeps only positions whose chains and loops all have >= 3 boxes (the rules' home ground).
 // Generates positions where every move opens a chain or loop and some boxes are junctions (0 or 1
@@ -80,7 +80,7 @@ function generate(r: () => number): BoardState | undefined {
 }
 
 function main() {
-  // Seed 002, example 6: a 'P' graph plus a disconnected linear chain (5x3, B to move after 21 moves).
+  // The "Dots" guide, example 6: a 'P' graph plus a disconnected linear chain (5x3, B to move after 21 moves).
   const g6 = geometryOf(5, 3);
   const ex6 = new BoardState(g6, 1);
   const undrawn6 = new Set([
@@ -105,7 +105,7 @@ function main() {
   for (const l of g6.allLines()) if (!undrawn6.has(l)) ex6.drawSilently(l);
   const rules6 = orderingRules(ex6);
   const sol6 = solve(ex6, { moveValues: true });
-  console.log('Seed 002 example 6 (P graph + disconnected chain), player to move = B:');
+  console.log('The "Dots" guide, example 6 (P graph + disconnected chain), player to move = B:');
   console.log(diagram(ex6));
   if (rules6.ok) {
     console.log(`rules (${rules6.rule}) open first: ${describe(g6, rules6.chains[rules6.first])}`);
@@ -114,7 +114,7 @@ function main() {
     );
   }
   console.log(
-    `exact value for B: ${sol6.value} (seed 002 says A:B = 10:5, i.e. -5); optimal lines: ${sol6.best.map((l) => g6.lineName(l)).join(' ')}`,
+    `exact value for B: ${sol6.value} (the guide says A:B = 10:5, i.e. -5); optimal lines: ${sol6.best.map((l) => g6.lineName(l)).join(' ')}`,
   );
 
   const r = rng(seed);

@@ -11,6 +11,7 @@ import {
   PlayLineRequest,
   type BoardView,
   type BoardViewParams,
+  type BoardWebviewState,
   type PlayLineParams,
   type PlayLineResult,
   type FromBoardWebview,
@@ -34,10 +35,17 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscod
   };
 }
 
-interface PanelState {
-  uri?: string;
-  position?: { line: number; character: number };
-  ply?: number;
+/** The target the webview saved (BoardWebviewState), checked field by field: saved state is untrusted JSON. */
+function savedTarget(
+  state: unknown,
+): { uri: string; position: { line: number; character: number }; ply?: number } | undefined {
+  if (!state || typeof state !== 'object') return undefined;
+  const s = state as Partial<BoardWebviewState>;
+  const pos = s.position;
+  if (typeof s.uri !== 'string' || !pos || typeof pos.line !== 'number' || typeof pos.character !== 'number') {
+    return undefined;
+  }
+  return { uri: s.uri, position: pos, ply: typeof s.ply === 'number' ? s.ply : undefined };
 }
 
 interface Target {
@@ -105,19 +113,20 @@ export class BoardPanel {
     panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     getClient: () => LanguageClient | undefined,
-    state: PanelState | undefined,
+    state: unknown,
   ): BoardPanel {
     BoardPanel.current?.dispose();
     const p = new BoardPanel(panel, extensionUri, getClient);
     BoardPanel.current = p;
     void vscode.commands.executeCommand('setContext', 'dab.boardOpen', true);
-    if (state && typeof state.uri === 'string' && state.position) {
+    const saved = savedTarget(state);
+    if (saved) {
       try {
-        const uri = vscode.Uri.parse(state.uri, true);
+        const uri = vscode.Uri.parse(saved.uri, true);
         p.target = {
           uri,
-          position: new vscode.Position(state.position.line, state.position.character),
-          ply: state.ply,
+          position: new vscode.Position(saved.position.line, saved.position.character),
+          ply: saved.ply,
         };
         // The server only knows open documents: open it (without showing it) before asking.
         void vscode.workspace.openTextDocument(uri).then(

@@ -38,17 +38,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
 
   context.subscriptions.push(
     vscode.commands.registerCommand('dab.showBoard', (uriArg?: unknown, posArg?: unknown) => {
-      const target = targetOf(uriArg, posArg);
-      if (!target) {
-        BoardPanel.show(context.extensionUri, getClient, undefined);
-        return;
-      }
-      BoardPanel.show(context.extensionUri, getClient, target);
+      BoardPanel.show(context.extensionUri, getClient, targetOf(uriArg, posArg));
     }),
     vscode.commands.registerCommand('dab.exportBoardSvg', () => exportBoardSvg()),
     vscode.window.registerWebviewPanelSerializer(BOARD_VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
-        BoardPanel.revive(panel, context.extensionUri, getClient, (state ?? undefined) as never);
+        BoardPanel.revive(panel, context.extensionUri, getClient, state);
       },
     }),
   );

@@ -31,8 +31,6 @@ interface Cached {
   version: number;
   doc: DabDocument;
   report: DocumentReport;
-  /** Bumped whenever the report changes without a new text version (search results). */
-  generation: number;
   /** When the analysis finished (performance.now()) and how long it took, ms. */
   at: number;
   ms: number;
@@ -50,7 +48,7 @@ export class AnalysisStore {
   get(document: TextDocument): DocumentReport {
     const c = this.cache.get(document.uri);
     if (c && c.version === document.version) return c.report;
-    return this.analyze(document.uri, document.version, readDab(document.getText()), (c?.generation ?? 0) + 1).report;
+    return this.analyze(document.uri, document.version, readDab(document.getText())).report;
   }
 
   /** The board state under a cursor (the entry's position after the last move before it, or `ply`). */
@@ -65,11 +63,7 @@ export class AnalysisStore {
   refresh(uri: string): DocumentReport | undefined {
     const c = this.cache.get(uri);
     if (!c) return undefined;
-    return this.analyze(uri, c.version, c.doc, c.generation + 1).report;
-  }
-
-  generation(uri: string): number {
-    return this.cache.get(uri)?.generation ?? 0;
+    return this.analyze(uri, c.version, c.doc).report;
   }
 
   /**
@@ -91,7 +85,7 @@ export class AnalysisStore {
     this.search.forgetOwner(uri);
   }
 
-  private analyze(uri: string, version: number, doc: DabDocument, generation: number): Cached {
+  private analyze(uri: string, version: number, doc: DabDocument): Cached {
     const t0 = performance.now();
     const s = this.settings();
     const wanted = new Set<string>();
@@ -107,7 +101,7 @@ export class AnalysisStore {
     });
     this.search.setPlan(uri, searchPlan(doc, wanted));
     const at = performance.now();
-    const c: Cached = { version, doc, report, generation, at, ms: at - t0 };
+    const c: Cached = { version, doc, report, at, ms: at - t0 };
     this.cache.set(uri, c);
     return c;
   }

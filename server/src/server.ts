@@ -3,8 +3,11 @@
  * each request to one small feature module. Start with `--stdio` (any editor) or from the VS Code
  * client (IPC). Search runs in a worker thread; the editor never waits for it.
  */
+import { version } from '../../package.json';
+import { internalErrorMessage } from './engine/phrasebook';
 import {
   CodeLensRefreshRequest,
+  DiagnosticSeverity,
   InlayHintRefreshRequest,
   createConnection,
   ProposedFeatures,
@@ -74,10 +77,10 @@ function publish(uri: string): void {
       diagnostics: [
         {
           range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-          severity: 1,
+          severity: DiagnosticSeverity.Error,
           source: 'dab',
           code: 'internal-error',
-          message: `dab could not analyse this file (internal error: ${(e as Error).message}); please report it with the file`,
+          message: internalErrorMessage((e as Error).message),
         },
       ],
     });
@@ -188,7 +191,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       foldingRangeProvider: true,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
     },
-    serverInfo: { name: 'dab-language-server', version: '0.1.0' },
+    serverInfo: { name: 'dab-language-server', version },
   };
 });
 

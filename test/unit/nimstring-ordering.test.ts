@@ -13,7 +13,7 @@ function withUndrawn(w: number, h: number, undrawn: number[], toMove: 0 | 1 = 0)
   return s;
 }
 
-test('seed 002 example 6: open the connected chain, then the loop, then the disconnected chain (10:5)', () => {
+test('the "Dots" guide, example 6: open the connected chain, then the loop, then the disconnected chain (10:5)', () => {
   const g = geometryOf(5, 3);
   const s = withUndrawn(
     5,
@@ -60,7 +60,7 @@ test('seed 002 example 6: open the connected chain, then the loop, then the disc
   assert.ok(sol.best.length > 0 && sol.best.every((l) => first.lines.includes(l)));
 });
 
-test('seed 002: chains 3 + 4 and a 4-loop: Rules 2+3 open the loop first (5:6)', () => {
+test('the "Dots" guide: chains 3 + 4 and a 4-loop: Rules 2+3 open the loop first (5:6)', () => {
   const g = geometryOf(4, 4);
   const s = withUndrawn(4, 4, [
     g.vLine(0, 0),

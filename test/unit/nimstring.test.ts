@@ -98,7 +98,7 @@ test('pinned values: chains, loops, single boxes, opened chains', () => {
   for (const s of [two, loop]) assert.equal(nimstring(s).nimber, bruteValue(s));
 });
 
-test('seed 003: a position whose every move is loony has nim-value 0', () => {
+test('Brinker: a position whose every move is loony has nim-value 0', () => {
   // two long chains: every move opens one
   const s = onlyUndrawn(3, 2, ['a1-a2', 'b1-b2', 'c1-c2', 'd1-d2', 'a2-a3', 'b2-b3', 'c2-c3', 'd2-d3']);
   const r = nimstring(s);
@@ -165,7 +165,7 @@ test('symmetric regions get the same canonical key and value', () => {
   }
 });
 
-test('memoized values equal seed 003 naive recursion', () => {
+test("memoized values equal Brinker's naive recursion", () => {
   const r = rng(9);
   for (let it = 0; it < 150; it++) {
     const s = randomPosition(3, 3, r, 10, true);

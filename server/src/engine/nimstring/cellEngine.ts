@@ -1,7 +1,7 @@
 /**
- * Nim-values of Nimstring regions by memoized search (seed 003, Brinker, improved):
+ * Nim-values of Nimstring regions by memoized search (Brinker, "Developing an efficient algorithm for nimber calculation in Dots and Boxes", improved):
  *  - value(R) = mex of the values of R's NON-loony options (a loony option loses in any sum, so it
- *    never counts; a region whose every option is loony has value 0, as seed 003 says);
+ *    never counts; a region whose every option is loony has value 0, as Brinker says);
  *  - an option that splits R is the xor of its parts (Sprague-Grundy);
  *  - captures that cannot change the value are made greedily and loony results recognised (cells.ts);
  *  - values are memoized by a canonical key over the 8 grid symmetries, so rotated/reflected and
@@ -148,7 +148,7 @@ export function positionValue(parts: Cell[][] | Loony, ctx: SearchContext): numb
 }
 
 /**
- * Seed 003's naive recursion, for the benchmark baseline: the whole position is one game, no memo,
+ * Brinker's naive recursion, for the benchmark baseline: the whole position is one game, no memo,
  * no symmetry, no splitting into regions (captures and loony positions handled as above so that
  * both compute the same numbers).
  */

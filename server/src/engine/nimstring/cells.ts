@@ -319,7 +319,7 @@ export function rawKey(cells: readonly Cell[]): string {
  * Canonical key of a region: the smallest encoding over the 8 symmetries of the square grid
  * (rotations and reflections; translations are removed by normalising the bounding box). Two
  * regions with the same key are the same strings-and-coins graph, hence the same game.
- * (Seed 003's open question: symmetric regions are the same game because the game only depends on
+ * (An open question in Brinker's paper on nimber calculation: symmetric regions are the same game because the game only depends on
  * the graph; isomorphic graphs that are not grid-symmetric still get different keys, which only
  * costs memo hits, never correctness.) No sorting: each symmetry's codes are laid on a grid of the
  * transformed bounding box and read back in scan order.

@@ -3,7 +3,7 @@
  *
  * A region is a simple graph of coins (every coin has at most 4 strings) plus a count of strings
  * from each coin to the ground. Nothing here knows about the board: positions that are the same
- * graph share one memo entry whatever their shape on the board (seed 003's open question: the game
+ * graph share one memo entry whatever their shape on the board (an open question in Brinker's paper: the game
  * only depends on the graph).
  *
  * Rules, each switchable (NimRules) so that the tests can compare every combination with the
@@ -21,7 +21,7 @@
  *                 and when an end junction falls to degree 2 it joins the run (still >= 3), when it
  *                 falls to degree 1 the position is loony for both lengths. Isolated runs are
  *                 dropped when their value is 0: a long chain between ground and ground, a loop of
- *                 >= 4 coins (every move loony, seed 003's "all options loony = 0").
+ *                 >= 4 coins (every move loony, Brinker's "all options loony = 0").
  *  skipLoony      moves known in advance to be loony are not tried: every string of a run of >= 3
  *                 degree-2 coins, the two end strings of a run of 2 (X-a-b-Y: cutting X-a leaves a
  *                 hanging on b whose other string goes to Y, of degree >= 2 or the ground). And the
@@ -776,7 +776,7 @@ export function regionsValue(parts: SGraph[] | Loony, ctx: GraphContext): number
 }
 
 /**
- * Naive recursion on the graph (seed 003's algorithm: mex over all options, no memo, no rules
+ * Naive recursion on the graph (Brinker, "Developing an efficient algorithm for nimber calculation in Dots and Boxes": mex over all options, no memo, no rules
  * beyond captures and loony detection), for the benchmark baseline.
  */
 export function naiveGraphValue(parts: SGraph[], counter: { nodes: number; budget: number }): number {

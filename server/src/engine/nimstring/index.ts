@@ -4,12 +4,12 @@
  * WHICH GAME. Nimstring (Winning Ways ch. 16; Berlekamp, "The Dots-and-Boxes Game") has the moves of
  * Dots-and-Boxes, including "complete a box, move again", under the NORMAL PLAY RULE: a player who
  * has to move and cannot, loses. Completing the last box obliges you to move again when no line is
- * left, so WHOEVER COMPLETES THE LAST BOX LOSES. Seed 001 (Allcock) says in passing "the winner is
+ * left, so WHOEVER COMPLETES THE LAST BOX LOSES. Allcock ("Best play in Dots & Boxes endgames") says in passing "the winner is
  * whoever completes the last box"; taken literally that is a different game, and not a sound one for
  * Sprague-Grundy sums: an isolated 1-box chain would be a loss for the player to move when alone
- * but would act as *1 (a turn-passer) next to anything else. Seed 001's own use of Nimstring — "in
+ * but would act as *1 (a turn-passer) next to anything else. Allcock's own use of Nimstring — "in
  * Nimstring the controller always wins", "every move is loony (ie, loses the Nimstring game)" — holds
- * under both readings, and seed 003 (Brinker) uses the normal play rule and mex values, so we take
+ * under both readings, and Brinker, "Developing an efficient algorithm for nimber calculation in Dots and Boxes" uses the normal play rule and mex values, so we take
  * the standard definition. The brute force (brute.ts) plays exactly that rule and the tests check
  * every value against it.
  *

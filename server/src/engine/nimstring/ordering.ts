@@ -1,5 +1,5 @@
 /**
- * Seed 002's ordering rules (a Dots-and-Boxes program's documentation): the order in which the
+ * The ordering rules of the Dots-and-Boxes strategy guide "Dots" (Rules 2-4): the order in which the
  * chains of a loony endgame are opened, including positions where chains meet at junction boxes
  * (boxes with 0 or 1 side drawn). This is a HEURISTIC explanation of play order; it is compared
  * with the exact solver by `scripts/ordering-rules.ts`, and it is never shown as a proven value.
@@ -111,7 +111,7 @@ export function chainStructure(state: BoardState): Structure {
     });
   }
   // A loop hanging on a junction of degree 3 cannot be opened on its own: once its boxes are taken
-  // the junction box hangs on its third chain, which is then open too (seed 002, example 5: "would
+  // the junction box hangs on its third chain, which is then open too (the "Dots" guide, example 5: "would
   // create and open one large linear chain"). Such a loop is valued as everything it gives away,
   // as a linear chain.
   for (const c of chains) {

@@ -33,6 +33,11 @@ export function mistakeMessage(kind: EntryReport['kind'], m: MoveReport, players
   return `${what} gives away ${boxes(m.loss ?? 0)}${consequence}.${best}`;
 }
 
+/** Diagnostic: the analysis of a file failed (a bug); the user is told instead of left without an answer. */
+export function internalErrorMessage(error: string): string {
+  return `dab could not analyse this file (internal error: ${error}); please report it with the file`;
+}
+
 /** Diagnostic (hint): a glyph that the analysis contradicts, or undefined when it agrees. */
 export function glyphMessage(glyph: string, loss: number): string | undefined {
   if ((glyph === '!' || glyph === '!!') && loss > 0) return `marked ${glyph} but it gives away ${boxes(loss)}`;

@@ -1,6 +1,7 @@
-// Seed 002 (chain ordering with junctions), examples 4-6, reconstructed from the flattened text of
-// /work/shared/seeds/002_950aa48c004f24e8.txt. Each diagram below is checked to flatten (white space
-// collapsed) to exactly the seed's one-line text, then solved exactly and cross-checked by bruteForce.
+// Chain ordering with junctions: examples 4-6 of the strategy guide "Dots" (its Rules 2-4: the order in which chains are opened),
+// reconstructed from a copy whose diagrams were flattened to one line each. Each diagram below is
+// checked to flatten (white space collapsed) to exactly that line, then solved exactly and
+// cross-checked by bruteForce.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { geometryOf, parseLine } from '../../server/src/engine/board/geometry';
@@ -36,7 +37,7 @@ const T_DIAGRAM = [
   '|   |           |',
   '+   +---+---+   +',
 ];
-const T_SEED = '+---+---+---+ + | T | | + + + + + | | | | + + +---+---+ | | | + +---+---+ +';
+const T_FLAT = '+---+---+---+ + | T | | + + + + + | | | | + + +---+---+ | | | + +---+---+ +';
 
 // Example 5: a 'P' graph. The 1-box (P) sits on a 7-box loop and a 4-chain.
 const P_DIAGRAM = [
@@ -48,7 +49,7 @@ const P_DIAGRAM = [
   '|               |',
   '+---+---+---+   +',
 ];
-const P_SEED = '+---+---+---+---+ | | + +---+---+ + | P | + +---+---+---+ | | +---+---+---+ +';
+const P_FLAT = '+---+---+---+---+ | | + +---+---+ + | P | + +---+---+---+ | | +---+---+---+ +';
 
 // Example 6: a 'P' graph (6-chain and 5-box loop on the 1-box P) plus a disconnected 3-chain.
 const P6_DIAGRAM = [
@@ -60,7 +61,7 @@ const P6_DIAGRAM = [
   '|               |   |',
   '+---+---+---+   +   +',
 ];
-const P6_SEED = '+---+---+---+---+ + | P | | + + +---+ + + | | | | + +---+---+---+ + | | | +---+---+---+ + +';
+const P6_FLAT = '+---+---+---+---+ + | P | | + + +---+ + + | | | | + +---+---+---+ + | | | +---+---+---+ + +';
 
 function solveAndCheck(st: BoardState) {
   const bf = bruteForce(st);
@@ -100,9 +101,9 @@ function playLine(
 }
 
 test('the reconstructed diagrams flatten to the seed text exactly', () => {
-  assert.equal(flatten(T_DIAGRAM), T_SEED);
-  assert.equal(flatten(P_DIAGRAM), P_SEED);
-  assert.equal(flatten(P6_DIAGRAM), P6_SEED);
+  assert.equal(flatten(T_DIAGRAM), T_FLAT);
+  assert.equal(flatten(P_DIAGRAM), P_FLAT);
+  assert.equal(flatten(P6_DIAGRAM), P6_FLAT);
 });
 
 test("example 4 ('T'): exact value -8 for the player to move, every line equal", () => {
@@ -131,7 +132,7 @@ test("example 5 ('P'): the line under P (4-chain + 8-loop) is right, above/right
   assert.equal(v('b2-b3'), -12); // to its right
 });
 
-test("example 6 ('P' + disconnected 3-chain): B to move, value -5, the seed's lines and scores", () => {
+test("example 6 ('P' + disconnected 3-chain): B to move, value -5, the guide's lines and scores", () => {
   const st = fromDiagram(P6_DIAGRAM);
   const g = st.geometry;
   assert.equal(st.drawnCount, 21, '21 moves have been made');
@@ -177,7 +178,7 @@ test("example 6 ('P' + disconnected 3-chain): B to move, value -5, the seed's li
     'DD (6 more for A, 3 for B after) beats taking all by 2 boxes of margin',
   );
   // Case 1 (B opens the 3-chain; A takes control): as far as the seed labels it, then A takes the loop.
-  // The seed's diagram leaves B12 and the loop lines unlabelled: B12 is one of c3-c4/d3-d4 (both open the loop).
+  // The guide's diagram leaves B12 and the loop lines unlabelled: B12 is one of c3-c4/d3-d4 (both open the loop).
   for (const b12 of ['c3-c4', 'd3-d4']) {
     const loopRest =
       b12 === 'c3-c4'
