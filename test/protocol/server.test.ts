@@ -148,7 +148,7 @@ test('editing while a search runs: the stale work is dropped and the new text is
   assert.ok(Date.now() - t0 < 2000);
 });
 
-test('code action inserts the best continuation after a mistake as a comment', async () => {
+test('code action inserts the best continuation after a mistake as a variation', async () => {
   const games = readFileSync('examples/games.dab', 'utf8');
   const uri = client.open('games-action.dab', games);
   const d = await client.waitForDiagnostics(
@@ -164,6 +164,23 @@ test('code action inserts the best continuation after a mistake as a comment', a
   });
   assert.equal(actions.length, 1);
   const edit = actions[0].edit.changes[uri][0];
-  assert.match(edit.newText, /^ \{better: a3-a4( [a-d][1-4]-[a-d][1-4])*\}$/);
-  assert.equal(edit.range.start.character, m.range.end.character + 2, 'inserted after the ?? glyph');
+  assert.match(edit.newText, /^ \(a3-a4( [a-d][1-4]-[a-d][1-4])*\)$/);
+  const line = games.split('\n')[m.range.start.line];
+  const comment = '{hands Alice the whole lower left}';
+  assert.equal(edit.range.start.character, line.indexOf(comment) + comment.length, 'after the glyph and the comment');
+  // Applied, the text reads as a variation of that move, and the variation is itself reviewed.
+  const lines = games.split('\n');
+  lines[m.range.start.line] =
+    line.slice(0, edit.range.start.character) + edit.newText + line.slice(edit.range.start.character);
+  const fixed = client.open('games-fixed.dab', lines.join('\n'));
+  const d2 = await client.waitForDiagnostics(
+    fixed,
+    (p) => p.diagnostics.some((x) => x.code === 'result-changing-mistake'),
+    60000,
+  );
+  assert.ok(!d2.diagnostics.some((x) => x.severity === 1), JSON.stringify(d2.diagnostics));
+  const inVariation = d2.diagnostics.filter(
+    (x) => x.range.start.line === m.range.start.line && x.range.start.character > edit.range.start.character,
+  );
+  assert.deepEqual(inVariation, [], 'the inserted best line throws nothing away');
 });

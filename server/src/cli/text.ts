@@ -1,5 +1,5 @@
 /** Readable text output of `dab analyze` / `dab check`. */
-import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, LineReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import {
   NOT_ANALYSED,
   endgameFacts,
@@ -13,6 +13,7 @@ import {
   signed,
   unknownValue,
   valuePhrase,
+  variationSummary,
 } from '../engine/phrasebook';
 
 export interface TextOptions {
@@ -69,18 +70,30 @@ function formatEntry(e: EntryReport): string[] {
     return out;
   }
   out.push(`  start: ${positionLine(e.positions[0], e)}`);
-  for (const m of e.moves) {
-    const after = e.positions[m.ply];
-    const best = m.loss && m.best.length ? `; best: ${listOr(m.best, 6)}` : '';
-    const loss = `${moveVerdict(m)}${best}`;
-    out.push(
-      `  ${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
-    );
-    if (after && m.ply === e.moves.length) out.push(`       then ${positionLine(after, e)}`);
-  }
+  out.push(...formatMoves(e, e, '  '));
   if (e.moves.length) {
     out.push(`  summary: ${reviewSummary(e)}`);
   }
   out.push('');
+  return out;
+}
+
+/** The moves of a line, one per row; each move's variations follow it, indented, in parentheses. */
+function formatMoves(e: EntryReport, line: LineReport, indent: string): string[] {
+  const out: string[] = [];
+  line.moves.forEach((m, k) => {
+    const after = line.positions[m.ply - line.startPly];
+    const best = m.loss && m.best.length ? `; best: ${listOr(m.best, 6)}` : '';
+    const loss = `${moveVerdict(m)}${best}`;
+    out.push(
+      `${indent}${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
+    );
+    if (after && k === line.moves.length - 1) out.push(`${indent}     then ${positionLine(after, e)}`);
+    for (const v of m.variations) {
+      out.push(`${indent}     ( variation ${variationSummary(v, e.players)}`);
+      out.push(...formatMoves(e, v, indent + '      '));
+      out.push(`${indent}     )`);
+    }
+  });
   return out;
 }

@@ -1,15 +1,17 @@
 /**
- * Code actions: after a move that throws boxes away, insert the best continuation from the
- * position before it as a brace comment. The record's own moves are never rewritten.
+ * Code actions: after a move that throws boxes away (in the main line or in a variation), insert
+ * the best continuation from the position before it as a variation `( … )` — only moves proven
+ * best are written. The record's own moves are never rewritten.
  */
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis/analyzeDocument';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
-import { betterLineComment, betterLineTitle } from '../engine/phrasebook';
-import { entryAt, moveAt } from './convert';
+import { allLines, type MoveToken } from '../engine/notation';
+import { betterLineTitle } from '../engine/phrasebook';
+import { beforeMove, entryAt, lineMoveAt } from './convert';
 
 export function codeActions(
   report: DocumentReport,
@@ -19,20 +21,19 @@ export function codeActions(
   const pos = params.range.start;
   const entry = entryAt(report, pos.line);
   if (!entry || entry.kind === 'endgame') return [];
-  const move = moveAt(entry, pos.line, pos.character);
-  if (!move || move.loss === null || move.loss === 0) return [];
-  const before = entry.positions[move.ply - 1];
+  const found = lineMoveAt(entry, pos.line, pos.character);
+  if (!found) return [];
+  const { move } = found;
+  if (move.loss === null || move.loss === 0) return [];
+  const before = beforeMove(found.line, move);
   if (!before?.state || before.best.length === 0) return [];
   const g = before.state.geometry;
   const line = bestContinuation(before.state, known).map((l) => g.lineName(l));
   const shown = line.length ? line : [before.best[0]];
-  const text = betterLineComment(
-    shown,
-    before.best.length > 1 ? before.best.filter((b) => b !== shown[0]).slice(0, 3) : [],
-  );
-  const token = entry.model.moves.find((m) => m.ply === move.ply)?.token;
-  const end = token?.glyphRange ?? move.range;
-  const at = { line: end.endLine, character: end.endCharacter };
+  const token = tokenOf(entry, move);
+  const number = token?.number != null ? `${token.number}. ` : '';
+  const text = ` (${number}${shown.join(' ')})`;
+  const at = token ? writtenEnd(token) : { line: move.range.endLine, character: move.range.endCharacter };
   return [
     {
       title: betterLineTitle(shown),
@@ -43,4 +44,21 @@ export function codeActions(
       edit: { changes: { [params.textDocument.uri]: [{ range: { start: at, end: at }, newText: text }] } },
     },
   ];
+}
+
+/** The written move a reviewed move came from. */
+function tokenOf(entry: EntryReport, move: MoveReport): MoveToken | undefined {
+  for (const line of allLines(entry.model)) for (const m of line.moves) if (m.range === move.range) return m.token;
+  return undefined;
+}
+
+/** Where a written move ends with its glyph, comments and the variations already written after it. */
+function writtenEnd(t: MoveToken): { line: number; character: number } {
+  let end = { line: t.range.endLine, character: t.range.endCharacter };
+  const ranges = [t.glyphRange, t.commentRange, ...t.variations.map((v) => v.range)];
+  for (const r of ranges) {
+    if (r && (r.endLine > end.line || (r.endLine === end.line && r.endCharacter > end.character)))
+      end = { line: r.endLine, character: r.endCharacter };
+  }
+  return end;
 }

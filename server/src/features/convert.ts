@@ -1,7 +1,14 @@
 /** Translation between engine data and LSP types, and text helpers shared by the features. */
 import { DiagnosticSeverity, type Range as LspRange } from 'vscode-languageserver-protocol';
 import type { Range, Severity } from '../engine/notation';
-import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import type {
+  DocumentReport,
+  EntryReport,
+  LineReport,
+  MoveReport,
+  PositionReport,
+  VariationReport,
+} from '../engine/analysis/analyzeDocument';
 import { entryIndexAt, rangeContains } from '../engine/notation';
 
 export function toLspRange(r: Range): LspRange {
@@ -47,4 +54,85 @@ export function positionAt(entry: EntryReport, line: number, character: number):
     else break;
   }
   return entry.positions[ply] ?? entry.positions[0];
+}
+
+/** The line a cursor is in: the innermost variation whose text holds it, else the main line. */
+export function lineAt(entry: EntryReport, line: number, character: number): LineReport {
+  let best: LineReport = entry;
+  let depth = 0;
+  for (const l of entry.lines) {
+    if (!isVariation(l)) continue;
+    if (l.variation.depth > depth && rangeContains(l.variation.range, line, character)) {
+      best = l;
+      depth = l.variation.depth;
+    }
+  }
+  return best;
+}
+
+export function isVariation(l: LineReport): l is VariationReport {
+  return 'variation' in l;
+}
+
+/** The move under the cursor in whichever line holds it (main line or variation), with that line. */
+export function lineMoveAt(
+  entry: EntryReport,
+  line: number,
+  character: number,
+): { line: LineReport; move: MoveReport } | undefined {
+  const l = lineAt(entry, line, character);
+  const move = l.moves.find((m) => rangeContains(m.range, line, character));
+  return move ? { line: l, move } : undefined;
+}
+
+/** The position a cursor shows in the line that holds it: after the last move at or before it. */
+export function linePositionAt(
+  entry: EntryReport,
+  line: number,
+  character: number,
+): { line: LineReport; position: PositionReport | undefined } {
+  const l = lineAt(entry, line, character);
+  let k = 0;
+  for (const m of l.moves) {
+    const r = m.range;
+    if (r.line < line || (r.line === line && r.character <= character)) k = m.ply - l.startPly;
+    else break;
+  }
+  return { line: l, position: l.positions[k] ?? l.positions[0] };
+}
+
+/** The positions before and after a move of a line. */
+export function beforeMove(line: LineReport, m: MoveReport): PositionReport | undefined {
+  return line.positions[m.ply - 1 - line.startPly];
+}
+export function afterMove(line: LineReport, m: MoveReport): PositionReport | undefined {
+  return line.positions[m.ply - line.startPly];
+}
+
+export function componentWords(name: string): string {
+  const loop = name.endsWith('l');
+  const n = parseInt(name, 10);
+  return loop ? `${n}-loop` : `${n}-chain`;
+}
+
+/** "the 4-loop", "a 3-chain" (when there are several of its kind). */
+export function componentPhrase(name: string, count: number): string {
+  return `${count > 1 ? 'a' : 'the'} ${componentWords(name)}`;
+}
+
+export function joinOr(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/** Who wins the rest of an endgame, by role (the hover names the players): "the controller wins by 1". */
+export function roleWinner(v: number): string {
+  if (v > 0) return `the controller wins by ${v}`;
+  if (v < 0) return `the opener wins by ${-v}`;
+  return 'the rest is a tie';
+}
+
+export function signed(v: number | null): string {
+  if (v === null) return '?';
+  return v > 0 ? `+${v}` : String(v);
 }

@@ -27,20 +27,23 @@ import {
   unknownValue,
   valueFacts,
   valuePhrase,
+  variationSummary,
 } from '../engine/phrasebook';
-import { entryAt, escapeMarkdown, moveAt, positionAt, toLspRange } from './convert';
+import { afterMove, entryAt, escapeMarkdown, isVariation, lineMoveAt, linePositionAt, toLspRange } from './convert';
 
 export function hover(report: DocumentReport, pos: Position): Hover | null {
   const entry = entryAt(report, pos.line);
   if (!entry) return null;
   const md: string[] = [];
   const title = entry.title !== null ? ` "${escapeMarkdown(entry.title)}"` : '';
-  const move = moveAt(entry, pos.line, pos.character);
+  const at = lineMoveAt(entry, pos.line, pos.character);
   const comps = entry.model.entry.components;
-  if (move) {
+  if (at) {
+    const { line, move } = at;
     md.push(moveSummary(entry, move));
+    if (isVariation(line)) md.push('', `In a variation ${escapeMarkdown(variationSummary(line, entry.players))}.`);
     md.push('', '---', '', `**After ${escapeMarkdown(move.move)}:**`, '');
-    md.push(...positionLines(entry, entry.positions[move.ply]));
+    md.push(...positionLines(entry, afterMove(line, move)));
     return { contents: { kind: 'markdown', value: md.join('\n') }, range: toLspRange(move.range) };
   }
   if (comps && rangeContains(comps.range, pos.line, pos.character)) {
@@ -49,8 +52,9 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
     md.push(...openingTable(entry.positions[0]));
     return { contents: { kind: 'markdown', value: md.join('\n') }, range: toLspRange(comps.range) };
   }
-  const p = positionAt(entry, pos.line, pos.character);
+  const { line, position: p } = linePositionAt(entry, pos.line, pos.character);
   md.push(`**${entry.kind}${title}**${p && p.ply > 0 ? ` — after move ${p.ply}` : ''}`, '');
+  if (isVariation(line)) md.push(`In a variation ${escapeMarkdown(variationSummary(line, entry.players))}.`, '');
   if (!p) md.push(`${capitalized(NOT_ANALYSED)}.`);
   else {
     md.push(...positionLines(entry, p));

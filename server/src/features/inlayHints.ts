@@ -3,6 +3,7 @@ import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver
 import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { DabSettings } from '../settings';
 import { signed, valueLabel, VALUE_LABEL_TOOLTIP } from '../engine/phrasebook';
+import { afterMove } from './convert';
 
 export function inlayHints(report: DocumentReport, range: Range, settings: DabSettings): InlayHint[] {
   if (!settings.inlayHints.enabled) return [];
@@ -22,18 +23,19 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
       });
     }
     if (settings.inlayHints.afterEachMove) {
-      for (const m of e.moves) {
-        if (!inRange(m.range.endLine)) continue;
-        const after = e.positions[m.ply];
-        if (!after) continue;
-        const label = m.loss !== null && m.loss > 0 ? `−${m.loss}` : after.value === null ? '?' : signed(after.value);
-        hints.push({
-          position: { line: m.range.endLine, character: m.range.endCharacter },
-          label,
-          kind: InlayHintKind.Parameter,
-          paddingLeft: true,
-        });
-      }
+      for (const line of e.lines)
+        for (const m of line.moves) {
+          if (!inRange(m.range.endLine)) continue;
+          const after = afterMove(line, m);
+          if (!after) continue;
+          const label = m.loss !== null && m.loss > 0 ? `−${m.loss}` : after.value === null ? '?' : signed(after.value);
+          hints.push({
+            position: { line: m.range.endLine, character: m.range.endCharacter },
+            label,
+            kind: InlayHintKind.Parameter,
+            paddingLeft: true,
+          });
+        }
     }
   }
   return hints;

@@ -1,8 +1,12 @@
-/** Document symbols (one per entry, its value as detail) and folding ranges (entries, diagrams, move lists). */
+/**
+ * Document symbols (one per entry, its value as detail; variations nested under it as they are
+ * nested in the text) and folding ranges (entries, diagrams, move lists, variations).
+ */
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyzeDocument';
-import { entryLensTitle } from '../engine/phrasebook';
-import { toLspRange } from './convert';
+import type { DocumentReport, EntryReport, VariationReport } from '../engine/analysis/analyzeDocument';
+import { allLines, type LineModel, type Variation, type VariationModel } from '../engine/notation';
+import { entryLensTitle, variationSummary } from '../engine/phrasebook';
+import { isVariation, toLspRange } from './convert';
 
 export function documentSymbols(report: DocumentReport): DocumentSymbol[] {
   return report.entries.map((e) => {
@@ -15,8 +19,35 @@ export function documentSymbols(report: DocumentReport): DocumentSymbol[] {
       kind: e.kind === 'game' ? SymbolKind.Event : e.kind === 'position' ? SymbolKind.Object : SymbolKind.Struct,
       range,
       selectionRange: clampInside(selectionRange, range),
+      children: variationSymbols(e, e.model, new Map(e.lines.filter(isVariation).map((v) => [v.variation, v]))),
     };
   });
+}
+
+/** The variations of a line's moves, each with its own variations as children. */
+function variationSymbols(e: EntryReport, line: LineModel, reports: Map<Variation, VariationReport>): DocumentSymbol[] {
+  const out: DocumentSymbol[] = [];
+  for (const mv of line.moves)
+    for (const v of mv.variations) {
+      const r = reports.get(v.variation);
+      out.push({
+        name: variationName(v),
+        detail: r ? variationSummary(r, e.players) : undefined,
+        kind: SymbolKind.Array,
+        range: toLspRange(v.variation.range),
+        selectionRange: toLspRange(v.variation.openRange),
+        children: variationSymbols(e, v, reports),
+      });
+    }
+  return out;
+}
+
+/** "(25. b6-c6 b5-c5 c5-c6 …)": the first moves as written. */
+function variationName(v: VariationModel): string {
+  const moves = v.variation.moves;
+  const number = moves[0].number !== null ? `${moves[0].number}. ` : '';
+  const shown = moves.slice(0, 3).map((m) => m.text + (m.glyph ?? ''));
+  return `(${number}${shown.join(' ')}${moves.length > 3 ? ' …' : ''})`;
 }
 
 function clampInside(sel: DocumentSymbol['range'], outer: DocumentSymbol['range']): DocumentSymbol['range'] {
@@ -33,6 +64,11 @@ export function foldingRanges(report: DocumentReport): FoldingRange[] {
     if (r.endLine > r.line) out.push({ startLine: r.line, endLine: r.endLine, kind: FoldingRangeKind.Region });
     for (const f of [e.model.entry.diagram, e.model.entry.moves, e.model.entry.play]) {
       if (f && f.range.endLine > f.range.line) out.push({ startLine: f.range.line, endLine: f.range.endLine });
+    }
+    for (const line of allLines(e.model)) {
+      if (!('variation' in line)) continue;
+      const r = (line as VariationModel).variation.range;
+      if (r.endLine > r.line) out.push({ startLine: r.line, endLine: r.endLine });
     }
   }
   return out;

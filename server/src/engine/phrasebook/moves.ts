@@ -1,5 +1,5 @@
 /** Moves and mistakes in words: diagnostics, the hover's verdict on a move, reviews, code actions. */
-import type { EntryReport, MoveReport, PositionReport } from '../analysis/analyzeDocument';
+import type { EntryReport, LineReport, MoveReport, PositionReport } from '../analysis/analyzeDocument';
 import { boxes, listAll, listOr, plural } from './grammar';
 import { outcome, restWinner, valuePhrase } from './values';
 
@@ -94,15 +94,23 @@ export function lineInWords(
   return `${name}: ${loss === 0 ? 'a best move' : `throws away ${boxes(loss)}`} — ${rest}`;
 }
 
-/** The comment the quick fix inserts after a mistake: " {better: a3-a4 b1-b2 (or c1-c2 first)}". */
-export function betterLineComment(line: string[], otherFirstMoves: string[]): string {
-  const alternatives = otherFirstMoves.length ? ` (or ${otherFirstMoves.join(', ')} first)` : '';
-  return ` {better: ${line.join(' ')}${alternatives}}`;
+/** The quick fix's title: "Insert the best continuation as a variation: (a3-a4 b1-b2 c1-c2 d1-d2 …)". */
+export function betterLineTitle(line: string[]): string {
+  return `Insert the best continuation as a variation: (${line.slice(0, 4).join(' ')}${line.length > 4 ? ' …' : ''})`;
 }
 
-/** The quick fix's title. */
-export function betterLineTitle(line: string[]): string {
-  return `Insert the best continuation as a comment: ${line.slice(0, 4).join(' ')}${line.length > 4 ? ' …' : ''}`;
+/**
+ * A variation's review in one line (hover, outline, CLI): "instead of move 15: Alice gives away 0
+ * boxes, Bob 6 boxes" — or "instead of move 15: no boxes thrown away".
+ */
+export function variationSummary(v: LineReport & { replaces: number }, players: [string, string]): string {
+  const s = v.summary;
+  const unknown = s.unknownMoves ? `; ${plural(s.unknownMoves, 'move')} not valued yet` : '';
+  const lost =
+    s.lost[0] + s.lost[1] === 0 && !s.unknownMoves
+      ? 'no boxes thrown away'
+      : `${players[0]} gives away ${boxes(s.lost[0])}, ${players[1]} ${boxes(s.lost[1])}${unknown}`;
+  return `instead of move ${v.replaces}: ${lost}`;
 }
 
 /** "Best: a1-b1, c2-c3 (and 3 more)" — every optimal move, `format` marking each (e.g. as code). */
