@@ -155,6 +155,43 @@ test('grammar: move lists — dot moves, compact moves, numbers, glyphs, brace c
   hasScope(lines[3], ' comment a1-b1', 'comment.line.number-sign.dab');
 });
 
+test('grammar: variations, nested, over lines, with their own glyphs and comments', async () => {
+  const lines = await tokenize(
+    [
+      'game "g"',
+      '  moves 25. d2-e2?? (25. b6-c6! {the idea} b5-c5',
+      '          (26. a1-b1?)) 26. c1-c2',
+      '  value 0',
+      'game "unclosed"',
+      '  moves a1-b1 (a1-a2 b1-b2',
+      '  value 0',
+    ].join('\n'),
+  );
+  const [, a, b, c, , d, e] = lines;
+  hasScope(a, '(', 'punctuation.section.variation.begin.dab');
+  hasScope(a, 'b6', 'meta.variation.dab');
+  hasScope(a, 'b6', 'support.constant.move.dot.dab');
+  hasScope(a, '!', 'keyword.operator.glyph.dab');
+  hasScope(a, 'the idea', 'comment.block.dab');
+  hasScope(a, 'c5', 'meta.variation.dab');
+  lacksScope(a, 'd2', 'meta.variation');
+  // The nested variation on the next line: two levels deep, closed twice.
+  const nested = scopesOf(b, 'a1').filter((x) => x === 'meta.variation.dab');
+  assert.equal(nested.length, 2, JSON.stringify(scopesOf(b, 'a1')));
+  hasScope(b, ')', 'punctuation.section.variation.end.dab');
+  hasScope(b, ')', 'punctuation.section.variation.end.dab', 1);
+  lacksScope(b, 'c2', 'meta.variation');
+  hasScope(b, 'c2', 'meta.move.dab');
+  hasScope(c, 'value', 'keyword.other.field.value.dab');
+  // A missing ')' ends with the moves field: the next field is coloured as usual.
+  hasScope(d, 'b2', 'meta.variation.dab');
+  hasScope(e, 'value', 'keyword.other.field.value.dab');
+  lacksScope(e, 'value', 'meta.variation');
+  // SGF wrapping is not a variation.
+  const [sgf] = await tokenize('  moves (;b[haa];r[hab])');
+  lacksScope(sgf, 'haa', 'meta.variation');
+});
+
 test('grammar: littlegolem turn strings', async () => {
   const [, m] = await tokenize('game\n  moves ;b[hdb];r[vce];b[haevbe]');
   hasScope(m, ';', 'punctuation.separator.turn.dab');

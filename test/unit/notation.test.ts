@@ -109,7 +109,19 @@ test('the examples in docs/notation.md parse as documented', async () => {
   );
   assert.deepEqual(
     doc.entries.map((e) => e.kind),
-    ['game', 'game', 'position', 'endgame'],
+    ['game', 'game', 'position', 'endgame', 'game'],
+  );
+  const v = doc.models[4].moves[1].variations[0];
+  assert.deepEqual(
+    v.plies.map((m) => [m.name, m.ply]),
+    [
+      ['a3-b3', 2],
+      ['b3-c3', 3],
+    ],
+  );
+  assert.deepEqual(
+    v.moves[1].variations[0].plies.map((m) => m.name),
+    ['a1-a2'],
   );
   assert.deepEqual(
     doc.entries[0].tags.map((t) => t.name),
