@@ -9,6 +9,21 @@
 import type { BoardView, BoardViewLine, DotXY } from '../shared/protocol';
 import { columnName, dotName as engineDotName, rowName } from '../server/src/engine/board/geometry';
 import { initialOf } from '../server/src/engine/notation/names';
+import {
+  LINES_TO_PLAY,
+  NO_ENTRY_UNDER_CURSOR,
+  bestLineTitle,
+  boxTitle,
+  captionScore,
+  captionTitle,
+  componentTitle,
+  drawnLineTitle,
+  moverLine as moverWords,
+  regionTitle,
+  scoreLine as scoreWords,
+  variationLineTitle,
+  viewSummary,
+} from '../server/src/engine/phrasebook/board';
 import { el, type SvgNode } from './tree';
 import { heatClass, heatLegend } from './heat';
 
@@ -47,37 +62,43 @@ const mover = (view: BoardView): 0 | 1 => (view.toMove === 1 ? 1 : 0);
 
 /** One line summing up the view, for screen readers. */
 export function describeView(view: BoardView | null | undefined): string {
-  if (!view) return 'No entry under the cursor.';
-  const parts: string[] = [];
-  const title = str(view.entryTitle);
-  parts.push(`${str(view.entryKind) || 'entry'}${title ? ' "' + title + '"' : ''}`);
-  if (view.width > 0 && view.height > 0) parts.push(`${view.width}x${view.height} board`);
-  if (view.plyCount > 0) parts.push(`move ${view.ply} of ${view.plyCount}`);
-  const score = Array.isArray(view.score) ? view.score : [0, 0];
-  parts.push(`score ${playerName(view, 0)} ${score[0]}, ${playerName(view, 1)} ${score[1]}`);
-  parts.push(`${playerName(view, mover(view))} to move`);
-  if (view.valueText) parts.push(str(view.valueText));
-  return parts.join('; ');
+  if (!view) return NO_ENTRY_UNDER_CURSOR;
+  return viewSummary({
+    kind: str(view.entryKind) || 'entry',
+    title: str(view.entryTitle),
+    width: view.width,
+    height: view.height,
+    ply: view.ply,
+    plyCount: view.plyCount,
+    players: players(view),
+    score: scoreOf(view),
+    mover: playerName(view, mover(view)),
+    valueText: view.valueText ? str(view.valueText) : '',
+  });
 }
+
+const players = (view: BoardView): [string, string] => [playerName(view, 0), playerName(view, 1)];
+const scoreOf = (view: BoardView): [number, number] =>
+  Array.isArray(view.score) ? [view.score[0], view.score[1]] : [0, 0];
 
 /** "Alice 1 – 1 Bob" */
 export function scoreLine(view: BoardView): string {
-  const score = Array.isArray(view.score) ? view.score : [0, 0];
-  return `${playerName(view, 0)} ${score[0]} – ${score[1]} ${playerName(view, 1)}`;
+  return scoreWords(players(view), scoreOf(view));
 }
 
 export function moverLine(view: BoardView): string {
-  return `${playerName(view, mover(view))} to move`;
+  return moverWords(playerName(view, mover(view)));
 }
 
 function captionLines(view: BoardView): [string, string][] {
   const out: [string, string][] = [];
   const title = str(view.entryTitle);
   const kind = str(view.entryKind) || 'entry';
-  out.push(['caption-title', title ? `${kind} “${title}”` : kind]);
-  let line = `${scoreLine(view)} · ${moverLine(view)}`;
-  if (view.plyCount > 0) line += ` · move ${view.ply}/${view.plyCount}`;
-  out.push(['caption-score', line]);
+  out.push(['caption-title', captionTitle(kind, title)]);
+  out.push([
+    'caption-score',
+    captionScore(players(view), scoreOf(view), playerName(view, mover(view)), view.ply, view.plyCount),
+  ]);
   if (view.valueText) out.push(['caption-value', str(view.valueText)]);
   return out;
 }
@@ -158,7 +179,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
   if (Array.isArray(view.regions) && view.regions.length) {
     const rg = el('g', { class: 'regions' });
     view.regions.forEach((r, i) => {
-      const label = r.nimber === 'loony' ? 'loony' : `nimber ${r.nimber}`;
+      const label = regionTitle(r.nimber);
       const group = el('g', { class: `region region-${i % 6}`, 'data-nimber': str(r.nimber) }, [
         el('title', {}, label),
       ]);
@@ -203,8 +224,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
         'fill-opacity': 0.35,
       }),
     );
-    const who = owner === null ? 'unknown owner' : playerName(view, owner);
-    box.children.push(el('title', {}, `box ${dotName(b.at)}: ${who}`));
+    box.children.push(el('title', {}, boxTitle(dotName(b.at), owner === null ? null : playerName(view, owner))));
     if (owner !== null) {
       box.children.push(
         el(
@@ -236,7 +256,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
     const [lx, ly] = px(H, [mid[0] + 0.5, mid[1] + 0.5]);
     cg.children.push(
       el('g', { class: `component ${kind}`, 'data-kind': kind, 'data-size': size }, [
-        el('title', {}, `${kind} of ${size} box${size === 1 ? '' : 'es'}`),
+        el('title', {}, componentTitle(kind, size)),
         el('path', {
           class: 'component-outline',
           d: outlinePath(H, boxes),
@@ -284,7 +304,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
           'stroke-linecap': 'round',
           'data-line': str(l.name),
         },
-        [el('title', {}, isLast ? `${str(l.name)} (last move)` : str(l.name))],
+        [el('title', {}, drawnLineTitle(str(l.name), isLast))],
       ),
     );
   }
@@ -315,7 +335,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
           'data-line': str(l.name),
           'pointer-events': 'none',
         },
-        [el('title', {}, `best: ${str(l.name)}`)],
+        [el('title', {}, bestLineTitle(str(l.name)))],
       ),
     );
   }
@@ -342,7 +362,7 @@ function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions, stal
   const moves = Array.isArray(view.moves) ? view.moves.filter((m) => m && isLine(m.line)) : [];
   if (!moves.length) return undefined;
   const ug = el('g', { class: 'undrawn', role: options.interactive ? 'group' : undefined });
-  if (options.interactive) ug.attrs['aria-label'] = 'Lines to play';
+  if (options.interactive) ug.attrs['aria-label'] = LINES_TO_PLAY;
   for (const m of moves) {
     const [x1, y1] = px(H, m.line.from);
     const [x2, y2] = px(H, m.line.to);
@@ -393,7 +413,7 @@ function drawPv(view: BoardView, H: number, step: number): SvgNode {
     const current = i === step - 1;
     g.children.push(
       el('g', { class: current ? 'pv-move current' : 'pv-move', 'data-line': str(l.name) }, [
-        el('title', {}, `best line, move ${i + 1}: ${str(l.name)}`),
+        el('title', {}, variationLineTitle(i, str(l.name))),
         el('line', {
           class: 'pv-line',
           x1,
@@ -489,7 +509,7 @@ function drawAbstract(components: BoardView['components']): { g: SvgNode; width:
     const kind = c.kind === 'loop' ? 'loop' : 'chain';
     const size = Math.max(1, Math.min(400, Math.floor(Number(c.size) || 1)));
     const comp = el('g', { class: `component ${kind}`, 'data-kind': kind, 'data-size': size }, [
-      el('title', {}, `${kind} of ${size} box${size === 1 ? '' : 'es'}`),
+      el('title', {}, componentTitle(kind, size)),
       el(
         'text',
         { class: 'component-label', x: 8, y: y + S / 2 + 5, 'font-size': 13 },

@@ -8,6 +8,7 @@
 import type { BoardView } from '../shared/protocol';
 import { el, type SvgNode } from './tree';
 import { playerName } from './board';
+import { GRAPH_NO_MOVES, graphLabel, graphPointLabel } from '../server/src/engine/phrasebook/board';
 
 const Wd = 320;
 const Ht = 110;
@@ -27,20 +28,10 @@ export function boundsOf(p: GraphPoint): [number, number] | null {
   return null;
 }
 
-const signed = (v: number) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0');
-
 /** "after move 2: Alice -1, mistake"; "after move 5: value unknown, Alice between −3 and +1". */
 export function pointLabel(view: BoardView, p: GraphPoint): string {
-  const first = playerName(view, 0);
-  let words: string;
-  if (finite(p.valueForFirst)) {
-    const v = p.valueForFirst;
-    words = v === 0 ? 'even' : v > 0 ? `${first} +${v}` : `${first} ${v}`;
-  } else {
-    const b = boundsOf(p);
-    words = b ? `value unknown, ${first} between ${signed(b[0])} and ${signed(b[1])}` : 'value unknown';
-  }
-  return `${p.ply === 0 ? 'start' : 'after move ' + p.ply}: ${words}${p.mistake ? ', mistake' : ''}`;
+  const known = finite(p.valueForFirst) ? p.valueForFirst : null;
+  return graphPointLabel(playerName(view, 0), p.ply, known, known === null ? boundsOf(p) : null, !!p.mistake);
 }
 
 export function graphTree(view: BoardView, options: { interactive?: boolean } = {}): SvgNode {
@@ -51,11 +42,11 @@ export function graphTree(view: BoardView, options: { interactive?: boolean } = 
     width: Wd,
     height: Ht,
     role: 'group',
-    'aria-label': `Value for ${playerName(view, 0)} after each move (points: proven values; band: proven bounds)`,
+    'aria-label': graphLabel(playerName(view, 0)),
   });
   const add = (n: SvgNode) => svg.children.push(n);
   if (!pts.length) {
-    add(el('text', { class: 'empty', x: L, y: Ht / 2 }, 'no moves'));
+    add(el('text', { class: 'empty', x: L, y: Ht / 2 }, GRAPH_NO_MOVES));
     return svg;
   }
   const maxPly = Math.max(1, ...pts.map((p) => p.ply));

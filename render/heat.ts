@@ -6,6 +6,7 @@
  * rising warmth and falling lightness both mean "worse", readable on light and dark backgrounds.
  */
 import { el, type SvgNode } from './tree';
+import { HEAT_LEGEND_TITLE } from '../server/src/engine/phrasebook/board';
 
 export interface HeatBand {
   className: string;
@@ -32,7 +33,7 @@ export function heatLegend(): readonly HeatBand[] {
 /** The legend as a drawing (static pictures; the webview lays out the same bands in HTML). */
 export function legendTree(width: number): SvgNode {
   const g = el('g', { class: 'heat-legend', 'font-size': 11 });
-  g.children.push(el('text', { class: 'legend-title', x: 8, y: 12 }, 'Lines to play, by boxes thrown away:'));
+  g.children.push(el('text', { class: 'legend-title', x: 8, y: 12 }, HEAT_LEGEND_TITLE));
   let x = 8;
   let y = 30;
   for (const b of BANDS) {

@@ -10,9 +10,11 @@
  *   advice.ts     what to play: lens titles, endgame openings, keep control or take all, board caption
  *   moves.ts      moves and mistakes: diagnostics, the verdict on a move, reviews, quick fixes
  *   nimstring.ts  the Nimstring view: nim-values, the chain fight, the long chain rule
+ *   board.ts      the board picture: caption, screen-reader summary, titles of its parts
  */
 export * from './grammar';
 export * from './values';
 export * from './advice';
 export * from './moves';
 export * from './nimstring';
+export * from './board';

@@ -1,0 +1,129 @@
+/**
+ * The board picture in words: its caption, the summary screen readers hear, and the titles of its
+ * parts (boxes, chains, lines, graph points). The value sentence itself is advice.ts's boardValueText.
+ */
+import { boxes } from './grammar';
+
+/** When the cursor is on no entry. */
+export const NO_ENTRY_UNDER_CURSOR = 'No entry under the cursor.';
+
+/** The caption's first line: `game “Title”`, or the kind alone. */
+export function captionTitle(kind: string, title: string): string {
+  return title ? `${kind} “${title}”` : kind;
+}
+
+/** "Alice 1 – 1 Bob". */
+export function scoreLine(players: [string, string], score: [number, number]): string {
+  return `${players[0]} ${score[0]} – ${score[1]} ${players[1]}`;
+}
+
+/** "Bob to move". */
+export function moverLine(mover: string): string {
+  return `${mover} to move`;
+}
+
+/** The caption's second line: "Alice 1 – 1 Bob · Bob to move · move 11/14". */
+export function captionScore(
+  players: [string, string],
+  score: [number, number],
+  mover: string,
+  ply: number,
+  plyCount: number,
+): string {
+  const line = `${scoreLine(players, score)} · ${moverLine(mover)}`;
+  return plyCount > 0 ? `${line} · move ${ply}/${plyCount}` : line;
+}
+
+/**
+ * The whole view in one line, for screen readers: `game "Title"; 3x3 board; move 3 of 6; score Alice
+ * 1, Bob 1; Bob to move; <value>`.
+ */
+export function viewSummary(v: {
+  kind: string;
+  title: string;
+  width: number;
+  height: number;
+  ply: number;
+  plyCount: number;
+  players: [string, string];
+  score: [number, number];
+  mover: string;
+  valueText: string;
+}): string {
+  const parts: string[] = [];
+  parts.push(`${v.kind}${v.title ? ' "' + v.title + '"' : ''}`);
+  if (v.width > 0 && v.height > 0) parts.push(`${v.width}x${v.height} board`);
+  if (v.plyCount > 0) parts.push(`move ${v.ply} of ${v.plyCount}`);
+  parts.push(`score ${v.players[0]} ${v.score[0]}, ${v.players[1]} ${v.score[1]}`);
+  parts.push(moverLine(v.mover));
+  if (v.valueText) parts.push(v.valueText);
+  return parts.join('; ');
+}
+
+/** A Nimstring region's title: "nimber 2", "loony". */
+export function regionTitle(nimber: number | 'loony'): string {
+  return nimber === 'loony' ? 'loony' : `nimber ${nimber}`;
+}
+
+/** A completed box's title: "box b2: Alice" (owner null: unknown). */
+export function boxTitle(dot: string, owner: string | null): string {
+  return `box ${dot}: ${owner ?? 'unknown owner'}`;
+}
+
+/** A chain's or loop's title: "chain of 3 boxes". */
+export function componentTitle(kind: string, size: number): string {
+  return `${kind} of ${boxes(size)}`;
+}
+
+/** A drawn line's title: "a1-b1", "a1-b1 (last move)". */
+export function drawnLineTitle(name: string, last: boolean): string {
+  return last ? `${name} (last move)` : name;
+}
+
+/** A best move's title: "best: a1-b1". */
+export function bestLineTitle(name: string): string {
+  return `best: ${name}`;
+}
+
+/** A move of the principal variation: "best line, move 2: a1-b1". */
+export function variationLineTitle(index: number, name: string): string {
+  return `best line, move ${index + 1}: ${name}`;
+}
+
+/** The label of the group of playable lines. */
+export const LINES_TO_PLAY = 'Lines to play';
+/** The heat map legend's title. */
+export const HEAT_LEGEND_TITLE = 'Lines to play, by boxes thrown away:';
+
+/** The value graph's label. */
+export function graphLabel(first: string): string {
+  return `Value for ${first} after each move (points: proven values; band: proven bounds)`;
+}
+
+/** The value graph of an entry without moves. */
+export const GRAPH_NO_MOVES = 'no moves';
+
+/**
+ * A graph point: "after move 2: Alice -1, mistake"; "after move 5: value unknown, Alice between −3
+ * and +1"; "start: even". `bounds` are the proven bounds when the value is unknown.
+ */
+export function graphPointLabel(
+  first: string,
+  ply: number,
+  valueForFirst: number | null,
+  bounds: [number, number] | null,
+  mistake: boolean,
+): string {
+  // The graph writes a true minus sign (U+2212) between bounds: it is read next to "+".
+  const withSign = (v: number) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0');
+  let words: string;
+  if (valueForFirst !== null) {
+    const v = valueForFirst;
+    words = v === 0 ? 'even' : v > 0 ? `${first} +${v}` : `${first} ${v}`;
+  } else {
+    words = bounds
+      ? `value unknown, ${first} between ${withSign(bounds[0])} and ${withSign(bounds[1])}`
+      : 'value unknown';
+  }
+  return `${ply === 0 ? 'start' : 'after move ' + ply}: ${words}${mistake ? ', mistake' : ''}`;
+}
