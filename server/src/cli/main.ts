@@ -12,16 +12,19 @@ import { MAX_TABLE_MB } from '../engine/solver';
 import { toJson, type JsonReport } from './json';
 import { formatText } from './text';
 import { render } from './render';
+import { importDbl } from './import';
 
 const USAGE = `usage:
   dab analyze [--json] [--budget-ms N] [--no-search] [--table-mb N] FILE|DIR…
   dab check [--max-loss N] [--budget-ms N] [--no-search] [--table-mb N] FILE|DIR…
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
+  dab import FILE.dbl [--position]
 
   analyze   print the value of every position and the review of every move
   check     print only problems; exit 1 on any error, wrong value claim,
             or (with --max-loss N) a move that throws away more than N boxes
   render    draw one entry as SVG (dab render --help)
+  import    print the .dab entry for a Dabble/KSquares .dbl file (dab import --help)
   --json         one JSON document (see the README for its shape)
   --budget-ms N  search time per position (default 5000); beyond it a value is "unknown"
   --no-search    only the exact closed-form analysis, no board search
@@ -95,6 +98,7 @@ function expand(paths: string[]): { files: string[]; missing: string[] } {
 
 export function main(argv: string[]): number {
   if (argv[0] === 'render') return render(argv.slice(1));
+  if (argv[0] === 'import') return importDbl(argv.slice(1));
   const parsed = parseArgs(argv);
   if (typeof parsed === 'string') {
     const help = parsed === USAGE;

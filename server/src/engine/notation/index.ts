@@ -82,3 +82,5 @@ export function plyAt(model: EntryModel, line: number, character: number): numbe
 export function moveAt(model: EntryModel, line: number, character: number): EntryModel['moves'][number] | undefined {
   return model.moves.find((mv) => rangeContains(mv.range, line, character));
 }
+export { readDbl, dblToDab } from './dbl';
+export type { DblImport, DblLine, DabFromDbl } from './dbl';

@@ -1,0 +1,46 @@
+/**
+ * `dab import FILE.dbl [--position]`: print the `.dab` entry for a Dabble/KSquares `.dbl` file — a
+ * game when its lines in order are a legal game, else a position (docs/notation.md, section 12).
+ * Problems are printed like `dab check` prints them (file:line:column); with an error nothing is
+ * printed on stdout and the exit code is 1.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { dblToDab, readDbl } from '../engine/notation';
+
+const USAGE = `usage: dab import FILE.dbl [--position]
+
+  Prints the .dab entry for a Dabble/KSquares .dbl file (first line W,H in boxes, then one drawn
+  line a row, (x1, y1) - (x2, y2), dots counted from 0 at the top left): a game when the lines
+  in order are a legal game (no line twice), else a position.
+  --position   always write a position (lines, with tomove and score from the replayed game)`;
+
+export function importDbl(argv: string[]): number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  const asPosition = argv.includes('--position');
+  const files = argv.filter((a) => a !== '--position');
+  if (files.length !== 1 || files[0].startsWith('-')) {
+    process.stderr.write(`dab import: give one .dbl file\n${USAGE}\n`);
+    return 2;
+  }
+  const file = files[0];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const imp = readDbl(text);
+  for (const d of imp.diagnostics)
+    process.stderr.write(
+      `${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`,
+    );
+  const out = dblToDab(imp, basename(file).replace(/\.dbl$/i, ''), asPosition);
+  if (!out) return 1;
+  process.stdout.write(out.text);
+  return 0;
+}

@@ -1,0 +1,256 @@
+/**
+ * Import of `.dbl` files (Dabble, KSquares): the first line is `W,H`, the board's size in boxes;
+ * then one drawn line a row, `(x1, y1) - (x2, y2)`, dots counted from 0 at the top left (x to the
+ * right, y down). Blank lines and lines starting with `#` are skipped.
+ *
+ * What comes out (docs/notation.md, section 12):
+ *   - a `game` when the rows are a legal game: every row names a line of the board and no line
+ *     comes twice. The rows are then the moves in order, the first player first, the side changing
+ *     unless a move completed a box — which is how dab infers turns, so replaying the game gives
+ *     the position the file ends in, with who is to move and the score;
+ *   - a `position` (a `lines` field) when a line comes twice (a warning: the order cannot be a
+ *     game), or when asked for one (then `tomove` and `score` come from the replay).
+ * Every problem is a diagnostic with its exact range, as for `.dab`; with an error nothing is written.
+ */
+import { geometryOf, type BoardGeometry } from '../board/geometry';
+import { MAX_SIDE } from '../limits';
+import { BoardState } from '../board/state';
+import type { Diagnostic, Range } from './ast';
+import { range } from './text';
+
+export interface DblLine {
+  /** Line index on the board. */
+  line: number;
+  /** The row it was written on. */
+  range: Range;
+}
+
+export interface DblImport {
+  width: number | null;
+  height: number | null;
+  /** The drawn lines in file order (rows with errors left out). */
+  lines: DblLine[];
+  diagnostics: Diagnostic[];
+  /** True when the rows, in order, are a legal game (see the header). */
+  isGame: boolean;
+}
+
+/** Rows beyond this many are not read (a 12x12 board has 312 lines). */
+const MAX_ROWS = 10_000;
+/** Digits read in one number (bounded, so hostile numbers stay cheap). */
+const MAX_DIGITS = 6;
+
+/** Read a `.dbl` text. Never throws. */
+export function readDbl(text: string): DblImport {
+  const out: DblImport = { width: null, height: null, lines: [], diagnostics: [], isGame: false };
+  const report = (severity: Diagnostic['severity'], r: Range, code: string, message: string) =>
+    out.diagnostics.push({ severity, range: r, code, message });
+  const rows = text.split(/\r\n|\r|\n/);
+  let i = 0;
+  while (i < rows.length && isSkipped(rows[i])) i++;
+  if (i >= rows.length) {
+    report(
+      'error',
+      range(0, 0, 0, 0),
+      'bad-size',
+      'empty .dbl file: the first line is the board size in boxes, e.g. 5,5',
+    );
+    return out;
+  }
+  const size = readSize(rows[i], i, report);
+  if (!size) return out;
+  out.width = size[0];
+  out.height = size[1];
+  const g = geometryOf(size[0], size[1]);
+  const firstRow = new Map<number, number>();
+  let repeated = false;
+  let rowsRead = 0;
+  for (i++; i < rows.length; i++) {
+    if (isSkipped(rows[i])) continue;
+    if (++rowsRead > MAX_ROWS) {
+      report('error', range(i, 0, i, rows[i].length), 'bad-move', `more than ${MAX_ROWS} lines: the rest is not read`);
+      break;
+    }
+    const l = readRow(rows[i], i, g, report);
+    if (l === undefined) continue;
+    const first = firstRow.get(l.line);
+    if (first !== undefined) {
+      repeated = true;
+      report(
+        'warning',
+        l.range,
+        'drawn-twice',
+        `${g.lineName(l.line)} is already drawn on line ${first + 1}: the order cannot be a game, so the file is read as a position`,
+      );
+      continue;
+    }
+    firstRow.set(l.line, i);
+    out.lines.push(l);
+  }
+  out.isGame = !repeated && !out.diagnostics.some((d) => d.severity === 'error');
+  return out;
+}
+
+function isSkipped(row: string): boolean {
+  const t = row.trim();
+  return t === '' || t.startsWith('#');
+}
+
+type Report = (severity: Diagnostic['severity'], r: Range, code: string, message: string) => void;
+
+/** `W,H` in boxes (spaces allowed around the numbers). */
+function readSize(row: string, ln: number, report: Report): [number, number] | undefined {
+  const m = /^(\s*)(\d{1,6})\s*,\s*(\d{1,6})\s*$/.exec(row);
+  const start = row.length - row.trimStart().length;
+  const whole = range(ln, start, ln, row.trimEnd().length);
+  if (!m) {
+    report(
+      'error',
+      whole,
+      'bad-size',
+      `'${clip(row.trim())}' is not a board size: the first line of a .dbl file is W,H in boxes, e.g. 5,5`,
+    );
+    return undefined;
+  }
+  const w = Number(m[2]),
+    h = Number(m[3]);
+  if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
+    report(
+      'error',
+      whole,
+      'bad-size',
+      `board size ${w}x${h} is out of range: each side must be 1 to ${MAX_SIDE} boxes`,
+    );
+    return undefined;
+  }
+  return [w, h];
+}
+
+/**
+ * One row `(x1, y1) - (x2, y2)`, read with a cursor so an error points at the first character
+ * that does not fit.
+ */
+function readRow(row: string, ln: number, g: BoardGeometry, report: Report): DblLine | undefined {
+  let c = 0;
+  const skip = () => {
+    while (c < row.length && (row[c] === ' ' || row[c] === '\t')) c++;
+  };
+  const fail = (what: string): undefined => {
+    const at = Math.min(c, row.length);
+    const found = at < row.length ? `'${row[at]}'` : 'the end of the line';
+    report(
+      'error',
+      range(ln, at, ln, Math.min(at + 1, row.length) || at),
+      'bad-move',
+      `expected ${what}, found ${found}: a .dbl line is written (x1, y1) - (x2, y2), dots counted from 0 at the top left`,
+    );
+    return undefined;
+  };
+  const expect = (ch: string): boolean => {
+    skip();
+    if (row[c] !== ch) return false;
+    c++;
+    return true;
+  };
+  const number = (): number | undefined => {
+    skip();
+    const s = c;
+    while (c < row.length && row[c] >= '0' && row[c] <= '9') c++;
+    if (c === s || c - s > MAX_DIGITS) {
+      if (c - s > MAX_DIGITS) c = s;
+      return undefined;
+    }
+    return Number(row.slice(s, c));
+  };
+  const dot = (): { x: number; y: number; range: Range } | undefined => {
+    skip();
+    const s = c;
+    if (!expect('(')) return fail("'('");
+    const x = number();
+    if (x === undefined) return fail('a column number');
+    if (!expect(',')) return fail("','");
+    const y = number();
+    if (y === undefined) return fail('a row number');
+    if (!expect(')')) return fail("')'");
+    return { x, y, range: range(ln, s, ln, c) };
+  };
+  skip();
+  const start = c;
+  const a = dot();
+  if (!a) return undefined;
+  if (!expect('-')) return fail("'-' between the two dots");
+  const b = dot();
+  if (!b) return undefined;
+  skip();
+  if (c < row.length) return fail('the end of the line');
+  const whole = range(ln, start, ln, c);
+  for (const d of [a, b]) {
+    if (d.x > g.width || d.y > g.height) {
+      report(
+        'error',
+        d.range,
+        'off-board',
+        `dot (${d.x}, ${d.y}) is off the ${g.width}x${g.height} board: columns run 0 to ${g.width}, rows 0 to ${g.height} from the top`,
+      );
+      return undefined;
+    }
+  }
+  // Rows count down from the top; dab counts up from the bottom.
+  const line = g.lineBetween({ x: a.x, y: g.height - a.y }, { x: b.x, y: g.height - b.y });
+  if (line === undefined) {
+    report(
+      'error',
+      whole,
+      'not-adjacent',
+      `(${a.x}, ${a.y}) and (${b.x}, ${b.y}) are not neighbouring dots: a line joins two dots one step apart`,
+    );
+    return undefined;
+  }
+  return { line, range: whole };
+}
+
+function clip(s: string, n = 40): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+export interface DabFromDbl {
+  kind: 'game' | 'position';
+  text: string;
+}
+
+/**
+ * The `.dab` entry for an import without errors: a game when the order is one, else (or when
+ * `asPosition`) a position; undefined when the import has errors.
+ */
+export function dblToDab(imp: DblImport, title: string, asPosition = false): DabFromDbl | undefined {
+  if (imp.width === null || imp.height === null || imp.diagnostics.some((d) => d.severity === 'error'))
+    return undefined;
+  const g = geometryOf(imp.width, imp.height);
+  const names = imp.lines.map((l) => g.lineName(l.line));
+  const head = [`game ${quote(title)}`, `  size ${imp.width}x${imp.height}`];
+  if (imp.isGame && !asPosition) {
+    return { kind: 'game', text: [...head, ...wrap('  moves ', names)].join('\n') + '\n' };
+  }
+  head[0] = `position ${quote(title)}`;
+  const body = names.length ? wrap('  lines ', names) : [];
+  if (imp.isGame) {
+    // The position the game ends in: who is to move and the score come from replaying it.
+    const s = new BoardState(g);
+    for (const l of imp.lines) s.play(l.line);
+    body.push(`  tomove ${s.toMove === 0 ? 'first' : 'second'}`, `  score ${s.score[0]} ${s.score[1]}`);
+  }
+  return { kind: 'position', text: [...head, ...body].join('\n') + '\n' };
+}
+
+function quote(s: string): string {
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** Moves or lines, ten a row, the first row after `lead`, the rest lined up under it. */
+function wrap(lead: string, names: string[]): string[] {
+  if (names.length === 0) return [lead.trimEnd()];
+  const out: string[] = [];
+  for (let k = 0; k < names.length; k += 10)
+    out.push((k === 0 ? lead : ' '.repeat(lead.length)) + names.slice(k, k + 10).join(' '));
+  return out;
+}
