@@ -110,3 +110,22 @@ test('solver with every rule combination equals brute force on chain-rich positi
     assert.deepEqual(res2.best, bf.best, `${label}: best (no move values)`);
   }
 });
+
+test('root equivalence (rule 4 at the root): every move value and the best set equal brute force on quiet chain-rich positions', () => {
+  const r = rng(1618);
+  const solver = new Solver({ tableBits: 12 });
+  let followers = 0;
+  for (let i = 0; i < 700; i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
+    if (st.isOver()) continue;
+    const bf = bruteForce(st);
+    const res = solver.solve(st, { moveValues: true });
+    assert.deepEqual(res.moveValues, bf.moveValues, `${w}x${h} #${i}: move values`);
+    assert.deepEqual(res.best, bf.best, `${w}x${h} #${i}: best moves`);
+    const best = solver.solve(st);
+    assert.deepEqual(best.best, bf.best, `${w}x${h} #${i}: best moves without move values`);
+    followers += candidateMoves(st).length < st.undrawnLines().length ? 1 : 0;
+  }
+  assert.ok(followers > 100, `${followers} positions with equivalent root lines`);
+});

@@ -163,6 +163,8 @@ test('options: no symmetry, no chain rule, tiny table, no leaf evaluators, wide 
     new Solver({ lazyMoves: false }),
     new Solver({ lazyMoves: false, bucket: 2, replacement: 'depth', tableBits: 5 }),
     new Solver({ tableMinUndrawn: 7 }),
+    new Solver({ rootEquivalence: false }),
+    new Solver({ tableMb: 1 }),
   ];
   for (let i = 0; i < 400; i++) {
     const sizes: [number, number, number][] = [

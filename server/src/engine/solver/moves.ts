@@ -69,6 +69,8 @@ export class MoveGenerator extends SearchPosition {
   readonly clsOf: Int8Array;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
+  /** After markEquivalent(): for a skipped line, a smaller line of equal value (-1: kept). */
+  readonly eqOf: Int16Array;
   readonly pair = new Int16Array(2);
   pairN = 0;
 
@@ -86,6 +88,7 @@ export class MoveGenerator extends SearchPosition {
     this.clsOf = new Int8Array(this.L);
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
+    this.eqOf = new Int16Array(this.L);
   }
 
   /** The missing side of a 3-box that rule 1 says to take now, or -1. */
@@ -310,12 +313,14 @@ export class MoveGenerator extends SearchPosition {
    *  (d) a chain of 2-boxes with both ends at the edge: e_i and e_(k-i) (reversal automorphism);
    *      an isolated loop of 2-boxes: all its lines (rotation).
    */
-  private markEquivalent(): void {
+  markEquivalent(): void {
     const skip = this.skip,
       sides = this.sides,
       bl = this.boxLines,
       vis = this.visited,
       lb = this.lineBoxes;
+    const eq = this.eqOf;
+    eq.fill(-1);
     skip.fill(0);
     vis.fill(0);
     const lines = this.eqLines,
@@ -328,9 +333,15 @@ export class MoveGenerator extends SearchPosition {
         const l = bl[4 * b + k];
         if (this.isDrawn(l) || (lb[2 * l] >= 0 && lb[2 * l + 1] >= 0)) continue;
         if (g0 < 0 || l < g0) {
-          if (g0 >= 0) skip[g0] = 1;
+          if (g0 >= 0) {
+            skip[g0] = 1;
+            eq[g0] = l;
+          }
           g0 = l;
-        } else skip[l] = 1;
+        } else {
+          skip[l] = 1;
+          eq[l] = g0;
+        }
       }
       if (sides[b] !== 2 || vis[b]) continue;
       // trace the maximal chain or loop through b: boxes[0..k-1], lines[0..k] (chain) / [0..k-1] (loop)
@@ -391,7 +402,11 @@ export class MoveGenerator extends SearchPosition {
         // lines[0..n-1] are the loop's lines (n === k): keep the least
         let mn = lines[0];
         for (let i = 1; i < n; i++) if (lines[i] < mn) mn = lines[i];
-        for (let i = 0; i < n; i++) if (lines[i] !== mn) skip[lines[i]] = 1;
+        for (let i = 0; i < n; i++)
+          if (lines[i] !== mn) {
+            skip[lines[i]] = 1;
+            eq[lines[i]] = mn;
+          }
         continue;
       }
       // chain: boxes[0..k-1], lines[0..k]
@@ -400,15 +415,25 @@ export class MoveGenerator extends SearchPosition {
       const endA = this.across(first, boxes[0]),
         endB = this.across(last, boxes[k - 1]);
       if (k === 1 || k === 2) {
-        if (first < last) skip[last] = 1;
-        else skip[first] = 1;
+        if (first < last) {
+          skip[last] = 1;
+          eq[last] = first;
+        } else {
+          skip[first] = 1;
+          eq[first] = last;
+        }
       }
       if (endA < 0 && endB < 0) {
         for (let i = 0; i + i < k; i++) {
           const a = lines[i],
             z = lines[k - i];
-          if (a < z) skip[z] = 1;
-          else if (z < a) skip[a] = 1;
+          if (a < z) {
+            skip[z] = 1;
+            eq[z] = a;
+          } else if (z < a) {
+            skip[a] = 1;
+            eq[a] = z;
+          }
         }
       }
     }

@@ -119,6 +119,16 @@ export class Solver {
         rootMoves.unshift(tb[2]);
       }
     }
+    // rule 4 at the root: a line equivalent to a smaller one has its value (followers take their representative's bounds)
+    const follow = new Map<number, number>();
+    if (this.cfg.rootEquivalence !== false && e.equivRule && e.threeCount === 0 && R > 0) {
+      e.markEquivalent();
+      for (const m of rootMoves) {
+        let rep = m;
+        while (e.eqOf[rep] >= 0) rep = e.eqOf[rep];
+        if (rep !== m) follow.set(m, rep);
+      }
+    }
     // per-move proven bounds
     const mLo = new Map<number, number>(),
       mHi = new Map<number, number>();
@@ -193,6 +203,12 @@ export class Solver {
     try {
       const guess0 = tb ? Math.max(tb[0], Math.min(tb[1], 0)) : 0;
       for (const m of rootMoves) {
+        if (follow.has(m)) {
+          // valued with its representative at the end
+          done++;
+          progress();
+          continue;
+        }
         if (wantValues || bestVal === -INF) {
           exactMove(m, bestVal === -INF ? guess0 : bestVal, -INF);
         } else {
@@ -210,6 +226,10 @@ export class Solver {
       e.load(state); // the abort left lines drawn
     }
     e.onTick = undefined;
+    for (const [m, rep] of follow) {
+      mLo.set(m, mLo.get(rep)!);
+      mHi.set(m, mHi.get(rep)!);
+    }
     const [lower, upper] = bounds();
     const ms = Date.now() - t0;
     const result: SolveResult = {

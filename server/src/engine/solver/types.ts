@@ -109,6 +109,12 @@ export interface SolverConfig {
   bucket?: 1 | 2 | 4 | 8;
   /** Killer move per ply: the last safe line that refuted a sibling is tried right after the table move (default false: more nodes on 4x4). */
   killers?: boolean;
+  /**
+   * At solve()'s root, a line that rule 4 finds equivalent to a smaller line (an automorphism of the
+   * strings-and-coins graph, or rules 1 and 3) gets that line's value instead of a search of its own
+   * (default true).
+   */
+  rootEquivalence?: boolean;
   /** Apply rule 3 (with a capturable box: only captures and the double-dealing line) (default true). */
   captureRule?: boolean;
   /**
