@@ -16,7 +16,8 @@
  *  - brute.ts     the independent oracle (plain memoized minimax) the tests compare everything with.
  *
  * Root drivers: solve() gives every optimal move (and with moveValues every move's value) by
- * null-window (MTD) tests per root move; with `valueOnly` the root is searched like an inner node by
+ * null-window (MTD) tests per root move (a root line that rule 4 proves equivalent to a smaller one
+ * takes that line's value: `rootEquivalence`); with `valueOnly` the root is searched like an inner node by
  * null-window tests, the cheapest proof of the value; searchWindow() runs one window search (the
  * primitive of proofs that need only a bound, and of parallel.ts).
  */
