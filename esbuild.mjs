@@ -1,5 +1,8 @@
 // Bundles the extension client, the language server, its search worker and the CLI into dist/.
 import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -36,6 +39,11 @@ const webview = await esbuild.context({
   minify: production,
   logLevel: 'warning',
 });
+// The proof store's SQLite is WebAssembly: its loader (bundled) reads the .wasm beside the bundle.
+const sqliteWasm = join(dirname(createRequire(import.meta.url).resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
+mkdirSync('dist', { recursive: true });
+copyFileSync(sqliteWasm, join('dist', 'node-sqlite3-wasm.wasm'));
+
 if (watch) {
   await Promise.all([ctx.watch(), webview.watch()]);
 } else {

@@ -25,7 +25,10 @@ if (!filter) {
   const tsc = spawnSync(process.execPath, ['scripts/typecheck.mjs'], { stdio: 'inherit' });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
+// Tests get no proof store unless they ask for one (a store filled by an earlier run would answer
+// what a test means to search); the store's own tests point DAB_STORE or --store at temporary files.
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
   stdio: 'inherit',
+  env: { ...process.env, DAB_STORE: process.env.DAB_TEST_STORE ?? 'off' },
 });
 process.exit(r.status ?? 1);

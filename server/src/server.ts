@@ -27,6 +27,7 @@ import {
   PlayLineRequest,
 } from '../../shared/protocol';
 import { SearchProgress } from './features/progress';
+import { openProofCache, resolveStorePath, type ProofCache } from './store';
 import { diagnostics } from './features/diagnostics';
 import { hover } from './features/hover';
 import { codeLenses } from './features/codeLens';
@@ -159,8 +160,26 @@ async function pullSettings(): Promise<void> {
   }
 }
 
+/** (Re)open the proof store when its setting changed; problems with it are told to the user. */
+let storeSetting = '';
+let proofs: ProofCache | undefined;
+function applyStoreSetting(): void {
+  const path = resolveStorePath(settings.store.path);
+  const id = `${path}|${settings.store.maxSizeMb}`;
+  if (id === storeSetting) return;
+  storeSetting = id;
+  const warn = (w: string) => {
+    connection.console.warn(`dab: ${w}`);
+    void connection.window.showWarningMessage(`dab: ${w}`);
+  };
+  proofs?.close();
+  proofs = openProofCache(path, { maxBytes: settings.store.maxSizeMb * 1024 * 1024, onWarning: warn });
+  search.useProofStore(proofs);
+}
+
 function applySettings(raw: unknown): void {
   settings = readSettings(raw);
+  applyStoreSetting();
   search.configure(settings.search);
   for (const doc of documents.all()) {
     store.refresh(doc.uri);
@@ -196,6 +215,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
 });
 
 connection.onInitialized(() => {
+  applyStoreSetting();
   void pullSettings();
 });
 connection.onDidChangeConfiguration((change) => {
@@ -240,7 +260,10 @@ function followCursor(uri: unknown, pos: { line: number; character: number } | u
   });
 }
 
-connection.onShutdown(() => search.dispose());
+connection.onShutdown(() => {
+  search.dispose();
+  proofs?.close();
+});
 
 documents.listen(connection);
 connection.listen();

@@ -7,12 +7,15 @@ export interface DabSettings {
   inlayHints: { enabled: boolean; afterEachMove: boolean };
   search: SearchSettings;
   diagnostics: { minLoss: number; resultChangeSeverity: Severity; lossSeverity: Severity };
+  /** The proof store: path ('' = $DAB_STORE, else the user's cache directory; 'off' = none), size limit. */
+  store: { path: string; maxSizeMb: number };
 }
 
 export const defaultSettings: DabSettings = {
   inlayHints: { enabled: true, afterEachMove: false },
   search: { timeBudgetMs: 10_000, nodeBudget: 0, backgroundBudgetSeconds: 120, threads: 0, tableMb: DEFAULT_TABLE_MB },
   diagnostics: { minLoss: 1, resultChangeSeverity: 'warning', lossSeverity: 'information' },
+  store: { path: '', maxSizeMb: 256 },
 };
 
 const severities: Severity[] = ['error', 'warning', 'information', 'hint'];
@@ -42,6 +45,10 @@ export function readSettings(raw: unknown): DabSettings {
       minLoss: num(r.diagnostics?.minLoss, d.diagnostics.minLoss, 1),
       resultChangeSeverity: sev(r.diagnostics?.resultChangeSeverity, d.diagnostics.resultChangeSeverity),
       lossSeverity: sev(r.diagnostics?.lossSeverity, d.diagnostics.lossSeverity),
+    },
+    store: {
+      path: typeof r.store?.path === 'string' ? r.store.path : d.store.path,
+      maxSizeMb: num(r.store?.maxSizeMb, d.store.maxSizeMb, 1),
     },
   };
 }

@@ -1,5 +1,6 @@
 // The .vsix holds the bundles and assets only (the .vscodeignore allow-list), and the bundles need
-// nothing from node_modules at run time. Fast: `vsce ls` only lists, it does not build.
+// nothing from node_modules at run time (the proof store's SQLite is bundled; its WebAssembly binary
+// is copied beside the bundles and packaged). Fast: `vsce ls` only lists, it does not build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -23,13 +24,14 @@ test('package: the .vsix file list is the allow-list (bundles, media, grammar, m
     .filter(Boolean)
     .sort();
   const allowed =
-    /^(dist\/(client|server|worker|markdown|webview\/board)\.js|media\/[\w.-]+\.(css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+    /^(dist\/(client|server|worker|markdown|webview\/board)\.js|dist\/node-sqlite3-wasm\.wasm|media\/[\w.-]+\.(css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const extra = files.filter((f) => !allowed.test(f));
   assert.deepEqual(extra, [], `unexpected files in the package: ${extra.join(', ')}`);
   for (const must of [
     'dist/client.js',
     'dist/server.js',
     'dist/webview/board.js',
+    'dist/node-sqlite3-wasm.wasm',
     'media/board.css',
     'syntaxes/dab.tmLanguage.json',
     'language-configuration.json',

@@ -13,22 +13,29 @@ import { toJson, type JsonReport } from './json';
 import { formatText } from './text';
 import { render } from './render';
 import { importDbl } from './import';
+import { openProofCache, resolveStorePath } from '../store';
+import { cacheCommand, CACHE_USAGE } from './cache';
 
 const USAGE = `usage:
-  dab analyze [--json] [--budget-ms N] [--no-search] [--table-mb N] FILE|DIR…
-  dab check [--max-loss N] [--budget-ms N] [--no-search] [--table-mb N] FILE|DIR…
+  dab analyze [--json] [--budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
+  dab check [--max-loss N] [--budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
   dab import FILE.dbl [--position]
+  dab cache stats|clear|export FILE|import FILE [--store PATH]
 
   analyze   print the value of every position and the review of every move
   check     print only problems; exit 1 on any error, wrong value claim,
             or (with --max-loss N) a move that throws away more than N boxes
   render    draw one entry as SVG (dab render --help)
   import    print the .dab entry for a Dabble/KSquares .dbl file (dab import --help)
+  cache     the proof store: every value and bound proven so far (dab cache --help)
   --json         one JSON document (see the README for its shape)
   --budget-ms N  search time per position (default 5000); beyond it a value is "unknown"
   --no-search    only the exact closed-form analysis, no board search
   --table-mb N   the solver's table memory in MiB (default 128)
+  --store PATH   the proof store to read and add to (default: $DAB_STORE, else
+                 the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
+  --no-store     neither read nor write the proof store
 Directories are searched for *.dab files.`;
 
 interface Options {
@@ -40,6 +47,8 @@ interface Options {
   /** Solver table memory, MiB (undefined: BATCH_TABLE_MB). */
   tableMb?: number;
   files: string[];
+  /** --store PATH (undefined: not given; null: --no-store). */
+  store?: string | null;
 }
 
 function parseArgs(argv: string[]): Options | string {
@@ -54,7 +63,11 @@ function parseArgs(argv: string[]): Options | string {
       return Number.isFinite(v) && v >= 0 ? v : undefined;
     };
     if (a === '--json') o.json = true;
-    else if (a === '--no-search') o.search = false;
+    else if (a === '--no-store') o.store = null;
+    else if (a === '--store') {
+      if (rest[i + 1] === undefined) return `dab: --store needs a path\n${USAGE}`;
+      o.store = rest[++i];
+    } else if (a === '--no-search') o.search = false;
     else if (a === '--budget-ms') {
       const v = num();
       if (v === undefined) return `dab: --budget-ms needs a number of milliseconds\n${USAGE}`;
@@ -96,9 +109,25 @@ function expand(paths: string[]): { files: string[]; missing: string[] } {
   return { files, missing };
 }
 
+/** `dab cache …` with its own --store / --no-store. */
+function cacheMain(argv: string[]): number {
+  const args: string[] = [];
+  let store: string | null | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--no-store') store = null;
+    else if (argv[i] === '--store' && argv[i + 1] !== undefined) store = argv[++i];
+    else if (argv[i] === '--help' || argv[i] === '-h') {
+      process.stdout.write(CACHE_USAGE + '\n');
+      return 0;
+    } else args.push(argv[i]);
+  }
+  return cacheCommand(args, store === null ? null : resolveStorePath(store));
+}
+
 export function main(argv: string[]): number {
   if (argv[0] === 'render') return render(argv.slice(1));
   if (argv[0] === 'import') return importDbl(argv.slice(1));
+  if (argv[0] === 'cache') return cacheMain(argv.slice(1));
   const parsed = parseArgs(argv);
   if (typeof parsed === 'string') {
     const help = parsed === USAGE;
@@ -109,7 +138,12 @@ export function main(argv: string[]): number {
   const { files, missing } = expand(o.files);
   for (const m of missing) process.stderr.write(`dab: ${m}: no such file or directory\n`);
   if (files.length === 0) return 2;
-  const cache = o.search ? createSearchCache({ timeBudgetMs: o.budgetMs, tableMb: o.tableMb }) : undefined;
+  const proofs = o.search
+    ? openProofCache(o.store === null ? null : resolveStorePath(o.store), {
+        onWarning: (w) => process.stderr.write(`dab: warning: ${w}\n`),
+      })
+    : undefined;
+  const cache = o.search ? createSearchCache({ timeBudgetMs: o.budgetMs, tableMb: o.tableMb }, proofs) : undefined;
   const reports: { file: string; report: DocumentReport }[] = [];
   let failed = missing.length > 0;
   for (const file of files) {
@@ -130,6 +164,7 @@ export function main(argv: string[]): number {
       for (const e of report.entries) for (const m of e.moves) if (m.loss !== null && m.loss > o.maxLoss) failed = true;
     }
   }
+  proofs?.close();
   if (o.json) {
     const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file));
     const out =

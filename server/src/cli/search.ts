@@ -6,6 +6,7 @@ import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/
 import { allLines, type DabDocument } from '../engine/notation';
 import { nimSummary, type NimSummary } from '../engine/analysis/nim';
 import { CLI_SEARCH_CACHE_ENTRIES, NIM_BUDGET_CLI } from '../engine/limits';
+import { searchOnce, type ProofCache } from '../store';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
@@ -19,11 +20,14 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-export function createSearchCache(budget: {
-  timeBudgetMs: number;
-  nodeBudget?: number;
-  tableMb?: number;
-}): SearchCache {
+export function createSearchCache(
+  budget: {
+    timeBudgetMs: number;
+    nodeBudget?: number;
+    tableMb?: number;
+  },
+  proofs?: ProofCache,
+): SearchCache {
   const solver = createSolver(budget.tableMb ?? BATCH_TABLE_MB);
   const cache = new Map<string, Evaluation>();
   const nims = new Map<string, NimSummary>();
@@ -37,7 +41,11 @@ export function createSearchCache(budget: {
     lookup(state) {
       const key = state.key();
       let e = cache.get(key);
-      if (!e) e = remember(cache, key, searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET_CLI }));
+      if (!e) {
+        e = searchOnce(proofs, state, () => searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET_CLI }));
+        e.nim ??= nimSummary(state, NIM_BUDGET_CLI); // a stored proof keeps no Nimstring view
+        remember(cache, key, e);
+      }
       return e;
     },
   };

@@ -1,0 +1,280 @@
+/**
+ * The proof store's file: SQLite (node-sqlite3-wasm: SQLite compiled to WebAssembly, so it runs in
+ * VS Code's extension host and plain Node on every platform with nothing to compile or download).
+ *
+ * Two processes at once: SQLite's rollback journal makes every transaction atomic and durable; the
+ * WebAssembly file layer locks the database by creating the directory `<file>.lock` (atomic on every
+ * file system), and a second process gets SQLITE_BUSY, which we retry. A process killed inside a
+ * transaction leaves that directory behind: we write our pid into it while we hold it (every
+ * transaction; only single statements run without), and a lock whose owner is dead, or that has no
+ * owner and is older than STALE_LOCK_MS, is removed. The journal left by the killed process is then
+ * rolled back by the next opener.
+ *
+ * A file that is not a database, is damaged, or belongs to something else is renamed aside
+ * (`<file>.corrupt-<time>` / `<file>.foreign-<time>`) and a fresh store is started; the caller gets
+ * the message. Nothing here throws to the caller after open() except through its documented result.
+ */
+import { Database } from 'node-sqlite3-wasm';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+
+export const STORE_FORMAT = 'dab-proof-store';
+export const STORE_VERSION = 1;
+/**
+ * A lock directory without an owner file older than this is left over from a killed process (only
+ * single statements, which take milliseconds, hold the lock without writing the owner file).
+ */
+export const STALE_LOCK_MS = 2_000;
+/** A lock whose owner is alive is respected, unless it is this old (a reused pid). */
+const ABANDONED_LOCK_MS = 120_000;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS proofs (
+  key TEXT PRIMARY KEY, lower INTEGER NOT NULL, upper INTEGER NOT NULL,
+  best TEXT NOT NULL, moves TEXT NOT NULL, work REAL NOT NULL, crc INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);`;
+
+export class StoreBusy extends Error {}
+export class StoreDamaged extends Error {}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+function isBusy(e: unknown): boolean {
+  return /database is locked|SQLITE_BUSY|busy/i.test(String((e as Error)?.message ?? e));
+}
+function isDamage(e: unknown): boolean {
+  return /malformed|not a database|corrupt|disk image|file is encrypted/i.test(String((e as Error)?.message ?? e));
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/** Rename a file (and its journal) aside; returns the new name. */
+function setAside(path: string, why: 'corrupt' | 'foreign'): string {
+  const to = `${path}.${why}-${stamp()}`;
+  renameSync(path, to);
+  for (const side of ['-journal']) if (existsSync(path + side)) renameSync(path + side, to + side);
+  return to;
+}
+
+export interface OpenResult {
+  db: StoreFile | null;
+  /** What the user should be told (a file set aside, a store of a newer dab, an unusable location). */
+  warnings: string[];
+}
+
+/** One open store file with retrying, self-healing transactions. */
+export class StoreFile {
+  private ino = 0;
+  private constructor(
+    readonly path: string,
+    private db: Database,
+  ) {
+    this.ino = statSync(path).ino;
+  }
+
+  private get lockDir(): string {
+    return `${this.path}.lock`;
+  }
+
+  /** Open (creating) the store at `path`; damaged or foreign files are set aside. */
+  static open(path: string): OpenResult {
+    const warnings: string[] = [];
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (e) {
+      return { db: null, warnings: [`the proof store ${path} cannot be created: ${(e as Error).message}`] };
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let db: Database | null = null;
+      try {
+        db = new Database(path);
+        const f = new StoreFile(path, db);
+        const verdict = f.initialise();
+        if (verdict === 'ok') return { db: f, warnings };
+        f.closeQuietly();
+        if (verdict === 'newer') {
+          warnings.push(
+            `the proof store ${path} was written by a newer dab; it is not used (use --store or DAB_STORE for another)`,
+          );
+          return { db: null, warnings };
+        }
+        const to = setAside(path, 'foreign');
+        warnings.push(`${path} is not a dab proof store; it was set aside as ${to} and a new store started`);
+      } catch (e) {
+        try {
+          db?.close();
+        } catch {
+          /* already unusable */
+        }
+        if (e instanceof StoreBusy) {
+          warnings.push(`the proof store ${path} stays locked by another process; it is not used this time`);
+          return { db: null, warnings };
+        }
+        if (!isDamage(e) || !existsSync(path)) {
+          warnings.push(`the proof store ${path} cannot be opened: ${(e as Error).message}`);
+          return { db: null, warnings };
+        }
+        const to = setAside(path, 'corrupt');
+        warnings.push(
+          `the proof store ${path} is damaged (${(e as Error).message}); it was set aside as ${to} and a new store started`,
+        );
+      }
+    }
+    return { db: null, warnings };
+  }
+
+  /** Create the schema or check it is ours. */
+  private initialise(): 'ok' | 'foreign' | 'newer' {
+    return this.write(() => {
+      const tables = this.db.all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name));
+      if (tables.length > 0) {
+        if (!tables.includes('meta') || !tables.includes('proofs')) return 'foreign';
+        const meta = new Map(this.db.all('SELECT name, value FROM meta').map((r) => [String(r.name), String(r.value)]));
+        if (meta.get('format') !== STORE_FORMAT) return 'foreign';
+        const v = Number(meta.get('version'));
+        if (!Number.isInteger(v)) return 'foreign';
+        if (v > STORE_VERSION) return 'newer';
+        return 'ok';
+      }
+      this.db.exec(SCHEMA);
+      this.db.run('INSERT INTO meta VALUES (?, ?), (?, ?)', ['format', STORE_FORMAT, 'version', String(STORE_VERSION)]);
+      return 'ok';
+    });
+  }
+
+  /** The file at our path was replaced (set aside by another process): reopen it. */
+  replaced(): boolean {
+    try {
+      return statSync(this.path).ino !== this.ino;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Run `fn` inside a write transaction, retrying while another process holds the lock. */
+  write<T>(fn: () => T, waitMs = 3000): T {
+    return this.retry(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.markOwner();
+      try {
+        const out = fn();
+        this.unmarkOwner();
+        this.db.exec('COMMIT');
+        return out;
+      } catch (e) {
+        this.unmarkOwner();
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          /* no transaction left to roll back */
+        }
+        throw e;
+      }
+    }, waitMs);
+  }
+
+  /** Run a read (autocommit statements), retrying while another process holds the lock. */
+  read<T>(fn: (db: Database) => T, waitMs = 500): T {
+    return this.retry(() => fn(this.db), waitMs);
+  }
+
+  private retry<T>(fn: () => T, waitMs: number): T {
+    const start = Date.now();
+    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        return fn();
+      } catch (e) {
+        if (isDamage(e)) throw new StoreDamaged(String((e as Error).message));
+        if (!isBusy(e)) throw e;
+        if (this.breakStaleLock()) continue;
+        if (Date.now() - start > waitMs) throw new StoreBusy(`proof store busy: ${this.path}`);
+        sleep(pause);
+      }
+    }
+  }
+
+  private markOwner(): void {
+    try {
+      writeFileSync(join(this.lockDir, 'owner'), `${process.pid} ${hostname()}`);
+    } catch {
+      /* the lock works without it; only stale-lock detection is slower */
+    }
+  }
+
+  private unmarkOwner(): void {
+    rmSync(join(this.lockDir, 'owner'), { force: true });
+  }
+
+  /** Remove the lock directory of a dead process; true when one was removed. */
+  private breakStaleLock(): boolean {
+    let dead = false;
+    try {
+      const age = Date.now() - statSync(this.lockDir).mtimeMs;
+      let owner: string | null = null;
+      try {
+        owner = readFileSync(join(this.lockDir, 'owner'), 'utf8');
+      } catch {
+        owner = null;
+      }
+      const [pidText, host] = (owner ?? '').split(' ');
+      const pid = Number(pidText);
+      // No owner, or one cut short by a kill while it was written: only the age tells.
+      if (!Number.isInteger(pid) || pid <= 0 || !host) dead = age > STALE_LOCK_MS;
+      else {
+        if (age > ABANDONED_LOCK_MS) dead = true;
+        else if (host === hostname() && pid !== process.pid) {
+          try {
+            process.kill(pid, 0);
+          } catch (e) {
+            dead = (e as NodeJS.ErrnoException).code === 'ESRCH';
+          }
+        }
+      }
+    } catch {
+      return false;
+    }
+    if (!dead) return false;
+    try {
+      rmSync(join(this.lockDir, 'owner'), { force: true });
+      rmdirSync(this.lockDir);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Give up on a damaged file: close it and rename it aside (unless another process already did). */
+  setAsideDamaged(): string | null {
+    this.closeQuietly();
+    if (this.replaced()) return null;
+    try {
+      return setAside(this.path, 'corrupt');
+    } catch {
+      return null;
+    }
+  }
+
+  fileBytes(): number {
+    try {
+      return statSync(this.path).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  closeQuietly(): void {
+    try {
+      if (this.db.isOpen) this.db.close();
+    } catch {
+      /* closing a broken handle */
+    }
+  }
+}

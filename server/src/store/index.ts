@@ -1,0 +1,120 @@
+/**
+ * The one interface the searches use (it is the search service's ProofStore): get what the proof store knows about a position before
+ * searching, put what a search proved after it. Exact values are answers; stored bounds are
+ * intersected with what a new search proves (both are proven, so the intersection is too).
+ */
+import type { BoardState } from '../engine/board/state';
+import type { Evaluation } from '../engine/analysis/evaluation';
+import { ProofStore, type StoreOptions } from './proofStore';
+import type { Proof } from './proof';
+
+export { resolveStorePath, defaultStoreDir } from './location';
+export { ProofStore } from './proofStore';
+
+export interface ProofCache {
+  /** The stored proof as an evaluation: 'exact' (the answer) or 'unknown' with proven bounds. */
+  get(state: BoardState): Evaluation | undefined;
+  /** Keep what a search proved (exact value, bounds, optimal moves, move values). */
+  put(state: BoardState, e: Evaluation): void;
+  /** A search result combined with what was stored before it (tighter bounds; exact if they meet). */
+  combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
+  flush(): void;
+  close(): void;
+}
+
+export const STORE_NOTE = 'bounds from the proof store';
+
+/** The proof cache over the store at `path` (null: no store, every call is a no-op). */
+export function openProofCache(path: string | null, opts: StoreOptions = {}): ProofCache | undefined {
+  if (path === null) return undefined;
+  const store = ProofStore.open(path, opts);
+  if (!store.usable) return undefined;
+  return {
+    get: (state) => toEvaluation(state, store.get(state)),
+    put(state, e) {
+      const p = toProof(state, e);
+      if (p) store.put(state, p);
+    },
+    combine,
+    flush: () => store.flush(),
+    close: () => store.close(),
+  };
+}
+
+function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | undefined {
+  if (!p) return undefined;
+  const moveValues = new Map<number, number | null>();
+  for (const l of state.undrawnLines()) moveValues.set(l, null);
+  for (const [l, v] of p.moves) moveValues.set(l, v);
+  const exact = p.lower === p.upper;
+  return {
+    status: exact ? 'exact' : 'unknown',
+    method: 'search',
+    value: exact ? p.lower : null,
+    lower: p.lower,
+    upper: p.upper,
+    best: exact ? p.best.slice() : [],
+    moveValues,
+    nodes: p.work,
+    ...(exact ? {} : { note: STORE_NOTE }),
+  };
+}
+
+/** What a search evaluation proves, or undefined when it proves nothing worth keeping. */
+function toProof(state: BoardState, e: Evaluation): Proof | undefined {
+  if (e.method !== 'search' || e.status === 'pending') return undefined;
+  if (e.note === 'cancelled' || e.note?.startsWith('search failed')) return undefined;
+  if (!Number.isFinite(e.lower) || !Number.isFinite(e.upper)) return undefined;
+  const moves: [number, number][] = [];
+  for (const [l, v] of e.moveValues ?? []) if (v !== null && Number.isFinite(v)) moves.push([l, v]);
+  moves.sort((a, b) => a[0] - b[0]);
+  const r = state.openBoxCount();
+  if (e.lower <= -r && e.upper >= r && moves.length === 0) return undefined;
+  const exact = e.status === 'exact' && e.value !== null;
+  return {
+    lower: exact ? e.value! : Math.max(-r, e.lower),
+    upper: exact ? e.value! : Math.min(r, e.upper),
+    best: exact ? [...new Set(e.best)].sort((a, b) => a - b) : [],
+    moves,
+    work: e.nodes ?? 0,
+  };
+}
+
+function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation {
+  if (!stored || fresh.status === 'exact' || fresh.status === 'pending') return fresh;
+  const lower = Math.max(stored.lower, fresh.lower),
+    upper = Math.min(stored.upper, fresh.upper);
+  if (lower > upper) return fresh; // contradiction: trust the fresh search (and the store is overwritten)
+  const moveValues = new Map(fresh.moveValues ?? []);
+  for (const [l, v] of stored.moveValues ?? []) if (v !== null && moveValues.get(l) == null) moveValues.set(l, v);
+  if (lower === upper) {
+    const best = [...moveValues].filter(([, v]) => v === lower).map(([l]) => l);
+    const complete = [...moveValues.values()].every((v) => v !== null);
+    return {
+      ...fresh,
+      status: 'exact',
+      value: lower,
+      lower,
+      upper,
+      // Only a complete set of move values names every optimal move.
+      best: complete ? best.sort((a, b) => a - b) : [],
+      moveValues,
+      note: undefined,
+    };
+  }
+  return { ...fresh, lower, upper, moveValues };
+}
+
+/**
+ * Evaluate `state` by `search` unless the store already proves its value; what the search proves
+ * is combined with the stored bounds and kept.
+ */
+export function searchOnce(proofs: ProofCache | undefined, state: BoardState, search: () => Evaluation): Evaluation {
+  const stored = proofs?.get(state);
+  if (stored?.status === 'exact') return stored;
+  const fresh = search();
+  if (!proofs) return fresh;
+  const e = proofs.combine(stored, fresh);
+  proofs.put(state, e);
+  return e;
+}

@@ -1,0 +1,181 @@
+/**
+ * One stored proof: what is proven about a canonical position, and how it is checked before it is
+ * believed. Every record read from the database or an import file goes through checkProof; a
+ * record that fails is never used (the store drops it, an import rejects it).
+ *
+ * Key: canonicalPosition(g, drawn).key, i.e. `WxH:` + the canonical drawn-line bit set in hex
+ * (8 digits per 32-bit word, most significant word first). Lines in `best` and `moves` are in the
+ * canonical image's orientation; toCanonical / fromCanonical carry them to and from a position.
+ *
+ * Row layout (table `proofs`, and one JSON line of an export file):
+ *   key   TEXT     the canonical key above
+ *   lower INTEGER  proven lower bound on the value (margin of the remaining boxes, player to move)
+ *   upper INTEGER  proven upper bound (lower = upper: the exact value)
+ *   best  TEXT     every optimal line, ascending, comma-separated ('' when not known)
+ *   moves TEXT     `line:value` for every move whose exact value is proven, comma-separated
+ *   work  REAL     search nodes the proof took (eviction drops the cheapest first)
+ *   crc   INTEGER  CRC-32 of `key|lower|upper|best|moves|work` (catches bytes changed on disk)
+ */
+import { geometryOf, type BoardGeometry } from '../engine/board/geometry';
+import { MAX_SIDE } from '../engine/limits';
+import { BoardState } from '../engine/board/state';
+import { canonicalPosition, lineFromCanonical, lineToCanonical } from '../engine/solver/symmetry';
+
+export interface Proof {
+  /** Proven bounds on the value (equal when exact). */
+  lower: number;
+  upper: number;
+  /** Every optimal line (canonical orientation), ascending; [] when not known. */
+  best: number[];
+  /** Proven exact values of moves (canonical orientation): [line, value], ascending by line. */
+  moves: [number, number][];
+  /** Search nodes behind the proof. */
+  work: number;
+}
+
+export interface ProofRow {
+  key: string;
+  lower: number;
+  upper: number;
+  best: string;
+  moves: string;
+  work: number;
+  crc: number;
+}
+
+const CRC_TABLE = (() => {
+  const t = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c;
+  }
+  return t;
+})();
+
+/** CRC-32 (IEEE) of a string's UTF-16 code units (keys and fields are ASCII). */
+export function crc32(text: string): number {
+  let c = -1;
+  for (let i = 0; i < text.length; i++) c = CRC_TABLE[(c ^ text.charCodeAt(i)) & 0xff] ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
+function rowCrc(r: Omit<ProofRow, 'crc'>): number {
+  return crc32(`${r.key}|${r.lower}|${r.upper}|${r.best}|${r.moves}|${r.work}`);
+}
+
+export function toRow(key: string, p: Proof): ProofRow {
+  const r = {
+    key,
+    lower: p.lower,
+    upper: p.upper,
+    best: p.best.join(','),
+    moves: p.moves.map(([l, v]) => `${l}:${v}`).join(','),
+    work: Math.max(0, Math.round(p.work)),
+  };
+  return { ...r, crc: rowCrc(r) };
+}
+
+const INT = /^-?\d{1,4}$/;
+
+/** Decode and check a row; a string says why it is rejected. */
+export function fromRow(raw: Record<string, unknown>): { key: string; proof: Proof } | string {
+  const { key, lower, upper, best, moves, work, crc } = raw;
+  if (typeof key !== 'string' || typeof best !== 'string' || typeof moves !== 'string')
+    return 'fields of the wrong type';
+  if (typeof lower !== 'number' || typeof upper !== 'number' || typeof work !== 'number' || typeof crc !== 'number')
+    return 'fields of the wrong type';
+  if (rowCrc({ key, lower, upper, best, moves, work }) !== crc) return 'checksum mismatch';
+  const bestLines: number[] = [];
+  for (const s of best === '' ? [] : best.split(',')) {
+    if (!INT.test(s)) return `bad best move '${s}'`;
+    bestLines.push(Number(s));
+  }
+  const moveValues: [number, number][] = [];
+  for (const s of moves === '' ? [] : moves.split(',')) {
+    const [l, v, extra] = s.split(':');
+    if (extra !== undefined || !INT.test(l ?? '') || !INT.test(v ?? '')) return `bad move value '${s}'`;
+    moveValues.push([Number(l), Number(v)]);
+  }
+  const proof: Proof = { lower, upper, best: bestLines, moves: moveValues, work };
+  const why = checkProof(key, proof);
+  return why ?? { key, proof };
+}
+
+/** The position a key stands for (canonical orientation), or a reason it is not a valid key. */
+export function positionOfKey(key: string): BoardState | string {
+  const m = /^(\d{1,2})x(\d{1,2}):([0-9a-f]+)$/.exec(key);
+  if (!m) return 'malformed key';
+  const w = Number(m[1]),
+    h = Number(m[2]);
+  if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) return 'board size out of range';
+  const g = geometryOf(w, h);
+  const nw = (g.lineCount + 31) >>> 5;
+  const hex = m[3];
+  if (hex.length !== 8 * nw) return 'key length does not match the board';
+  const s = new BoardState(g);
+  for (let w32 = 0; w32 < nw; w32++) {
+    const word = parseInt(hex.slice(8 * (nw - 1 - w32), 8 * (nw - w32)), 16);
+    for (let b = 0; b < 32; b++) {
+      if (((word >>> b) & 1) === 0) continue;
+      const l = 32 * w32 + b;
+      if (l >= g.lineCount) return 'key has lines off the board';
+      s.drawSilently(l);
+    }
+  }
+  if (canonicalPosition(g, s.drawn).key !== key) return 'key is not in canonical form';
+  return s;
+}
+
+/**
+ * Check everything a proof claims that can be checked without search: bounds inside the boxes left,
+ * an exact value of the right parity, moves on undrawn lines whose values fit the bounds, optimal
+ * moves whose known values equal the value. Returns why it fails, or undefined.
+ */
+export function checkProof(key: string, p: Proof): string | undefined {
+  const s = positionOfKey(key);
+  if (typeof s === 'string') return s;
+  const r = s.openBoxCount();
+  const int = (v: number) => Number.isInteger(v);
+  if (!int(p.lower) || !int(p.upper) || p.lower > p.upper) return 'bounds out of order';
+  if (p.lower < -r || p.upper > r) return 'bounds outside the boxes left';
+  if (r > 0 && p.lower === -r && p.upper === r) return 'no proof (trivial bounds)';
+  const exact = p.lower === p.upper;
+  if (exact && (p.lower - r) % 2 !== 0) return 'exact value of the wrong parity';
+  if (!Number.isFinite(p.work) || p.work < 0) return 'bad work figure';
+  const undrawn = (l: number) => int(l) && l >= 0 && l < s.geometry.lineCount && !s.drawn[l];
+  let last = -1;
+  const values = new Map<number, number>();
+  for (const [l, v] of p.moves) {
+    if (!undrawn(l) || l <= last) return `move ${l} is not an undrawn line in order`;
+    last = l;
+    if (!int(v) || v < -r || v > r || (v - r) % 2 !== 0) return `move ${l} has an impossible value`;
+    // No move is worth more than the position; a proven move value is a lower bound on it.
+    if (v > p.upper) return `move ${l} is worth more than the upper bound`;
+    values.set(l, v);
+  }
+  const maxMove = Math.max(-Infinity, ...values.values());
+  if (maxMove > p.lower) return 'a move value beats the lower bound (bounds not tight to the moves)';
+  last = -1;
+  for (const l of p.best) {
+    if (!undrawn(l) || l <= last) return `best move ${l} is not an undrawn line in order`;
+    last = l;
+    if (!exact) return 'best moves without an exact value';
+    const v = values.get(l);
+    if (v !== undefined && v !== p.lower) return `best move ${l} does not have the value`;
+  }
+  if (exact && values.size === s.undrawnLines().length) {
+    if (maxMove !== p.lower) return 'move values disagree with the value';
+    const optimal = [...values].filter(([, v]) => v === p.lower).map(([l]) => l);
+    if (optimal.join(',') !== p.best.join(',')) return 'best moves disagree with the move values';
+  }
+  return undefined;
+}
+
+/** A line of `state` in the canonical orientation of its key, and back. */
+export function toCanonical(g: BoardGeometry, symmetry: number, line: number): number {
+  return lineToCanonical(g, symmetry, line);
+}
+export function fromCanonical(g: BoardGeometry, symmetry: number, line: number): number {
+  return lineFromCanonical(g, symmetry, line);
+}

@@ -1,0 +1,400 @@
+/**
+ * The persistent store of proofs: every exact value, proven bound and set of optimal moves, keyed by
+ * the canonical position (symmetric positions share one record; lines are kept in the canonical
+ * orientation and mapped back). Shared by the CLI and the language server through one SQLite file.
+ *
+ * Writes are buffered and flushed every FLUSH_MS (and on close / process exit), one transaction per
+ * flush: a killed process loses at most its unflushed last results. Every record read is checked
+ * (proof.ts) before it is believed; one that fails is dropped. The size is bounded: when the live
+ * data passes maxBytes, the proofs that took the least work are evicted.
+ */
+import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import type { BoardState } from '../engine/board/state';
+import { canonicalPosition } from '../engine/solver/symmetry';
+import { StoreBusy, StoreDamaged, StoreFile } from './database';
+import { checkProof, fromCanonical, fromRow, toCanonical, toRow, type Proof, type ProofRow } from './proof';
+
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const FLUSH_MS = 500;
+const FLUSH_COUNT = 64;
+/** A key found missing is not looked up again for this long (another process may add it). */
+const MISS_TTL_MS = 5_000;
+export const EXPORT_FORMAT = 'dab-proofs';
+export const EXPORT_VERSION = 1;
+
+/** What is known about a position, in the position's own orientation. */
+export type Knowledge = Proof;
+
+export interface StoreOptions {
+  maxBytes?: number;
+  /** Told about files set aside, conflicts and an unusable store (default: nothing). */
+  onWarning?: (message: string) => void;
+}
+
+export interface StoreStats {
+  path: string;
+  records: number;
+  exact: number;
+  bounds: number;
+  fileBytes: number;
+  maxBytes: number;
+}
+
+export interface ImportReport {
+  read: number;
+  added: number;
+  improved: number;
+  unchanged: number;
+  rejected: { line: number; reason: string }[];
+}
+
+/** Combine two proofs of one position; 'conflict' when they contradict (one of them is wrong). */
+export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
+  const moves = new Map<number, number>(a.moves);
+  for (const [l, v] of b.moves) {
+    const old = moves.get(l);
+    if (old !== undefined && old !== v) return 'conflict';
+    moves.set(l, v);
+  }
+  const lower = Math.max(a.lower, b.lower),
+    upper = Math.min(a.upper, b.upper);
+  if (lower > upper) return 'conflict';
+  const best = lower === upper ? (b.best.length > 0 ? b.best : a.best) : [];
+  const merged: Proof = {
+    lower,
+    upper,
+    best: best.filter((l) => moves.get(l) === undefined || moves.get(l) === lower),
+    moves: [...moves].sort((x, y) => x[0] - y[0]),
+    work: Math.max(a.work, b.work),
+  };
+  if (lower === upper && a.best.length > 0 && b.best.length > 0 && a.best.join() !== b.best.join()) return 'conflict';
+  return merged;
+}
+
+export class ProofStore {
+  private file: StoreFile | null;
+  private readonly pending = new Map<string, Proof>();
+  private readonly misses = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly maxBytes: number;
+  private readonly warn: (m: string) => void;
+  private flushes = 0;
+  private readonly onExit = () => this.flush();
+
+  private constructor(
+    readonly path: string,
+    opts: StoreOptions,
+  ) {
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.warn = opts.onWarning ?? (() => {});
+    const r = StoreFile.open(path);
+    r.warnings.forEach((w) => this.warn(w));
+    this.file = r.db;
+    process.once('exit', this.onExit);
+  }
+
+  /** Open the store at `path`; never throws (an unusable store answers nothing and keeps nothing). */
+  static open(path: string, opts: StoreOptions = {}): ProofStore {
+    return new ProofStore(path, opts);
+  }
+
+  get usable(): boolean {
+    return this.file !== null;
+  }
+
+  /** What the store knows about `state` (pending writes included), mapped to its orientation. */
+  get(state: BoardState): Knowledge | undefined {
+    const c = canonicalPosition(state.geometry, state.drawn);
+    const p = this.pending.get(c.key) ?? this.fetch(c.key);
+    if (!p) return undefined;
+    const g = state.geometry;
+    const back = (l: number) => fromCanonical(g, c.symmetry, l);
+    return {
+      ...p,
+      best: p.best.map(back).sort((x, y) => x - y),
+      moves: p.moves.map(([l, v]) => [back(l), v] as [number, number]).sort((x, y) => x[0] - y[0]),
+    };
+  }
+
+  /** Keep what was proven about `state` (merged with what is known); written at the next flush. */
+  put(state: BoardState, k: Knowledge): void {
+    if (!this.file) return;
+    const c = canonicalPosition(state.geometry, state.drawn);
+    const g = state.geometry;
+    const to = (l: number) => toCanonical(g, c.symmetry, l);
+    const proof: Proof = tighten({
+      ...k,
+      best: k.best.map(to).sort((x, y) => x - y),
+      moves: k.moves.map(([l, v]) => [to(l), v] as [number, number]).sort((x, y) => x[0] - y[0]),
+    });
+    const why = checkProof(c.key, proof);
+    if (why) {
+      this.warn(`not storing a proof that fails its own check (${why}) for ${c.key}`);
+      return;
+    }
+    const old = this.pending.get(c.key);
+    const merged = old ? mergeProofs(old, proof) : proof;
+    this.pending.set(c.key, merged === 'conflict' ? proof : merged);
+    this.misses.delete(c.key);
+    if (this.pending.size >= FLUSH_COUNT) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_MS);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Write the pending proofs in one transaction (merged with what other processes wrote). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.file || this.pending.size === 0) return;
+    const batch = [...this.pending];
+    const ok: boolean = this.guard<boolean>(
+      (f) =>
+        f.write(() => {
+          for (const [key, proof] of batch) this.writeMerged(f, key, proof, 'replace');
+          return true;
+        }),
+      false,
+    );
+    if (ok === false) return; // busy: keep them pending for the next flush
+    this.pending.clear();
+    if (++this.flushes % 16 === 1) this.evictIfNeeded();
+  }
+
+  stats(): StoreStats {
+    this.flush();
+    const counts = this.guard(
+      (f) => f.write(() => f.read((db) => db.get('SELECT count(*) AS n, sum(lower = upper) AS exact FROM proofs'))),
+      null,
+    );
+    const n = Number(counts?.n ?? 0),
+      exact = Number(counts?.exact ?? 0);
+    return {
+      path: this.path,
+      records: n,
+      exact,
+      bounds: n - exact,
+      fileBytes: this.file?.fileBytes() ?? 0,
+      maxBytes: this.maxBytes,
+    };
+  }
+
+  /** Forget every proof. */
+  clear(): number {
+    this.pending.clear();
+    this.misses.clear();
+    const n = this.guard((f) => f.write(() => Number(f.read((db) => db.run('DELETE FROM proofs')).changes)), 0);
+    this.guard((f) => f.read((db) => db.exec('VACUUM'), 10_000), undefined);
+    return n;
+  }
+
+  /**
+   * Write every proof to `file` as JSON lines: a header line, then one record per line (the row
+   * layout of proof.ts). Returns the number of records.
+   */
+  exportTo(file: string): number {
+    this.flush();
+    // Inside a transaction, so that the lock shows its owner however long the read takes.
+    const rows = this.guard(
+      (f) => f.write(() => f.read((db) => db.all('SELECT * FROM proofs ORDER BY key')), 60_000),
+      [],
+    );
+    const lines = [JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, records: rows.length })];
+    let n = 0;
+    for (const raw of rows) {
+      const r = fromRow(raw);
+      if (typeof r === 'string') continue; // a damaged record is not passed on
+      lines.push(JSON.stringify(toRow(r.key, r.proof)));
+      n++;
+    }
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, lines.join('\n') + '\n');
+    renameSync(tmp, file);
+    return n;
+  }
+
+  /** Read an export file; every record is checked, and merged with what is stored. */
+  importFrom(file: string): ImportReport {
+    const report: ImportReport = { read: 0, added: 0, improved: 0, unchanged: 0, rejected: [] };
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    let header: unknown;
+    try {
+      header = JSON.parse(lines[0]);
+    } catch {
+      header = undefined;
+    }
+    const h = header as { format?: unknown; version?: unknown } | undefined;
+    if (!h || h.format !== EXPORT_FORMAT) throw new Error(`${file} is not a dab proof export (line 1)`);
+    if (typeof h.version !== 'number' || h.version > EXPORT_VERSION)
+      throw new Error(`${file} was written by a newer dab (format version ${String(h.version)})`);
+    const good: [string, Proof][] = [];
+    for (let i = 1; i < lines.length; i++) {
+      if (lines[i].trim() === '') continue;
+      report.read++;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(lines[i]);
+      } catch {
+        report.rejected.push({ line: i + 1, reason: 'not JSON' });
+        continue;
+      }
+      if (typeof raw !== 'object' || raw === null) {
+        report.rejected.push({ line: i + 1, reason: 'not a record' });
+        continue;
+      }
+      const r = fromRow(raw as Record<string, unknown>);
+      if (typeof r === 'string') report.rejected.push({ line: i + 1, reason: r });
+      else good.push([r.key, r.proof]);
+    }
+    this.flush();
+    for (let i = 0; i < good.length; i += 500) {
+      const chunk = good.slice(i, i + 500);
+      this.guard(
+        (f) =>
+          f.write(() => {
+            for (const [key, proof] of chunk) {
+              const outcome = this.writeMerged(f, key, proof, 'keep');
+              if (outcome === 'conflict')
+                report.rejected.push({ line: 0, reason: `contradicts the stored proof of ${key}` });
+              else report[outcome]++;
+            }
+          }, 10_000),
+        undefined,
+      );
+    }
+    return report;
+  }
+
+  close(): void {
+    this.flush();
+    process.removeListener('exit', this.onExit);
+    this.file?.closeQuietly();
+    this.file = null;
+  }
+
+  private fetch(key: string): Proof | undefined {
+    if (!this.file) return undefined;
+    const missed = this.misses.get(key);
+    if (missed !== undefined && Date.now() - missed < MISS_TTL_MS) return undefined;
+    const raw = this.guard((f) => f.read((db) => db.get('SELECT * FROM proofs WHERE key = ?', [key])), null);
+    if (!raw) {
+      this.misses.set(key, Date.now());
+      if (this.misses.size > 100_000) this.misses.clear();
+      return undefined;
+    }
+    const r = fromRow(raw);
+    if (typeof r === 'string' || r.key !== key) {
+      this.warn(`a damaged record in the proof store was dropped (${typeof r === 'string' ? r : 'wrong key'})`);
+      this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM proofs WHERE key = ?', [key]))), undefined);
+      return undefined;
+    }
+    return r.proof;
+  }
+
+  /** Merge `proof` into the stored record of `key` (inside a write transaction). */
+  private writeMerged(
+    f: StoreFile,
+    key: string,
+    proof: Proof,
+    onConflict: 'replace' | 'keep',
+  ): 'added' | 'improved' | 'unchanged' | 'conflict' {
+    const raw = f.read((db) => db.get('SELECT * FROM proofs WHERE key = ?', [key]));
+    const old = raw ? fromRow(raw) : undefined;
+    let next = proof;
+    let outcome: 'added' | 'improved' | 'unchanged' | 'conflict' = 'added';
+    if (old && typeof old !== 'string') {
+      const m = mergeProofs(old.proof, proof);
+      if (m === 'conflict') {
+        if (onConflict === 'keep') return 'conflict';
+        this.warn(`a stored proof of ${key} contradicts a new one; the new one replaces it`);
+      } else next = tighten(m);
+      const row = toRow(key, next),
+        was = toRow(key, old.proof);
+      outcome = row.crc === was.crc ? 'unchanged' : 'improved';
+      if (outcome === 'unchanged') return outcome;
+    }
+    if (checkProof(key, next)) return 'conflict';
+    const r: ProofRow = toRow(key, next);
+    f.read((db) =>
+      db.run('INSERT OR REPLACE INTO proofs VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        r.key,
+        r.lower,
+        r.upper,
+        r.best,
+        r.moves,
+        r.work,
+        r.crc,
+      ]),
+    );
+    return outcome;
+  }
+
+  private evictIfNeeded(): void {
+    this.guard((f) => {
+      const used = f.write(() =>
+        f.read((db) => {
+          const page = Number(db.get('PRAGMA page_size')?.page_size ?? 4096);
+          const count = Number(db.get('PRAGMA page_count')?.page_count ?? 0);
+          const free = Number(db.get('PRAGMA freelist_count')?.freelist_count ?? 0);
+          return (count - free) * page;
+        }),
+      );
+      if (used <= this.maxBytes) return;
+      f.write(() =>
+        f.read((db) => {
+          const n = Number(db.get('SELECT count(*) AS n FROM proofs')?.n ?? 0);
+          const drop = Math.ceil(n * (1 - (0.8 * this.maxBytes) / used));
+          db.run('DELETE FROM proofs WHERE key IN (SELECT key FROM proofs ORDER BY work ASC LIMIT ?)', [drop]);
+        }),
+      );
+    }, undefined);
+  }
+
+  /**
+   * Run a database step; a busy store gives `fallback`, a damaged one is set aside and replaced
+   * by a fresh store (the warning says so). Never throws.
+   */
+  private guard<T>(fn: (f: StoreFile) => T, fallback: T): T {
+    const f = this.file;
+    if (!f) return fallback;
+    try {
+      if (f.replaced()) {
+        this.reopen();
+        return this.file ? fn(this.file) : fallback;
+      }
+      return fn(f);
+    } catch (e) {
+      if (e instanceof StoreBusy) return fallback;
+      if (e instanceof StoreDamaged) {
+        const to = f.setAsideDamaged();
+        this.warn(
+          to
+            ? `the proof store ${this.path} is damaged (${e.message}); it was set aside as ${to} and a new store started`
+            : `the proof store ${this.path} was replaced by another process`,
+        );
+        this.reopen();
+        return fallback;
+      }
+      this.warn(`the proof store ${this.path} failed: ${(e as Error).message}`);
+      return fallback;
+    }
+  }
+
+  private reopen(): void {
+    this.file?.closeQuietly();
+    this.misses.clear();
+    const r = StoreFile.open(this.path);
+    r.warnings.forEach((w) => this.warn(w));
+    this.file = r.db;
+  }
+}
+
+/** A proven move value is a lower bound on the position; all move values known give the value. */
+function tighten(p: Proof): Proof {
+  if (p.moves.length === 0) return p;
+  const max = Math.max(...p.moves.map(([, v]) => v));
+  const lower = Math.max(p.lower, max);
+  return lower === p.lower ? p : { ...p, lower, best: lower === p.upper ? p.best : [] };
+}

@@ -1,0 +1,331 @@
+/**
+ * The persistent proof store: location rules, symmetry, record checks, export/import, eviction,
+ * and the ways a store gets hurt — a truncated file, random bytes, a foreign database, a damaged
+ * record, kill -9 in the middle of writes, two processes writing at once. After each, everything
+ * read back must equal a fresh solve (support.ts: assertTrue), and nothing may crash.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { randomFillSync } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { Database } from 'node-sqlite3-wasm';
+import { mulberry32 } from '../support/random';
+import { randomPosition } from '../support/boards';
+import { geometryOf } from '../../server/src/engine/board/geometry';
+import { BoardState } from '../../server/src/engine/board/state';
+import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
+import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
+import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir } from '../../server/src/store';
+import { checkProof, toRow } from '../../server/src/store/proof';
+import { assertTrue, records, tempDir } from './support';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const WRITER = join(import.meta.dirname, 'writer.ts');
+
+function runWriter(path: string, seed: number, count: number) {
+  return spawn(process.execPath, ['--import', 'tsx', WRITER, path, String(seed), String(count)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Fill a store with `n` solved random 3x3 positions (in this process). */
+function fill(path: string, seed: number, n: number) {
+  const proofs = openProofCache(path)!;
+  const solver = createSolver();
+  const r = mulberry32(seed);
+  const states: BoardState[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = randomPosition(3, 3, r, 8, false);
+    if (s.isOver()) continue;
+    proofs.put(s, searchEvaluate(solver, s, {}));
+    states.push(s);
+  }
+  proofs.close();
+  return states;
+}
+
+test('store location: flag/setting, then DAB_STORE, then the cache directory; off turns it off', () => {
+  const env = { HOME: '/home/u', DAB_STORE: '' };
+  assert.equal(resolveStorePath(undefined, env), '/home/u/.cache/dab/proofs.sqlite');
+  assert.equal(resolveStorePath('', { ...env, XDG_CACHE_HOME: '/xdg' }), '/xdg/dab/proofs.sqlite');
+  assert.equal(resolveStorePath(undefined, { ...env, DAB_STORE: '/s/p.db' }), '/s/p.db');
+  assert.equal(resolveStorePath('/flag.db', { ...env, DAB_STORE: '/s/p.db' }), '/flag.db');
+  assert.equal(resolveStorePath(undefined, { ...env, DAB_STORE: 'off' }), null);
+  assert.equal(resolveStorePath('/dir/', env), '/dir/proofs.sqlite');
+  assert.equal(defaultStoreDir({ HOME: '/Users/u' }, 'darwin'), '/Users/u/Library/Caches/dab');
+  assert.match(defaultStoreDir({ LOCALAPPDATA: 'C:\\L' }, 'win32'), /dab.Cache$/);
+});
+
+test('store: values read back equal fresh solves, in every symmetric orientation', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const states = fill(path, 11, 60);
+  const proofs = openProofCache(path)!;
+  const solver = createSolver();
+  const g = geometryOf(3, 3);
+  const syms = lineSymmetries(g);
+  for (const [i, s] of states.entries()) {
+    // The image under a symmetry is the same position turned: its stored answer must be the turned answer.
+    const perm = syms[i % syms.length];
+    const img = new BoardState(g);
+    for (const l of s.undrawnLines().length ? g.allLines() : []) if (s.drawn[l]) img.drawSilently(perm[l]);
+    const got = proofs.get(img);
+    assert.ok(got && got.status === 'exact', 'every solved position is recalled exactly');
+    const fresh = searchEvaluate(solver, img, {});
+    assert.equal(got.value, fresh.value);
+    assert.deepEqual(got.best, fresh.best, 'best moves mapped back to this orientation');
+    for (const [l, v] of fresh.moveValues!) assert.equal(got.moveValues!.get(l), v, `move ${l}`);
+  }
+  proofs.close();
+  for (const r of records(path)) assertTrue(r.key, r.proof);
+});
+
+test('store: bounds are kept and narrowed; a stored exact value is the answer', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const proofs = openProofCache(path)!;
+  const s = randomPosition(3, 3, mulberry32(5), 4, true);
+  const truth = searchEvaluate(createSolver(), s, {});
+  const v = truth.value!;
+  const r = s.openBoxCount();
+  const bound = (lower: number, upper: number) => ({
+    status: 'unknown' as const,
+    method: 'search' as const,
+    value: null,
+    lower,
+    upper,
+    best: [],
+    nodes: 10,
+  });
+  proofs.put(s, bound(Math.max(-r, v - 4), r));
+  proofs.put(s, bound(-r, Math.min(r, v + 2)));
+  const got = proofs.get(s)!;
+  assert.equal(got.status, 'unknown');
+  assert.deepEqual([got.lower, got.upper], [Math.max(-r, v - 4), Math.min(r, v + 2)], 'two bounds intersect');
+  assert.equal(proofs.combine(got, bound(v, v)).value, v, 'a search meeting the stored bound is exact');
+  proofs.put(s, truth);
+  assert.equal(proofs.get(s)!.value, v);
+  proofs.close();
+});
+
+test('store: a record that does not check out is never stored, imported or read', () => {
+  const s = randomPosition(3, 3, mulberry32(9), 6, true);
+  const key = (() => {
+    const path = join(tempDir(), 'p.sqlite');
+    const p = openProofCache(path)!;
+    p.put(s, searchEvaluate(createSolver(), s, {}));
+    p.close();
+    return records(path)[0];
+  })();
+  const { key: k, proof } = key;
+  assert.equal(checkProof(k, proof), undefined);
+  const r = BoardState.prototype.openBoxCount.call(s);
+  assert.ok(checkProof(k, { ...proof, lower: proof.upper + 1 }));
+  assert.ok(checkProof(k, { ...proof, lower: -r - 2 }));
+  if (proof.lower === proof.upper) {
+    assert.ok(checkProof(k, { ...proof, lower: proof.lower + 1, upper: proof.lower + 1 }), 'wrong parity');
+  }
+  assert.ok(
+    checkProof(
+      k.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+      proof,
+    ),
+    'another key',
+  );
+  assert.ok(checkProof('3x3:zz', proof));
+  assert.ok(checkProof(k, { ...proof, moves: [[999, 1]] }));
+});
+
+test('store: export and import share proofs; import checks every record and names the bad lines', () => {
+  const dir = tempDir();
+  const a = join(dir, 'a.sqlite'),
+    b = join(dir, 'b.sqlite'),
+    file = join(dir, 'team.jsonl');
+  fill(a, 21, 16);
+  const sa = ProofStore.open(a);
+  const n = sa.exportTo(file);
+  sa.close();
+  assert.ok(n > 10);
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  const rec = JSON.parse(lines[1]);
+  const lie = toRow(rec.key, { lower: rec.lower + 2, upper: rec.upper + 2, best: [], moves: [], work: 1 });
+  lines.push(
+    '{"key": "not json',
+    JSON.stringify({ ...rec, lower: rec.lower + 2, upper: rec.upper + 2 }),
+    JSON.stringify(lie),
+  );
+  writeFileSync(file, lines.join('\n') + '\n');
+  const sb = ProofStore.open(b);
+  const rep = sb.importFrom(file);
+  sb.close();
+  assert.equal(rep.added, n);
+  assert.equal(rep.rejected.length, 3, JSON.stringify(rep.rejected));
+  assert.deepEqual(rep.rejected.map((x) => x.line).slice(0, 2), [n + 2, n + 3], 'bad lines are named by number');
+  assert.match(rep.rejected[1].reason, /checksum/);
+  assert.match(rep.rejected[2].reason, /contradicts/);
+  const got = records(b);
+  assert.equal(got.length, n);
+  for (const r of got) assertTrue(r.key, r.proof);
+  // The CLI: stats, export, import, clear.
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', ...args, '--store', b], { encoding: 'utf8' });
+  assert.match(cli('stats').stdout, new RegExp(`records: ${n} \\(`));
+  const bad = join(dir, 'bad.jsonl');
+  writeFileSync(bad, 'hello\n');
+  const imp = cli('import', bad);
+  assert.equal(imp.status, 1);
+  assert.match(imp.stderr, /not a dab proof export/);
+  assert.match(cli('clear').stdout, new RegExp(`removed ${n} proofs`));
+  assert.match(cli('stats').stdout, /records: 0 /);
+  assert.equal(cli('import', file).status, 1, 'rejected records make the import exit 1');
+  assert.match(cli('stats').stdout, new RegExp(`records: ${n} \\(`));
+});
+
+test('store: bounded size, the cheapest proofs are evicted first', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const s = ProofStore.open(path, { maxBytes: 64 * 1024 });
+  const r = mulberry32(3);
+  const solver = createSolver();
+  const works: number[] = [];
+  for (let i = 0; i < 1200; i++) {
+    const st = randomPosition(4, 4, r, 10, false);
+    if (st.isOver()) continue;
+    const e = searchEvaluate(solver, st, { nodeBudget: 1 });
+    const w = Math.floor(r() * 1e6);
+    s.put(st, { lower: e.lower, upper: e.upper, best: [], moves: [], work: w });
+    works.push(w);
+  }
+  s.close();
+  const kept = records(path);
+  assert.ok(kept.length < works.length * 0.8, `evicted: ${kept.length} of ${works.length} kept`);
+  const minKept = Math.min(...kept.map((k) => k.proof.work));
+  const median = works.sort((a, b) => a - b)[Math.floor(works.length / 2)];
+  assert.ok(minKept > median * 0.5, `the cheap half went first (least kept ${minKept}, median ${median})`);
+  assert.ok(statSync(path).size < 4 * 64 * 1024, 'the file stays near its limit');
+});
+
+function assertSetAside(dir: string, path: string, kind: 'corrupt' | 'foreign', warnings: string[]) {
+  assert.ok(
+    warnings.some((w) => w.includes('set aside')),
+    `warned: ${warnings.join(' | ')}`,
+  );
+  assert.ok(
+    readdirSync(dir).some((f) => f.startsWith('p.sqlite.' + kind)),
+    `file set aside as ${kind}: ${readdirSync(dir)}`,
+  );
+  assert.ok(existsSync(path));
+}
+
+for (const kind of ['truncated', 'random bytes', 'damaged page', 'foreign database', 'text file'] as const) {
+  test(`store: a ${kind} file is reported, set aside, and nothing wrong is read`, () => {
+    const dir = tempDir();
+    const path = join(dir, 'p.sqlite');
+    const states = fill(path, 31, 80);
+    const size = statSync(path).size;
+    if (kind === 'truncated') truncateSync(path, Math.floor(size / 3));
+    else if (kind === 'random bytes') writeFileSync(path, randomFillSync(Buffer.alloc(size)));
+    else if (kind === 'damaged page') {
+      const buf = readFileSync(path);
+      randomFillSync(buf, Math.floor(buf.length / 2), Math.min(8192, buf.length - Math.floor(buf.length / 2)));
+      writeFileSync(path, buf);
+    } else if (kind === 'foreign database') {
+      const f = join(dir, 'f.sqlite');
+      const db = new Database(f);
+      db.exec('CREATE TABLE t (x)');
+      db.close();
+      writeFileSync(path, readFileSync(f));
+    } else writeFileSync(path, 'not a database\n'.repeat(100));
+    const warnings: string[] = [];
+    const proofs = openProofCache(path, { onWarning: (w) => warnings.push(w) });
+    assert.ok(proofs, 'a store is usable again');
+    let recalled = 0;
+    for (const s of states) {
+      const e = proofs.get(s);
+      if (e) {
+        recalled++;
+        const fresh = searchEvaluate(createSolver(), s, {});
+        assert.ok(e.lower <= fresh.value! && fresh.value! <= e.upper, 'what is read is true');
+      }
+    }
+    proofs.close();
+    if (kind === 'damaged page' && warnings.length === 0) {
+      // The damage fell where SQLite did not look: every record read must still check out and be true.
+      for (const r of records(path)) assertTrue(r.key, r.proof);
+      return;
+    }
+    assertSetAside(dir, path, kind === 'foreign database' ? 'foreign' : 'corrupt', warnings);
+    // (A damaged page may be found only after some intact records were read: those were checked true.)
+    if (kind !== 'damaged page') assert.equal(recalled, 0, 'a fresh store knows nothing');
+    // The CLI reports it the same way and works.
+    writeFileSync(path, 'garbage');
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', 'stats', '--store', path], {
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /set aside as/);
+  });
+}
+
+test('store: a damaged record is dropped, never believed', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const states = fill(path, 41, 20);
+  const db = new Database(path);
+  db.exec('UPDATE proofs SET lower = lower + 2, upper = upper + 2');
+  db.close();
+  const warnings: string[] = [];
+  const proofs = openProofCache(path, { onWarning: (w) => warnings.push(w) })!;
+  for (const s of states) assert.equal(proofs.get(s), undefined);
+  proofs.close();
+  assert.ok(warnings.some((w) => /damaged record/.test(w)));
+});
+
+test('store: kill -9 in the middle of writes loses only unflushed results; all that is read is true', async () => {
+  const path = join(tempDir(), 'p.sqlite');
+  let lastFlushed = 0;
+  for (let round = 0; round < 3; round++) {
+    const w = runWriter(path, 100 + round, 0);
+    let out = '';
+    await new Promise<void>((res) => {
+      w.stdout!.on('data', (d) => {
+        out += String(d);
+        const m = [...out.matchAll(/flushed (\d+)/g)];
+        // Kill it at a random moment after a few flushes (often inside a transaction).
+        if (m.length >= 3 + round) {
+          lastFlushed = Number(m[m.length - 1][1]);
+          setTimeout(() => w.kill('SIGKILL'), 3 * round);
+        }
+      });
+      w.on('exit', () => res());
+    });
+    assert.ok(lastFlushed > 0);
+    const rs = records(path);
+    assert.ok(rs.length > 0, 'flushed results survive');
+    for (const r of rs) assertTrue(r.key, r.proof);
+  }
+});
+
+test('store: two processes writing at once keep every result, and every result is true', async () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const a = runWriter(path, 7, 48),
+    b = runWriter(path, 7, 48); // the same positions: every write is a merge
+  const c = runWriter(path, 8, 48);
+  const codes = await Promise.all(
+    [a, b, c].map(
+      (w) =>
+        new Promise<number | null>((res) => {
+          let err = '';
+          w.stderr!.on('data', (d) => (err += String(d)));
+          w.on('exit', (code) => res(code === 0 ? 0 : (assert.fail(`writer failed: ${err}`), null)));
+        }),
+    ),
+  );
+  assert.deepEqual(codes, [0, 0, 0]);
+  const rs = records(path);
+  const single = join(tempDir(), 's.sqlite');
+  const w1 = runWriter(single, 7, 48),
+    w2 = runWriter(single, 8, 48);
+  await Promise.all([w1, w2].map((w) => new Promise((res) => w.on('exit', res))));
+  assert.equal(rs.length, records(single).length, 'no result lost');
+  for (const r of rs) assertTrue(r.key, r.proof);
+});
