@@ -39,6 +39,8 @@ const LAYERS = [
       'vscode-languageserver-textdocument',
       'vscode-languageserver-protocol',
       'vscode-jsonrpc',
+      // The proof store's database (server/src/store/database.ts).
+      'node-sqlite3-wasm',
     ],
   },
   {
