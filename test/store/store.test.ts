@@ -188,12 +188,12 @@ test('store: bounded size, the cheapest proofs are evicted first', () => {
   const r = mulberry32(3);
   const solver = createSolver();
   const works: number[] = [];
-  for (let i = 0; i < 1200; i++) {
-    const st = randomPosition(4, 4, r, 10, false);
+  for (let i = 0; i < 1500; i++) {
+    const st = randomPosition(3, 3, r, 12, false);
     if (st.isOver()) continue;
-    const e = searchEvaluate(solver, st, { nodeBudget: 1 });
+    const e = searchEvaluate(solver, st, {});
     const w = Math.floor(r() * 1e6);
-    s.put(st, { lower: e.lower, upper: e.upper, best: [], moves: [], work: w });
+    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: w });
     works.push(w);
   }
   s.close();

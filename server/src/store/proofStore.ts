@@ -269,6 +269,7 @@ export class ProofStore {
 
   close(): void {
     this.flush();
+    this.evictIfNeeded();
     process.removeListener('exit', this.onExit);
     this.file?.closeQuietly();
     this.file = null;
