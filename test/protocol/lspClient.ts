@@ -29,8 +29,9 @@ export class LspTestClient {
   }[] = [];
   stderr = '';
 
-  constructor(settings: Record<string, unknown> = {}) {
-    this.process = spawn(process.execPath, [resolve('dist/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `serverPath`: another build of the server (the bench runs the baseline's beside this one). */
+  constructor(settings: Record<string, unknown> = {}, serverPath = resolve('dist/server.js')) {
+    this.process = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.process.stderr!.on('data', (d) => {
       this.stderr += String(d);
     });
