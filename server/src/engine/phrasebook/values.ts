@@ -80,9 +80,21 @@ export function unknownValue(p: Pick<PositionReport, 'pending' | 'lower' | 'uppe
   return `value unknown${bounds ? ` (${bounds})` : ''}${p.note ? ` — ${p.note}` : ''}`;
 }
 
-/** "value -1 · controlled +3", the short form of an inlay hint; "value: searching…", "value: unknown". */
+/**
+ * "value -1 · controlled +3", the short form of an inlay hint; "value: searching… (-3 to +5)",
+ * "value: unknown (-3 to +5)" with the bounds proven so far when they say more than the box count.
+ */
 export function valueLabel(p: PositionReport): string {
-  if (p.value === null) return p.pending ? 'value: searching…' : 'value: unknown';
+  if (p.value === null) {
+    const proven =
+      p.lower !== null &&
+      p.upper !== null &&
+      Number.isFinite(p.lower) &&
+      Number.isFinite(p.upper) &&
+      (p.lower > -p.remaining || p.upper < p.remaining);
+    const bounds = proven ? ` (${signed(p.lower)} to ${signed(p.upper)})` : '';
+    return `${p.pending ? 'value: searching…' : 'value: unknown'}${bounds}`;
+  }
   return `value ${signed(p.value)}${p.controlledValue !== null ? ` · controlled ${signed(p.controlledValue)}` : ''}`;
 }
 
