@@ -12,6 +12,7 @@ import type { DabSettings } from './settings';
 import type { BoardState } from './engine/board/state';
 import { nimSummary, type NimSummary } from './engine/analysis/nim';
 import { NIM_BUDGET_QUICK, NIM_QUICK_MEMO_ENTRIES } from './engine/limits';
+import { entryLabel, positionLabel } from './engine/phrasebook';
 import { entryAt, positionAt } from './features/convert';
 
 /** Nimstring of positions that need no search (loony endgames): cheap, so on the main thread, memoized. */
@@ -112,19 +113,17 @@ export class AnalysisStore {
 function searchPlan(doc: DabDocument, wanted: Set<string>): PlanItem[] {
   const plan: PlanItem[] = [];
   for (const [group, m] of doc.models.entries()) {
-    const name = m.title !== null ? `${m.kind} "${m.title}"` : `the ${m.kind}`;
+    const name = entryLabel(m.kind, m.title);
     for (let i = m.states.length - 1; i >= 0; i--) {
       const state = m.states[i];
-      if (wanted.has(state.key()))
-        plan.push({ state, group, label: i === 0 ? `${name}, start` : `${name}, after move ${i}` });
+      if (wanted.has(state.key())) plan.push({ state, group, label: positionLabel(name, i) });
     }
     // Then the variations (the main line's positions come first: they are what the record is about).
     for (const line of allLines(m)) {
       if (line === m) continue;
       for (let i = line.states.length - 1; i >= 1; i--) {
         const state = line.states[i];
-        if (wanted.has(state.key()))
-          plan.push({ state, group, label: `${name}, variation, after move ${line.startPly + i}` });
+        if (wanted.has(state.key())) plan.push({ state, group, label: positionLabel(name, line.startPly + i, true) });
       }
     }
   }

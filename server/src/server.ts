@@ -4,7 +4,7 @@
  * client (IPC). Search runs in a worker thread; the editor never waits for it.
  */
 import { version } from '../../package.json';
-import { internalErrorMessage } from './engine/phrasebook';
+import { PLAY_DOCUMENT_CHANGED, PLAY_DOCUMENT_NOT_OPEN, internalErrorMessage } from './engine/phrasebook';
 import {
   CodeLensRefreshRequest,
   DiagnosticSeverity,
@@ -244,9 +244,8 @@ connection.onRequest(BoardViewRequest, (p) => {
 
 connection.onRequest(PlayLineRequest, (p) => {
   const doc = documents.get(p.uri);
-  if (doc && p.version !== undefined && doc.version !== p.version)
-    return { error: 'The document changed since the board was drawn; try again.' };
-  return withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: 'The document is not open.' });
+  if (doc && p.version !== undefined && doc.version !== p.version) return { error: PLAY_DOCUMENT_CHANGED };
+  return withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: PLAY_DOCUMENT_NOT_OPEN });
 });
 // The position under the cursor is solved first (the board view follows the cursor too).
 connection.onNotification(CursorNotification, (p) => followCursor(p?.uri, p?.position));

@@ -15,6 +15,13 @@ import type { Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { BoardState } from '../engine/board/state';
 import type { MoveToken, Range } from '../engine/notation';
+import {
+  PLAY_NEEDS_BOARD_ENTRY,
+  PLAY_NO_BOARD,
+  PLAY_NO_PROVEN_REPLY,
+  drawnAlready,
+  notALine,
+} from '../engine/phrasebook';
 import { entryAt, positionAt } from './convert';
 
 /** Budget of one engine reply in "play it out" (the request runs on the server's main thread). */
@@ -48,17 +55,17 @@ export function playLine(
   known: (s: BoardState) => Evaluation | undefined = () => undefined,
 ): PlayLineResult {
   const entry = entryAt(report, params.position.line);
-  if (!entry || entry.kind === 'endgame') return { error: 'Place the cursor in a game or a position to play a line.' };
+  if (!entry || entry.kind === 'endgame') return { error: PLAY_NEEDS_BOARD_ENTRY };
   const p =
     params.ply !== undefined
       ? entry.positions[params.ply]
       : positionAt(entry, params.position.line, params.position.character);
   const state = p?.state;
-  if (!p || !state) return { error: 'This entry has no board to play on (give it a size).' };
+  if (!p || !state) return { error: PLAY_NO_BOARD };
   const g = state.geometry;
   const line = g.allLines().find((l) => g.lineName(l) === params.line);
-  if (line === undefined) return { error: `${params.line} is not a line of this ${g.width}x${g.height} board.` };
-  if (state.drawn[line]) return { error: `${params.line} is drawn already.` };
+  if (line === undefined) return { error: notALine(params.line, g.width, g.height) };
+  if (state.drawn[line]) return { error: drawnAlready(params.line) };
 
   const model = entry.model;
   const k = p.ply;
@@ -139,7 +146,7 @@ function engineReplies(
       e = searchEvaluate(solver, s, { nodeBudget: REPLY_NODE_BUDGET, timeBudgetMs: REPLY_TIME_BUDGET_MS });
     }
     if (e.status !== 'exact' || e.best.length === 0) {
-      return { moves, note: 'No proven best reply within the budget: the engine does not answer here.' };
+      return { moves, note: PLAY_NO_PROVEN_REPLY };
     }
     const best = e.best.slice().sort((a, b) => a - b)[0];
     moves.push(best);

@@ -6,6 +6,7 @@
  */
 import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver';
 import type { SearchActivity } from '../search/searchService';
+import { PROGRESS_TITLE, attemptWords, cpuSpent, provenCount } from '../engine/phrasebook';
 
 export class SearchProgress {
   private reporter: WorkDoneProgressServerReporter | null = null;
@@ -54,7 +55,7 @@ export class SearchProgress {
         p.done();
         return;
       }
-      p.begin('dab: proving', 0, progressMessage(this.latest), false);
+      p.begin(PROGRESS_TITLE, 0, progressMessage(this.latest), false);
       this.reporter = p;
       this.lastMessage = '';
       this.report();
@@ -66,21 +67,11 @@ export class SearchProgress {
   }
 }
 
-function seconds(ms: number): string {
-  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
-}
-
-/** 'game "sixty", after move 23 (under the cursor; attempt 2, up to 1.0 s) · 34 of 61 proven · 14 s of 120 s CPU' */
+/** 'game "sixty", after move 23 (under the cursor; attempt 2, up to 1.0 s) · 34 of 61 positions proven · 14 s of 120 s CPU' */
 export function progressMessage(a: SearchActivity): string {
-  const parts = a.running.map(
-    (j) =>
-      `${j.label} (${j.reason === 'cursor' ? 'under the cursor; ' : ''}attempt ${j.level + 1}, up to ${seconds(j.budgetMs)})`,
-  );
+  const parts = a.running.map((j) => attemptWords(j.label, j.reason === 'cursor', j.level, j.budgetMs));
   const owner = a.running[0]?.owner;
   const d = a.documents.find((x) => x.owner === owner);
-  if (d) {
-    parts.push(`${d.proven} of ${d.total} positions proven`);
-    parts.push(d.budgetMs > 0 ? `${seconds(d.spentMs)} of ${seconds(d.budgetMs)} CPU` : `${seconds(d.spentMs)} CPU`);
-  }
+  if (d) parts.push(provenCount(d.proven, d.total), cpuSpent(d.spentMs, d.budgetMs));
   return parts.join(' · ');
 }

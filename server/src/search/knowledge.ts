@@ -6,6 +6,7 @@
  * cancelled search reports only bounds it proved), so the intersection is a proof as well.
  */
 import type { Evaluation } from '../engine/analysis/evaluation';
+import { inconsistentBoundsIgnored } from '../engine/phrasebook';
 
 /** The merge of two evaluations of the same position (either may be undefined). */
 export function mergeEvaluations(old: Evaluation | undefined, next: Evaluation): Evaluation {
@@ -25,7 +26,7 @@ export function mergeEvaluations(old: Evaluation | undefined, next: Evaluation):
   if (lower > upper) {
     // Two proofs that contradict each other: a solver bug. Keep the older answer rather than
     // show an impossible interval, and say so.
-    return { ...old, note: `${old.note ?? ''} (inconsistent bounds from a later search were ignored)`.trim() };
+    return { ...old, note: inconsistentBoundsIgnored(old.note) };
   }
   return merged;
 }

@@ -14,6 +14,13 @@ import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { NIM_BUDGET_WORKER, SEARCH_KNOWN_ENTRIES } from '../engine/limits';
+import {
+  NOT_SOLVED_WITHIN_LIMITS,
+  SEARCHING_IN_BACKGROUND,
+  backgroundBudgetSpent,
+  searchFailed,
+  searchLimitReached,
+} from '../engine/phrasebook';
 import { deserializeEvaluation, type SearchJob, type WorkerMessage } from './messages';
 import { mergeEvaluations } from './knowledge';
 import { attemptBudget, budgetLeft, pickJob, type DocumentPlan, type PickedJob, type PositionState } from './schedule';
@@ -216,14 +223,10 @@ export class SearchService {
     const d = this.docs.get(owner);
     const budgetSpent = d !== undefined && budgetLeft(d) <= 0;
     if (!k.settled && !budgetSpent) {
-      return e
-        ? { ...e, status: 'pending', value: null, best: [], note: 'searching: proofs improve in the background' }
-        : undefined;
+      return e ? { ...e, status: 'pending', value: null, best: [], note: SEARCHING_IN_BACKGROUND } : undefined;
     }
     const open = state.openBoxCount();
-    const why = k.settled
-      ? (k.reason ?? 'not solved within the search limits')
-      : `the background search budget of this document is spent (${Math.round(d!.spentMs / 1000)} s of CPU; setting dab.search.backgroundBudgetSeconds)`;
+    const why = k.settled ? (k.reason ?? NOT_SOLVED_WITHIN_LIMITS) : backgroundBudgetSpent(d!.spentMs);
     return {
       status: 'unknown',
       method: 'search',
@@ -382,7 +385,7 @@ export class SearchService {
         if (e.status === 'exact' || !m.cancelled) this.proofStore?.put(k.state, k.evaluation);
       } else if (m.message !== 'cancelled') {
         k.settled = true;
-        k.reason = `the search failed: ${m.message}`;
+        k.reason = searchFailed(m.message);
       }
       this.events.onResult(m.key, this.ownersOf(m.key));
     }
@@ -400,11 +403,8 @@ export class SearchService {
     k.level = pick.level + 1;
     if (last || this.settings.nodeBudget > 0) {
       k.settled = true;
-      const limit =
-        this.settings.nodeBudget > 0
-          ? `${this.settings.nodeBudget.toLocaleString('en-US')} positions`
-          : `${(k.longestMs / 1000).toFixed(k.longestMs < 10_000 ? 1 : 0)} s`;
-      k.reason = `not solved within the search limit (${limit} per attempt, ${k.level} attempt${k.level === 1 ? '' : 's'})`;
+      const limit = this.settings.nodeBudget > 0 ? { nodes: this.settings.nodeBudget } : { ms: k.longestMs };
+      k.reason = searchLimitReached(limit, k.level);
     }
   }
 

@@ -7,6 +7,7 @@ import { analyzeBoardEndgame, loonyEndgameValue, type BoardEndgameAnalysis } fro
 import { Solver, type SolveOptions } from '../solver';
 import type { Evaluation } from './evaluation';
 import { nimSummary } from './nim';
+import { searchBudgetReached } from '../phrasebook';
 
 export type LoonyAnalysis = Extract<BoardEndgameAnalysis, { ok: true }>;
 
@@ -82,7 +83,7 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     best: [],
     moveValues,
     nodes: r.nodes,
-    note: `not solved within the search budget (${r.nodes.toLocaleString('en-US')} positions searched)`,
+    note: searchBudgetReached(r.nodes),
     nim,
   };
 }

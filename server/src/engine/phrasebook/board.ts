@@ -127,3 +127,22 @@ export function graphPointLabel(
   }
   return `${ply === 0 ? 'start' : 'after move ' + ply}: ${words}${mistake ? ', mistake' : ''}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Playing a line from the board (the dab/playLine request's answers)
+
+export const PLAY_NEEDS_BOARD_ENTRY = 'Place the cursor in a game or a position to play a line.';
+export const PLAY_NO_BOARD = 'This entry has no board to play on (give it a size).';
+export const PLAY_NO_PROVEN_REPLY = 'No proven best reply within the budget: the engine does not answer here.';
+export const PLAY_DOCUMENT_CHANGED = 'The document changed since the board was drawn; try again.';
+export const PLAY_DOCUMENT_NOT_OPEN = 'The document is not open.';
+
+/** "z9-z8 is not a line of this 3x3 board." */
+export function notALine(line: string, width: number, height: number): string {
+  return `${line} is not a line of this ${width}x${height} board.`;
+}
+
+/** "a1-b1 is drawn already." */
+export function drawnAlready(line: string): string {
+  return `${line} is drawn already.`;
+}

@@ -11,6 +11,7 @@
  *   moves.ts      moves and mistakes: diagnostics, the verdict on a move, reviews, quick fixes
  *   nimstring.ts  the Nimstring view: nim-values, the chain fight, the long chain rule
  *   board.ts      the board picture: caption, screen-reader summary, titles of its parts
+ *   search.ts     why a value is not known yet; the background search's progress report
  */
 export * from './grammar';
 export * from './values';
@@ -18,3 +19,4 @@ export * from './advice';
 export * from './moves';
 export * from './nimstring';
 export * from './board';
+export * from './search';
