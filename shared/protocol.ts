@@ -21,6 +21,31 @@ export const BoardViewRequest = new RequestType<BoardViewParams, BoardView | nul
  */
 export const PlayLineRequest = new RequestType<PlayLineParams, PlayLineResult, void>('dab/playLine');
 
+/**
+ * Convert a Dabble/KSquares `.dbl` file to a `.dab` entry (server/src/features/importDbl.ts): the
+ * entry's text when the file has no errors, and the file's problems with their ranges either way.
+ */
+export const ImportDblRequest = new RequestType<ImportDblParams, ImportDblResult, void>('dab/importDbl');
+
+export interface ImportDblParams {
+  /** The .dbl file's text. */
+  text: string;
+  /** The entry's title (the file's name without its extension). */
+  title: string;
+}
+
+export interface ImportDblResult {
+  /** The `.dab` entry; absent when the file has errors. */
+  text?: string;
+  kind?: 'game' | 'position';
+  problems: {
+    severity: 'error' | 'warning' | 'information' | 'hint';
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    code: string;
+    message: string;
+  }[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Client -> server notifications
 

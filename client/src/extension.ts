@@ -1,6 +1,7 @@
 /**
  * The dab VS Code extension: starts the dab language server (dist/server.js) over IPC for `dab`
- * documents and adds the board view (dab.showBoard) and its SVG export (dab.exportBoardSvg).
+ * documents and adds the board view (dab.showBoard) and its SVG export (dab.exportBoardSvg), and
+ * the conversion of Dabble/KSquares .dbl files (dab.convertDbl).
  */
 import * as vscode from 'vscode';
 import {
@@ -12,6 +13,7 @@ import {
 import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
 import { AnalysisChangedNotification, CursorNotification, type CursorParams } from '../../shared/protocol';
 import { extendMarkdownIt, pictureModule, type MarkdownItLike } from './markdownPreview';
+import { registerDblImport } from './dblImport';
 
 let client: LanguageClient | undefined;
 
@@ -47,6 +49,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
       },
     }),
   );
+
+  // Dabble/KSquares .dbl files: problems shown, conversion offered (dab.convertDbl).
+  const offerOpenDblFiles = registerDblImport(context, getClient);
 
   // The panel follows the cursor of .dab editors (debounced) and redraws after edits.
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -103,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   c.start().then(
     () => {
       sendCursor(vscode.window.activeTextEditor);
+      offerOpenDblFiles();
       // Search results arrive after the text settles: redraw the board when its document's analysis changes.
       context.subscriptions.push(
         c.onNotification(AnalysisChangedNotification, (p) => {

@@ -24,6 +24,7 @@ import {
   AnalysisChangedNotification,
   BoardViewRequest,
   CursorNotification,
+  ImportDblRequest,
   PlayLineRequest,
 } from '../../shared/protocol';
 import { SearchProgress } from './features/progress';
@@ -36,6 +37,7 @@ import { documentSymbols, foldingRanges } from './features/symbols';
 import { codeActions } from './features/codeActions';
 import { boardView } from './features/boardViewRequest';
 import { playLine } from './features/playLine';
+import { importDbl } from './features/importDbl';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -247,6 +249,7 @@ connection.onRequest(PlayLineRequest, (p) => {
   if (doc && p.version !== undefined && doc.version !== p.version) return { error: PLAY_DOCUMENT_CHANGED };
   return withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: PLAY_DOCUMENT_NOT_OPEN });
 });
+connection.onRequest(ImportDblRequest, (p) => importDbl(p));
 // The position under the cursor is solved first (the board view follows the cursor too).
 connection.onNotification(CursorNotification, (p) => followCursor(p?.uri, p?.position));
 

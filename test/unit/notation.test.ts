@@ -100,7 +100,7 @@ test('spec diagram example: 2x2 with three lines undrawn, owner A', () => {
 test('the examples in docs/notation.md parse as documented', async () => {
   const { readFileSync } = await import('node:fs');
   const md = readFileSync(new URL('../../docs/notation.md', import.meta.url), 'utf8');
-  const section = md.slice(md.indexOf('## 11. Examples'));
+  const section = md.slice(md.indexOf('## 11. Examples'), md.indexOf('## 12.'));
   const code = section.slice(section.indexOf('```\n') + 4, section.lastIndexOf('```'));
   const doc = readDab(code);
   assert.deepEqual(
