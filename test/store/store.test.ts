@@ -12,12 +12,12 @@ import { randomFillSync } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { mulberry32 } from '../support/random';
-import { randomPosition } from '../support/boards';
+import { playedPosition, randomPosition } from '../support/boards';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
-import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir } from '../../server/src/store';
+import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
 import { checkProof, toRow } from '../../server/src/store/proof';
 import { assertTrue, records, tempDir } from './support';
 
@@ -149,7 +149,7 @@ test('store: export and import share proofs; import checks every record and name
   assert.ok(n > 10);
   const lines = readFileSync(file, 'utf8').trim().split('\n');
   const rec = JSON.parse(lines[1]);
-  const lie = toRow(rec.key, { lower: rec.lower + 2, upper: rec.upper + 2, best: [], moves: [], work: 1 });
+  const lie = toRow(rec.key, { lower: rec.lower + 2, upper: rec.upper + 2, best: [], moves: [], work: 1, tried: 0 });
   lines.push(
     '{"key": "not json',
     JSON.stringify({ ...rec, lower: rec.lower + 2, upper: rec.upper + 2 }),
@@ -193,7 +193,7 @@ test('store: bounded size, the cheapest proofs are evicted first', () => {
     if (st.isOver()) continue;
     const e = searchEvaluate(solver, st, {});
     const w = Math.floor(r() * 1e6);
-    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: w });
+    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: w, tried: 0 });
     works.push(w);
   }
   s.close();
@@ -328,4 +328,24 @@ test('store: two processes writing at once keep every result, and every result i
   await Promise.all([w1, w2].map((w) => new Promise((res) => w.on('exit', res))));
   assert.equal(rs.length, records(single).length, 'no result lost');
   for (const r of rs) assertTrue(r.key, r.proof);
+});
+
+test('store: bounds an attempt could not narrow are the answer for the same budget, not for a larger one', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const proofs = openProofCache(path)!;
+  const s = playedPosition(5, 5, 45, mulberry32(77));
+  const solver = createSolver();
+  let searches = 0;
+  const attempt = (ms: number) => () => {
+    searches++;
+    return searchEvaluate(solver, s, { nodeBudget: 2000, timeBudgetMs: ms });
+  };
+  const first = searchOnce(proofs, s, attempt(50), 50);
+  assert.equal(first.status, 'unknown', 'a 5x5 middle game is not solved in 2000 nodes');
+  const again = searchOnce(proofs, s, attempt(50), 50);
+  assert.equal(searches, 1, 'the same budget does not search again');
+  assert.deepEqual([again.lower, again.upper, again.note], [first.lower, first.upper, first.note]);
+  searchOnce(proofs, s, attempt(100), 100);
+  assert.equal(searches, 2, 'a larger budget searches again');
+  proofs.close();
 });

@@ -42,7 +42,8 @@ export function createSearchCache(
       const key = state.key();
       let e = cache.get(key);
       if (!e) {
-        e = searchOnce(proofs, state, () => searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET_CLI }));
+        const attempt = () => searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET_CLI });
+        e = searchOnce(proofs, state, attempt, budget.nodeBudget ? 0 : budget.timeBudgetMs);
         e.nim ??= nimSummary(state, NIM_BUDGET_CLI); // a stored proof keeps no Nimstring view
         remember(cache, key, e);
       }

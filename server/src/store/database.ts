@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 
 export const STORE_FORMAT = 'dab-proof-store';
-export const STORE_VERSION = 1;
+export const STORE_VERSION = 2;
 /**
  * A lock directory without an owner file older than this is left over from a killed process (only
  * single statements, which take milliseconds, hold the lock without writing the owner file).
@@ -33,7 +33,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS proofs (
   key TEXT PRIMARY KEY, lower INTEGER NOT NULL, upper INTEGER NOT NULL,
-  best TEXT NOT NULL, moves TEXT NOT NULL, work REAL NOT NULL, crc INTEGER NOT NULL
+  best TEXT NOT NULL, moves TEXT NOT NULL, work REAL NOT NULL, tried INTEGER NOT NULL, crc INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);`;
 
@@ -57,7 +57,7 @@ function stamp(): string {
 }
 
 /** Rename a file (and its journal) aside; returns the new name. */
-function setAside(path: string, why: 'corrupt' | 'foreign'): string {
+function setAside(path: string, why: 'corrupt' | 'foreign' | 'old'): string {
   const to = `${path}.${why}-${stamp()}`;
   renameSync(path, to);
   for (const side of ['-journal']) if (existsSync(path + side)) renameSync(path + side, to + side);
@@ -106,8 +106,12 @@ export class StoreFile {
           );
           return { db: null, warnings };
         }
-        const to = setAside(path, 'foreign');
-        warnings.push(`${path} is not a dab proof store; it was set aside as ${to} and a new store started`);
+        const to = setAside(path, verdict === 'older' ? 'old' : 'foreign');
+        warnings.push(
+          verdict === 'older'
+            ? `the proof store ${path} is of an older format; it was set aside as ${to} and a new store started`
+            : `${path} is not a dab proof store; it was set aside as ${to} and a new store started`,
+        );
       } catch (e) {
         try {
           db?.close();
@@ -132,7 +136,7 @@ export class StoreFile {
   }
 
   /** Create the schema or check it is ours. */
-  private initialise(): 'ok' | 'foreign' | 'newer' {
+  private initialise(): 'ok' | 'foreign' | 'newer' | 'older' {
     return this.write(() => {
       const tables = this.db.all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name));
       if (tables.length > 0) {
@@ -142,6 +146,7 @@ export class StoreFile {
         const v = Number(meta.get('version'));
         if (!Number.isInteger(v)) return 'foreign';
         if (v > STORE_VERSION) return 'newer';
+        if (v < STORE_VERSION) return 'older';
         return 'ok';
       }
       this.db.exec(SCHEMA);

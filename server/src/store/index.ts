@@ -5,6 +5,7 @@
  */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
+import { searchBudgetReached } from '../engine/phrasebook';
 import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
 
@@ -14,8 +15,10 @@ export { ProofStore } from './proofStore';
 export interface ProofCache {
   /** The stored proof as an evaluation: 'exact' (the answer) or 'unknown' with proven bounds. */
   get(state: BoardState): Evaluation | undefined;
+  /** Also the longest time budget (ms) a stored attempt spent without finding the exact value. */
+  lookup(state: BoardState): { evaluation: Evaluation; triedMs: number } | undefined;
   /** Keep what a search proved (exact value, bounds, optimal moves, move values). */
-  put(state: BoardState, e: Evaluation): void;
+  put(state: BoardState, e: Evaluation, triedMs?: number): void;
   /** A search result combined with what was stored before it (tighter bounds; exact if they meet). */
   combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
   flush(): void;
@@ -31,8 +34,12 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
   if (!store.usable) return undefined;
   return {
     get: (state) => toEvaluation(state, store.get(state)),
-    put(state, e) {
-      const p = toProof(state, e);
+    lookup(state) {
+      const p = store.get(state);
+      return p ? { evaluation: toEvaluation(state, p)!, triedMs: p.tried } : undefined;
+    },
+    put(state, e, triedMs = 0) {
+      const p = toProof(state, e, triedMs);
       if (p) store.put(state, p);
     },
     combine,
@@ -56,12 +63,12 @@ function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | und
     best: exact ? p.best.slice() : [],
     moveValues,
     nodes: p.work,
-    ...(exact ? {} : { note: STORE_NOTE }),
+    ...(exact ? {} : { note: p.tried > 0 ? searchBudgetReached(p.work) : STORE_NOTE }),
   };
 }
 
 /** What a search evaluation proves, or undefined when it proves nothing worth keeping. */
-function toProof(state: BoardState, e: Evaluation): Proof | undefined {
+function toProof(state: BoardState, e: Evaluation, triedMs: number): Proof | undefined {
   if (e.method !== 'search' || e.status === 'pending') return undefined;
   if (e.note === 'cancelled' || e.note?.startsWith('search failed')) return undefined;
   if (!Number.isFinite(e.lower) || !Number.isFinite(e.upper)) return undefined;
@@ -69,14 +76,16 @@ function toProof(state: BoardState, e: Evaluation): Proof | undefined {
   for (const [l, v] of e.moveValues ?? []) if (v !== null && Number.isFinite(v)) moves.push([l, v]);
   moves.sort((a, b) => a[0] - b[0]);
   const r = state.openBoxCount();
-  if (e.lower <= -r && e.upper >= r && moves.length === 0) return undefined;
   const exact = e.status === 'exact' && e.value !== null;
+  const tried = exact ? 0 : Math.max(0, Math.round(triedMs));
+  if (e.lower <= -r && e.upper >= r && moves.length === 0 && tried === 0) return undefined;
   return {
     lower: exact ? e.value! : Math.max(-r, e.lower),
     upper: exact ? e.value! : Math.min(r, e.upper),
     best: exact ? [...new Set(e.best)].sort((a, b) => a - b) : [],
     moves,
     work: e.nodes ?? 0,
+    tried,
   };
 }
 
@@ -106,15 +115,22 @@ function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation 
 }
 
 /**
- * Evaluate `state` by `search` unless the store already proves its value; what the search proves
- * is combined with the stored bounds and kept.
+ * Evaluate `state` by `search` unless the store already has the answer: its exact value, or bounds
+ * that an attempt with at least `timeBudgetMs` (> 0) could not narrow (the same search again would
+ * end the same way). What the search proves is combined with the stored bounds and kept.
  */
-export function searchOnce(proofs: ProofCache | undefined, state: BoardState, search: () => Evaluation): Evaluation {
-  const stored = proofs?.get(state);
-  if (stored?.status === 'exact') return stored;
+export function searchOnce(
+  proofs: ProofCache | undefined,
+  state: BoardState,
+  search: () => Evaluation,
+  timeBudgetMs = 0,
+): Evaluation {
+  const stored = proofs?.lookup(state);
+  if (stored?.evaluation.status === 'exact') return stored.evaluation;
+  if (stored && timeBudgetMs > 0 && stored.triedMs >= timeBudgetMs) return stored.evaluation;
   const fresh = search();
   if (!proofs) return fresh;
-  const e = proofs.combine(stored, fresh);
-  proofs.put(state, e);
+  const e = proofs.combine(stored?.evaluation, fresh);
+  proofs.put(state, e, e.status === 'exact' ? 0 : timeBudgetMs);
   return e;
 }

@@ -14,7 +14,9 @@
  *   best  TEXT     every optimal line, ascending, comma-separated ('' when not known)
  *   moves TEXT     `line:value` for every move whose exact value is proven, comma-separated
  *   work  REAL     search nodes the proof took (eviction drops the cheapest first)
- *   crc   INTEGER  CRC-32 of `key|lower|upper|best|moves|work` (catches bytes changed on disk)
+ *   tried INTEGER  the longest time budget (ms) of a search that ended without the exact value
+ *                  (0: none); a later run with no larger budget takes the stored bounds as its answer
+ *   crc   INTEGER  CRC-32 of `key|lower|upper|best|moves|work|tried` (catches bytes changed on disk)
  */
 import { geometryOf, type BoardGeometry } from '../engine/board/geometry';
 import { MAX_SIDE } from '../engine/limits';
@@ -31,6 +33,8 @@ export interface Proof {
   moves: [number, number][];
   /** Search nodes behind the proof. */
   work: number;
+  /** Longest time budget (ms) of an attempt that did not find the exact value (0: none recorded). */
+  tried: number;
 }
 
 export interface ProofRow {
@@ -40,6 +44,7 @@ export interface ProofRow {
   best: string;
   moves: string;
   work: number;
+  tried: number;
   crc: number;
 }
 
@@ -61,7 +66,7 @@ export function crc32(text: string): number {
 }
 
 function rowCrc(r: Omit<ProofRow, 'crc'>): number {
-  return crc32(`${r.key}|${r.lower}|${r.upper}|${r.best}|${r.moves}|${r.work}`);
+  return crc32(`${r.key}|${r.lower}|${r.upper}|${r.best}|${r.moves}|${r.work}|${r.tried}`);
 }
 
 export function toRow(key: string, p: Proof): ProofRow {
@@ -72,6 +77,7 @@ export function toRow(key: string, p: Proof): ProofRow {
     best: p.best.join(','),
     moves: p.moves.map(([l, v]) => `${l}:${v}`).join(','),
     work: Math.max(0, Math.round(p.work)),
+    tried: Math.max(0, Math.round(p.tried)),
   };
   return { ...r, crc: rowCrc(r) };
 }
@@ -80,12 +86,18 @@ const INT = /^-?\d{1,4}$/;
 
 /** Decode and check a row; a string says why it is rejected. */
 export function fromRow(raw: Record<string, unknown>): { key: string; proof: Proof } | string {
-  const { key, lower, upper, best, moves, work, crc } = raw;
+  const { key, lower, upper, best, moves, work, tried, crc } = raw;
   if (typeof key !== 'string' || typeof best !== 'string' || typeof moves !== 'string')
     return 'fields of the wrong type';
-  if (typeof lower !== 'number' || typeof upper !== 'number' || typeof work !== 'number' || typeof crc !== 'number')
+  if (
+    typeof lower !== 'number' ||
+    typeof upper !== 'number' ||
+    typeof work !== 'number' ||
+    typeof tried !== 'number' ||
+    typeof crc !== 'number'
+  )
     return 'fields of the wrong type';
-  if (rowCrc({ key, lower, upper, best, moves, work }) !== crc) return 'checksum mismatch';
+  if (rowCrc({ key, lower, upper, best, moves, work, tried }) !== crc) return 'checksum mismatch';
   const bestLines: number[] = [];
   for (const s of best === '' ? [] : best.split(',')) {
     if (!INT.test(s)) return `bad best move '${s}'`;
@@ -97,7 +109,7 @@ export function fromRow(raw: Record<string, unknown>): { key: string; proof: Pro
     if (extra !== undefined || !INT.test(l ?? '') || !INT.test(v ?? '')) return `bad move value '${s}'`;
     moveValues.push([Number(l), Number(v)]);
   }
-  const proof: Proof = { lower, upper, best: bestLines, moves: moveValues, work };
+  const proof: Proof = { lower, upper, best: bestLines, moves: moveValues, work, tried };
   const why = checkProof(key, proof);
   return why ?? { key, proof };
 }
@@ -139,7 +151,10 @@ export function checkProof(key: string, p: Proof): string | undefined {
   const int = (v: number) => Number.isInteger(v);
   if (!int(p.lower) || !int(p.upper) || p.lower > p.upper) return 'bounds out of order';
   if (p.lower < -r || p.upper > r) return 'bounds outside the boxes left';
-  if (r > 0 && p.lower === -r && p.upper === r) return 'no proof (trivial bounds)';
+  if (!Number.isInteger(p.tried) || p.tried < 0) return 'bad tried figure';
+  // Trivial bounds say something only with the attempt that failed to narrow them.
+  if (r > 0 && p.lower === -r && p.upper === r && p.moves.length === 0 && p.tried === 0)
+    return 'no proof (trivial bounds)';
   const exact = p.lower === p.upper;
   if (exact && (p.lower - r) % 2 !== 0) return 'exact value of the wrong parity';
   if (!Number.isFinite(p.work) || p.work < 0) return 'bad work figure';

@@ -66,6 +66,7 @@ export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
     best: best.filter((l) => moves.get(l) === undefined || moves.get(l) === lower),
     moves: [...moves].sort((x, y) => x[0] - y[0]),
     work: Math.max(a.work, b.work),
+    tried: Math.max(a.tried, b.tried),
   };
   if (lower === upper && a.best.length > 0 && b.best.length > 0 && a.best.join() !== b.best.join()) return 'conflict';
   return merged;
@@ -319,13 +320,14 @@ export class ProofStore {
     if (checkProof(key, next)) return 'conflict';
     const r: ProofRow = toRow(key, next);
     f.read((db) =>
-      db.run('INSERT OR REPLACE INTO proofs VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      db.run('INSERT OR REPLACE INTO proofs VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
         r.key,
         r.lower,
         r.upper,
         r.best,
         r.moves,
         r.work,
+        r.tried,
         r.crc,
       ]),
     );
