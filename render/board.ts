@@ -29,6 +29,8 @@ import { heatClass, heatLegend } from './heat';
 
 const CELL = 44;
 const DOT_R = 3.5;
+/** Half the width of the band around an undrawn line that answers the mouse. */
+const HIT = 7;
 const PAD_LEFT = 26;
 const PAD_TOP = 14;
 const PAD_RIGHT = 14;
@@ -383,8 +385,15 @@ function drawUndrawn(view: BoardView, H: number, options: BoardDrawOptions, stal
       },
       [
         el('title', {}, label),
-        // A wide transparent stroke makes the line easy to hit with a mouse.
-        el('line', { class: 'hit', x1, y1, x2, y2, stroke: 'transparent', 'stroke-width': 14 }),
+        // A transparent band around the line makes it easy to hit (and gives it a box to point at).
+        el('rect', {
+          class: 'hit',
+          x: Math.min(x1, x2) - HIT,
+          y: Math.min(y1, y2) - HIT,
+          width: Math.abs(x2 - x1) + 2 * HIT,
+          height: Math.abs(y2 - y1) + 2 * HIT,
+          fill: 'transparent',
+        }),
         el('line', {
           class: 'move-line',
           x1,

@@ -23,7 +23,17 @@ async function drawingBundle(): Promise<string> {
   if (drawingScript === undefined) {
     const esbuild = await import('esbuild');
     const out = await esbuild.build({
-      entryPoints: [join(root, 'webview', 'dom.ts')],
+      // The DOM back end plus the string back end, to compare the two on one element tree.
+      stdin: {
+        contents: [
+          "export * from './webview/dom';",
+          "export { toSvgString } from './render/tree';",
+          "export { boardTree } from './render/board';",
+          "export { pictureSvg } from './render/picture';",
+        ].join('\n'),
+        resolveDir: root,
+        loader: 'ts',
+      },
       bundle: true,
       format: 'iife',
       globalName: 'DabBoard',
@@ -607,6 +617,188 @@ test(
     assert.ok(r.bandBox[0] < r.zeroY && r.bandBox[1] > r.zeroY, 'the band over -3..+5 crosses zero');
     assert.equal(r.label0, 'start: value unknown, Alice between −3 and +5');
     assert.equal(r.label3, 'after move 3: value unknown');
+    await page.close();
+  },
+);
+
+/** midGame() with every undrawn line, its loss and words, solved, and a best line. */
+function playable(): BoardView {
+  const v = midGame();
+  const drawn = new Set(v.drawn.map((l) => l.name));
+  const all: ReturnType<typeof L>[] = [];
+  for (let y = 0; y <= 3; y++) for (let x = 0; x < 3; x++) all.push(L([x, y], [x + 1, y]));
+  for (let y = 0; y < 3; y++) for (let x = 0; x <= 3; x++) all.push(L([x, y], [x, y + 1]));
+  const undrawn = all.filter((l) => !drawn.has(l.name));
+  const losses = [0, 1, 2, 3, 4, 5, 7, 0, 2, 1, 6, 3, 0];
+  return {
+    ...v,
+    solved: true,
+    moves: undrawn.map((line, i) => {
+      const loss = losses[i % losses.length];
+      return {
+        line,
+        loss,
+        text: `${line.name}: ${loss === 0 ? 'a best move' : `throws away ${loss} box${loss === 1 ? '' : 'es'}`} — Bob wins the rest by 2`,
+      };
+    }),
+    pv: [L([2, 0], [3, 0]), L([3, 0], [3, 1])],
+  };
+}
+
+test(
+  'browser: every undrawn line is a focusable button named by its line; click and Enter play it; hover says what it means; heat colours match the losses',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page, errors, csp } = await webviewPage();
+    const view = playable();
+    await page.evaluate(
+      (v) =>
+        window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 3, character: 9 } }, '*'),
+      view,
+    );
+    await page.waitForSelector('#board svg .move', { state: 'attached' });
+    const lines = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#board .move')).map((m) => ({
+        name: m.getAttribute('data-line'),
+        label: m.getAttribute('aria-label'),
+        role: m.getAttribute('role'),
+        tabindex: m.getAttribute('tabindex'),
+        heat: m.getAttribute('class'),
+        stroke: getComputedStyle(m.querySelector('.move-line')!).stroke,
+        dash: getComputedStyle(m.querySelector('.move-line')!).strokeDasharray,
+      })),
+    );
+    assert.equal(lines.length, view.moves!.length, 'every undrawn line is drawn');
+    const bands = [
+      [0, 0, 'heat-0', 'rgb(13, 148, 136)'],
+      [1, 1, 'heat-1', 'rgb(202, 138, 4)'],
+      [2, 2, 'heat-2', 'rgb(234, 88, 12)'],
+      [3, 4, 'heat-3', 'rgb(220, 38, 38)'],
+      [5, 99, 'heat-5', 'rgb(192, 38, 211)'],
+    ] as const;
+    const dashes = new Set<string>();
+    for (const l of lines) {
+      assert.equal(l.role, 'button');
+      assert.equal(l.tabindex, '0');
+      assert.ok(l.label!.includes(l.name!), `aria-label "${l.label}" names ${l.name}`);
+      // The loss the hover reports, read back from the words, decides the colour.
+      const m = /throws away (\d+) box/.exec(l.label!);
+      const loss = m ? Number(m[1]) : /a best move/.test(l.label!) ? 0 : NaN;
+      const band = bands.find(([lo, hi]) => loss >= lo && loss <= hi)!;
+      assert.ok(band, `${l.label}: a band`);
+      assert.ok(l.heat!.split(' ').includes(band[2]), `${l.name}: ${l.heat} for a loss of ${loss}`);
+      assert.equal(l.stroke, band[3], `${l.name}: colour of ${band[2]}`);
+      dashes.add(`${band[2]}:${l.dash}`);
+    }
+    assert.equal(new Set([...dashes].map((d) => d.split(':')[1])).size, 5, 'five bands, five dash patterns');
+    assert.equal(await page.locator('#legend .legend-item').count(), 5, 'a legend with the five bands');
+    assert.equal(await page.locator('#legend').isVisible(), true);
+
+    // Hover shows the words; click and Enter post the line to play.
+    const target = lines[3];
+    await page.hover(`#board .move[data-line="${target.name}"]`, { force: true });
+    await page.waitForFunction((t) => document.getElementById('line-info')!.textContent === t, target.label);
+    await page.click(`#board .move[data-line="${target.name}"]`, { force: true });
+    await page.focus(`#board .move[data-line="${lines[5].name}"]`);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.textContent('#line-info'), lines[5].label, 'focus shows the words too');
+    await page.click('#playout');
+    const posted = await page.evaluate(() =>
+      (window as any).__posted.filter((m: any) => m.type === 'play' || m.type === 'playOut'),
+    );
+    assert.deepEqual(posted, [
+      { type: 'play', line: target.name },
+      { type: 'play', line: lines[5].name },
+      { type: 'playOut', on: true },
+    ]);
+
+    // The best line: shown, and stepped through on the board (no heat colours meanwhile).
+    assert.deepEqual(await page.locator('#pv li').allTextContents(), ['c1-d1', 'd1-d2']);
+    await page.click('#pv-next');
+    assert.deepEqual(
+      await page.locator('#board .pv-move').evaluateAll((e) => e.map((x) => x.getAttribute('data-line'))),
+      ['c1-d1'],
+    );
+    await page.click('#pv-next');
+    assert.equal(await page.locator('#board .pv-move').count(), 2);
+    assert.equal(await page.locator('#pv li.current').textContent(), 'd1-d2');
+    assert.equal(await page.locator('#board .move.heat-none').count(), lines.length, 'stale colours are hidden');
+    await page.click('#pv-prev');
+    await page.click('#pv-prev');
+    assert.equal(await page.locator('#board .pv-move').count(), 0);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(csp, []);
+    await page.close();
+  },
+);
+
+test(
+  'browser: hostile line names and words stay text on the playable board',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page, dialogs, errors } = await webviewPage();
+    const view = playable();
+    view.moves![0] = { ...view.moves![0], line: { ...view.moves![0].line, name: '<img src=x onerror=alert(1)>' } };
+    view.moves![1] = { ...view.moves![1], text: '"><svg onload=alert(2)>' };
+    view.pv = [{ ...view.pv![0], name: '<script>alert(3)</script>' }];
+    await page.evaluate(
+      (v) =>
+        window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 0, character: 0 } }, '*'),
+      view,
+    );
+    await page.waitForSelector('#board svg .move', { state: 'attached' });
+    await page.click('#pv-next');
+    await page.waitForTimeout(200);
+    const r = await page.evaluate(() => ({
+      imgs: document.querySelectorAll('img').length,
+      svgs: document.querySelectorAll('#board svg svg, #board foreignObject').length,
+      scripts: document.querySelectorAll('script:not([nonce])').length,
+      label: document.querySelectorAll('#board .move')[1].getAttribute('aria-label'),
+      pv: document.querySelector('#pv li')!.textContent,
+    }));
+    assert.deepEqual([r.imgs, r.svgs, r.scripts], [0, 0, 0]);
+    assert.equal(r.label, '"><svg onload=alert(2)>');
+    assert.equal(r.pv, '<script>alert(3)</script>');
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
+
+test(
+  'browser: the string back end (Markdown, dab render) and the DOM back end draw the same elements',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page, errors } = await drawingPage();
+    const view = { ...playable(), entryTitle: 'a < b & "c"' };
+    const r = await page.evaluate((v) => {
+      const D = (window as any).DabBoard;
+      const shape = (e: Element): string[] => {
+        const attrs = Array.from(e.attributes)
+          .map((a) => `${a.name}=${a.value}`)
+          .filter((a) => !/^(tabindex|role=button|xmlns)/.test(a))
+          .sort()
+          .join(' ');
+        return [`${e.tagName.toLowerCase()} ${attrs} ${e.childElementCount ? '' : (e.textContent ?? '')}`].concat(
+          ...Array.from(e.children).map(shape),
+        );
+      };
+      const dom = D.renderBoard(v, document) as SVGSVGElement;
+      const text = D.toSvgString(D.boardTree(v, {}));
+      const parsed = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+      const picture = new DOMParser().parseFromString(D.pictureSvg(v), 'image/svg+xml');
+      return {
+        dom: shape(dom),
+        str: shape(parsed),
+        parseError: picture.getElementsByTagName('parsererror').length,
+        pictureDots: picture.querySelectorAll('.dot').length,
+      };
+    }, view);
+    assert.ok(r.dom.length > 50);
+    assert.deepEqual(r.str, r.dom, 'same elements, attributes and text');
+    assert.equal(r.parseError, 0, 'the picture is well-formed XML');
+    assert.equal(r.pictureDots, 16);
+    assert.deepEqual(errors, []);
     await page.close();
   },
 );
