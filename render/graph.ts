@@ -144,7 +144,8 @@ export function graphTree(view: BoardView, options: { interactive?: boolean } = 
       });
     } else {
       // Unknown: a thin bar over the proven band (the whole height when nothing is proven).
-      const b = boundsOf(p) ?? [-maxAbs, maxAbs];
+      const proven = boundsOf(p);
+      const b = proven ?? [-maxAbs, maxAbs];
       marker = el('rect', {
         ...common,
         x: gx(p.ply) - 2,
@@ -153,7 +154,8 @@ export function graphTree(view: BoardView, options: { interactive?: boolean } = 
         height: gy(b[0]) - gy(b[1]) + 4,
         rx: 2,
         fill: p.mistake ? '#e11d48' : '#999',
-        'fill-opacity': 0.55,
+        // Nothing proven: a faint full-height bar (selectable, but no claim about the value).
+        'fill-opacity': proven ? 0.55 : 0.15,
       });
     }
     marker.children.push(el('title', {}, label));

@@ -43,6 +43,8 @@ const playOut = $<HTMLInputElement>('playout');
 const playOutBox = $('playout-box');
 /** How many moves of the best line are shown on the board (0 = the position itself). */
 let pvStep = 0;
+/** What the board on screen was drawn from (see render). */
+let drawnBoardKey = '';
 const buttons = {
   first: $<HTMLButtonElement>('first'),
   prev: $<HTMLButtonElement>('prev'),
@@ -62,6 +64,7 @@ function render(): void {
   if (!view) {
     document.body.classList.add('is-empty');
     emptyEl.textContent = state.message || 'Place the cursor in a game, position or endgame of a .dab file.';
+    drawnBoardKey = '';
     clear(boardEl);
     clear(graphEl);
     clear(legendEl);
@@ -79,15 +82,26 @@ function render(): void {
   scoreEl.textContent = scoreLine(view);
   moverEl.textContent = moverLine(view);
   valueEl.textContent = view.valueText || (view.value === null ? 'value unknown' : '');
-  clear(boardEl);
-  // The facts are above the board in the panel; the exported SVG carries them in a caption.
-  const svg = renderBoard(view, document, { caption: false, pvStep }, (a) => {
-    if (a.kind === 'play') post({ type: 'play', line: a.line });
-  });
-  boardEl.appendChild(svg);
-  wireLineInfo(svg);
-  renderLegend(view);
-  renderPv(view);
+  // Proofs land in the background and the view is sent again: redraw the board only when what it
+  // shows changed (the graph changes more often), and keep the focused line focused.
+  const boardKey = JSON.stringify({ ...view, graph: undefined, pvStep });
+  if (boardKey !== drawnBoardKey) {
+    drawnBoardKey = boardKey;
+    const focused = (document.activeElement as Element | null)?.closest?.('.move')?.getAttribute('data-line');
+    clear(boardEl);
+    // The facts are above the board in the panel; the exported SVG carries them in a caption.
+    const svg = renderBoard(view, document, { caption: false, pvStep }, (a) => {
+      if (a.kind === 'play') post({ type: 'play', line: a.line });
+    });
+    boardEl.appendChild(svg);
+    wireLineInfo(svg);
+    if (focused) {
+      const again = Array.from(svg.querySelectorAll('.move')).find((m) => m.getAttribute('data-line') === focused);
+      (again as SVGElement | undefined)?.focus();
+    }
+    renderLegend(view);
+    renderPv(view);
+  }
   playOutBox.hidden = !(view.width > 0 && view.height > 0);
   clear(graphEl);
   const hasRecord = Number(view.plyCount) > 0;

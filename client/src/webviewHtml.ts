@@ -46,7 +46,7 @@ export function boardHtml(p: BoardHtmlParts): string {
   <p id="line-info" aria-live="polite"></p>
   <div id="legend" aria-label="Heat map: boxes each line throws away" hidden></div>
   <section id="pv-box" aria-label="Best line for both sides" hidden>
-    <span class="pv-title">Best line:</span>
+    <span class="pv-title">Best line (as far as proven):</span>
     <button id="pv-prev" type="button" aria-label="Best line: one move back" title="Back">◀</button>
     <button id="pv-next" type="button" aria-label="Best line: one move on" title="On">▶</button>
     <ol id="pv"></ol>

@@ -84,6 +84,8 @@ export async function startCodeServer(files: Record<string, string>): Promise<Se
         'workbench.enableExperiments': false,
         'editor.codeLens': true,
         'editor.hover.delay': 100,
+        // Long `moves` lines stay one line on screen, so a test can read them back.
+        'editor.wordWrap': 'off',
         'window.restoreWindows': 'none',
         'chat.commandCenter.enabled': false,
         'workbench.secondarySideBar.defaultVisibility': 'hidden',

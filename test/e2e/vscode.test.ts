@@ -24,6 +24,7 @@ import {
   waitFor,
   type Session,
 } from './codeServer';
+import { ARTICLE_MD, RECORD_5X5, RECORD_MOVES_LINE, moveColumnIn } from './record5x5';
 
 const skip = process.env.DAB_SKIP_E2E === '1';
 if (skip) console.log('# test/e2e: SKIPPED because DAB_SKIP_E2E=1 — the extension was NOT tested in a real VS Code');
@@ -43,6 +44,19 @@ const moveColumn = (k: number) => {
   const tokens = [...line.matchAll(/[a-c]\d-[a-c]\d/g)];
   return tokens[k - 1].index! + 1 + 2; // 1-based column inside the k-th move
 };
+
+/** The text of the first visible editor line containing `needle` (non-breaking spaces as spaces). */
+async function editorLine(p: Page, needle: string): Promise<string> {
+  const texts = await p.locator('.editor-instance .monaco-editor .view-line').allInnerTexts();
+  return texts.map((t) => t.replace(/\u00a0/g, ' ')).find((t) => t.includes(needle)) ?? '';
+}
+
+/** The editor's own undo (Ctrl+Z in the first editor group, focused from wherever focus is). */
+async function undoInEditor(p: Page): Promise<void> {
+  await p.keyboard.press('Control+1');
+  await p.waitForTimeout(300);
+  await p.keyboard.press('Control+Z');
+}
 
 /** The same line drawn twice: an illegal move. */
 const ILLEGAL = ['game "illegal"', '  size 2x2', '  moves a1-b1 b1-c1 a1-b1', ''].join('\n');
@@ -68,7 +82,12 @@ test(
     const why = missingSetup();
     if (why) throw new Error(why);
 
-    const files: Record<string, string> = { 'e2e-game.dab': GAME, 'e2e-illegal.dab': ILLEGAL };
+    const files: Record<string, string> = {
+      'e2e-game.dab': GAME,
+      'e2e-illegal.dab': ILLEGAL,
+      'club-5x5.dab': RECORD_5X5,
+      'article.md': ARTICLE_MD,
+    };
     for (const f of readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.dab'))) files[f] = readExample(f);
     const allcock = files['allcock.dab'];
 
@@ -377,6 +396,151 @@ test(
         );
         assert.equal(await frame.locator('#board svg .line, #board svg .component').count(), lines, 'the same drawing');
         shots.push(await screenshot(p, '9-reloaded'));
+      });
+
+      await t.test('clicking a line on the board appends exactly that move; undo takes it back', async () => {
+        await openFile(p, 'e2e-game.dab');
+        const original = GAME.split('\n')[GAME_MOVES_LINE - 1];
+        await gotoLine(p, GAME_MOVES_LINE, original.length + 1);
+        let frame = await waitFor('the board webview', () => boardFrame(p), 30_000);
+        await waitFor('the board at move 6', async () => /move 6 of 6/.test(await frame.locator('#ply').innerText()));
+        const line = frame.locator('#board .move[data-line="b2-c2"]');
+        assert.match((await line.getAttribute('aria-label')) ?? '', /^b2-c2: /, 'the line is named for screen readers');
+        await line.click();
+        const played = await waitFor('the move in the document', async () => {
+          // The line on screen may end with an inlay hint; the move must follow c1-c2 directly.
+          const t = await editorLine(p, 'moves');
+          return t.startsWith(`${original} b2-c2`) ? t : undefined;
+        });
+        console.log(`# played: ${JSON.stringify(played)}`);
+        frame = await waitFor('the board webview', () => boardFrame(p), 10_000);
+        await waitFor('the board after the new move', async () =>
+          /move 7 of 7/.test(await frame.locator('#ply').innerText()),
+        );
+        await undoInEditor(p);
+        await waitFor('undo', async () => !(await editorLine(p, 'moves')).includes('b2-c2'));
+      });
+
+      await t.test('inside a record a played line starts a variation (keyboard: Tab to a line, Enter)', async () => {
+        const original = GAME.split('\n')[GAME_MOVES_LINE - 1];
+        await gotoLine(p, GAME_MOVES_LINE, moveColumn(2));
+        const frame = await waitFor('the board webview', () => boardFrame(p), 10_000);
+        await waitFor('the board at move 2', async () => /move 2 of 6/.test(await frame.locator('#ply').innerText()));
+        await frame.locator('#board .move[data-line="a2-b2"]').focus();
+        await frame.locator('#board .move[data-line="a2-b2"]').press('Enter');
+        const expected = original.replace('a3-b3', 'a3-b3 (a2-b2)'); // an alternative to move 3
+        await waitFor(
+          'the variation in the document',
+          // The line on screen may end with an inlay hint.
+          async () => (await editorLine(p, 'moves')).startsWith(expected),
+        ).catch(async (e) => {
+          throw new Error(`${String(e)}; the line reads ${JSON.stringify(await editorLine(p, 'moves'))}`);
+        });
+        await undoInEditor(p);
+        await waitFor('undo', async () => !(await editorLine(p, 'moves')).includes('('));
+      });
+
+      await t.test('a 5x5 record: heat map colours match the losses the hover reports; a variation', async () => {
+        await openFile(p, 'club-5x5.dab');
+        // Room for the board, its legend and graph in the screenshots: no side bar, no panel.
+        await runCommand(p, 'View: Close Primary Side Bar');
+        await runCommand(p, 'View: Hide Panel');
+        const movesLine = RECORD_5X5.split('\n')[RECORD_MOVES_LINE - 1];
+        await gotoLine(p, RECORD_MOVES_LINE, moveColumnIn(movesLine, 29));
+        let frame = await waitFor('the board webview', () => boardFrame(p), 30_000);
+        await waitFor('the board at move 29', async () =>
+          /move 29 of 60/.test(await frame.locator('#ply').innerText()),
+        );
+        // The server proves the position in the background; the heat map appears when it is solved.
+        await waitFor(
+          'a solved position (heat map)',
+          async () => {
+            frame = (await boardFrame(p)) ?? frame;
+            return (await frame.locator('#board .move.heat-0').count()) > 0;
+          },
+          240_000,
+          1000,
+        );
+        const lines = await frame.locator('#board .move').evaluateAll((ms) =>
+          ms.map((m) => ({
+            name: m.getAttribute('data-line'),
+            label: m.getAttribute('aria-label') ?? '',
+            cls: m.getAttribute('class') ?? '',
+            stroke: getComputedStyle(m.querySelector('.move-line')!).stroke,
+          })),
+        );
+        console.log(`# 5x5 heat map: ${lines.map((l) => `${l.name}:${l.cls.split(' ')[1]}`).join(' ')}`);
+        const colourOfBand = new Map<string, string>();
+        for (const l of lines) {
+          const m = /throws away (\d+) box/.exec(l.label);
+          const loss = m ? Number(m[1]) : /a best move/.test(l.label) ? 0 : null;
+          assert.notEqual(loss, null, `the hover gives the loss of ${l.name}: ${l.label}`);
+          const band = loss === 0 ? 'heat-0' : loss! <= 2 ? `heat-${loss}` : loss! <= 4 ? 'heat-3' : 'heat-5';
+          assert.ok(l.cls.split(' ').includes(band), `${l.name} (${l.label}) is drawn as ${band}: ${l.cls}`);
+          const seen = colourOfBand.get(band);
+          if (seen) assert.equal(l.stroke, seen, `one colour per band (${band})`);
+          colourOfBand.set(band, l.stroke);
+        }
+        assert.equal(new Set(colourOfBand.values()).size, colourOfBand.size, 'different bands, different colours');
+        const target = lines.find((l) => l.name === 'a2-a3')!;
+        await frame.locator('#board .move[data-line="a2-a3"]').hover();
+        await waitFor('the hover words', async () => (await frame.locator('#line-info').innerText()) === target.label);
+        shots.push(await screenshot(p, 'docs-board-heatmap'));
+
+        // Move 30 (c6-d6) threw away boxes: play a2-a3 there instead.
+        await frame.locator('#board .move[data-line="a2-a3"]').click();
+        await waitFor('the variation in the document', async () =>
+          (await editorLine(p, 'moves')).includes('b6-c6 c6-d6 (a2-a3) a2-a3'),
+        );
+        await p.waitForTimeout(1500);
+        shots.push(await screenshot(p, 'docs-variation'));
+        await undoInEditor(p);
+        await waitFor('undo', async () => !(await editorLine(p, 'moves')).includes('('));
+      });
+
+      await t.test('a ```dab block in a Markdown preview shows an SVG board', async () => {
+        await openFile(p, 'article.md');
+        await runCommand(p, 'Markdown: Open Preview to the Side');
+        const preview = await waitFor(
+          'the Markdown preview with a board',
+          async () => {
+            for (const f of p.frames()) {
+              try {
+                if (await f.locator('.dab-block svg.dab-picture').count()) return f;
+              } catch {
+                /* detached */
+              }
+            }
+            return undefined;
+          },
+          90_000,
+          1000,
+        );
+        const r = await preview.evaluate(() => {
+          const svg = document.querySelector('.dab-block svg.dab-picture')!;
+          return {
+            dots: svg.querySelectorAll('.dot').length,
+            drawn: svg.querySelectorAll('.line.drawn').length,
+            caption: Array.from(svg.querySelectorAll('.caption text')).map((t) => t.textContent),
+            points: svg.querySelectorAll('.dab-graph .point').length,
+            code: Array.from(document.querySelectorAll('pre code')).map((c) => c.textContent),
+            dotFill: getComputedStyle(svg.querySelector('.dot')!).fill,
+          };
+        });
+        console.log(`# markdown preview: ${JSON.stringify(r)}`);
+        assert.equal(r.dots, 36, 'a 5x5 board');
+        assert.equal(r.drawn, 40, 'the position after move 40');
+        assert.ok(r.caption.some((c) => /A 5x5 club game/.test(c ?? '')));
+        assert.ok(
+          r.caption.some((c) => /wins|tie|unknown/.test(c ?? '')),
+          'the value in words',
+        );
+        assert.equal(r.points, 61, 'the value graph of the record');
+        assert.ok(
+          r.code.some((c) => c?.includes('const x = 1;')),
+          'other code blocks are left alone',
+        );
+        shots.push(await screenshot(p, 'docs-markdown-preview'));
       });
     } finally {
       if (page && t.signal.aborted === false) {
