@@ -12,10 +12,7 @@
 import type { MarkdownBlockRenderer } from '../../shared/protocol';
 import { pictureView } from './boardPicture';
 import { pictureSvg } from '../../render/picture';
-
-/** Search time for one block, in total (the preview waits for it). */
-export const BLOCK_BUDGET_MS = 1500;
-const MAX_CACHED = 64;
+import { MARKDOWN_BLOCK_BUDGET_MS, MARKDOWN_BLOCK_CACHE_ENTRIES } from './engine/limits';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -30,7 +27,11 @@ export function renderDabBlock(info: string, content: string): string {
   const attrs = new Map([...info.matchAll(/\b(entry|ply)\s*=\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]));
   let html: string;
   try {
-    const r = pictureView(content, { entry: attrs.get('entry'), ply: attrs.get('ply'), budgetMs: BLOCK_BUDGET_MS });
+    const r = pictureView(content, {
+      entry: attrs.get('entry'),
+      ply: attrs.get('ply'),
+      budgetMs: MARKDOWN_BLOCK_BUDGET_MS,
+    });
     html =
       'error' in r
         ? `<div class="dab-block dab-error"><p>dab: ${escapeHtml(r.error)}</p><pre><code>${escapeHtml(content)}</code></pre></div>\n`
@@ -39,7 +40,7 @@ export function renderDabBlock(info: string, content: string): string {
     html = `<div class="dab-block dab-error"><p>dab could not draw this block: ${escapeHtml(e instanceof Error ? e.message : String(e))}</p></div>\n`;
   }
   cache.set(key, html);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  if (cache.size > MARKDOWN_BLOCK_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return html;
 }
 

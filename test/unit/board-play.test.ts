@@ -63,6 +63,16 @@ test('board: a click at the end appends, inside a record starts a variation, on 
   const inside = at(1, 'c1-c2');
   assert.equal(inside.edit!.newText, ' (c1-c2)');
   assert.deepEqual(inside.edit!.range.start, { line: 3, character: 19 }, 'right after b1-c1, the move it replaces');
+  // The variation is read as one: no error, and a second one goes after the first.
+  const once = apply(GAME, inside);
+  const r1 = analyse(once);
+  assert.deepEqual(
+    r1.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+    `no error in ${once}`,
+  );
+  const again = playLine(r1, { uri: 'x', position: { line: 3, character: 40 }, ply: 1, line: 'a1-a2' });
+  assert.equal(apply(once, again).split('\n')[3], '  moves a1-b1 b1-c1 (c1-c2) (a1-a2) a3-b3');
   const played = at(1, 'b1-c1');
   assert.equal(played.edit, undefined);
   assert.equal(played.ply, 2);

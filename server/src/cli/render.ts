@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pictureOf } from '../boardPicture';
+import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
 
 export const RENDER_USAGE = `usage:
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
@@ -21,7 +22,7 @@ export function render(args: string[]): number {
   let out: string | undefined;
   let entry = 1;
   let ply: number | undefined;
-  let budgetMs = 10_000;
+  let budgetMs = RENDER_BUDGET_MS_DEFAULT;
   const usage = (why: string) => {
     process.stderr.write(`dab render: ${why}\n${RENDER_USAGE}\n`);
     return 2;

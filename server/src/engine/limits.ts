@@ -85,3 +85,24 @@ export const NIM_QUICK_MEMO_ENTRIES = 20_000;
 export const SEARCH_KNOWN_ENTRIES = 20_000;
 /** In the CLI: a folder of records shares positions across files, so it keeps more. */
 export const CLI_SEARCH_CACHE_ENTRIES = 20_000;
+
+// ---------------------------------------------------------------------------------------------
+// The board: play it out, pictures
+
+/**
+ * "Play it out": nodes and time for one engine reply. The request runs on the server's main thread
+ * while the user waits for the answer to appear; 200k nodes (~0.2-0.5 s) proves the reply in the
+ * late middle game and endgame of a 5x5 record, and without a proof nothing is written.
+ */
+export const REPLY_NODE_BUDGET = 200_000;
+export const REPLY_TIME_BUDGET_MS = 1500;
+/**
+ * A ```dab block in the Markdown preview: search time for the whole block. markdown-it renders
+ * synchronously in VS Code's extension host, so the preview (and the host) waits for it; beyond it
+ * values are drawn as unknown. Results are cached by block text.
+ */
+export const MARKDOWN_BLOCK_BUDGET_MS = 1500;
+/** Pictures of ```dab blocks kept (by block text), so typing elsewhere does not search again. */
+export const MARKDOWN_BLOCK_CACHE_ENTRIES = 64;
+/** `dab render`: default search time for the whole entry drawn. */
+export const RENDER_BUDGET_MS_DEFAULT = 10_000;

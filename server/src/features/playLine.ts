@@ -23,21 +23,19 @@ import {
   notALine,
 } from '../engine/phrasebook';
 import { entryAt, positionAt } from './convert';
-
-/** Budget of one engine reply in "play it out" (the request runs on the server's main thread). */
-export const REPLY_NODE_BUDGET = 200_000;
-export const REPLY_TIME_BUDGET_MS = 1500;
+import { REPLY_NODE_BUDGET, REPLY_TIME_BUDGET_MS } from '../engine/limits';
 
 type Pos = { line: number; character: number };
 
 const endOf = (r: Range): Pos => ({ line: r.endLine, character: r.endCharacter });
 const later = (a: Pos, b: Pos) => (b.line > a.line || (b.line === a.line && b.character > a.character) ? b : a);
 
-/** The end of a written move with its glyph and comments. */
+/** The end of a written move with its glyph, comments and the variations already written after it. */
 function tokenEnd(t: MoveToken): Pos {
   let end = endOf(t.range);
   if (t.glyphRange) end = later(end, endOf(t.glyphRange));
   if (t.commentRange) end = later(end, endOf(t.commentRange));
+  for (const v of t.variations ?? []) end = later(end, endOf(v.range));
   return end;
 }
 
