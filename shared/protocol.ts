@@ -167,6 +167,8 @@ export interface BoardView {
    * throws away) and its loss against best play (null when unknown).
    */
   moves?: { line: BoardViewLine; loss: number | null; text: string }[];
+  /** Set when the cursor is inside a variation `( … )`: the board shows that line's position. */
+  variation?: { replaces: number };
   /** The principal variation from this position (best line for both sides), when the value is known. */
   pv?: BoardViewLine[];
   /** Nimstring regions when known, for colouring. */

@@ -108,7 +108,11 @@ function render(): void {
   graphBox.hidden = !hasRecord || !Array.isArray(view.graph) || view.graph.length === 0;
   if (!graphBox.hidden) graphEl.appendChild(renderGraph(view, document, goto));
   navEl.hidden = !hasRecord;
-  plyEl.textContent = hasRecord ? `move ${view.ply} of ${view.plyCount}` : '';
+  plyEl.textContent = !hasRecord
+    ? ''
+    : view.variation
+      ? `move ${view.ply} of a variation (instead of move ${view.variation.replaces})`
+      : `move ${view.ply} of ${view.plyCount}`;
   buttons.first.disabled = buttons.prev.disabled = !hasRecord || view.ply <= 0;
   buttons.next.disabled = buttons.last.disabled = !hasRecord || view.ply >= view.plyCount;
   statusEl.textContent = describeView(view);

@@ -272,7 +272,8 @@ export class BoardPanel {
       line,
       reply: this.playOut,
     };
-    if (this.view && this.view.plyCount > 0) params.ply = this.view.ply;
+    // On the main line the board may show a ply stepped to; inside a variation the cursor decides.
+    if (this.view && this.view.plyCount > 0 && !this.view.variation) params.ply = this.view.ply;
     let r: PlayLineResult;
     try {
       r = await client.sendRequest(PlayLineRequest, params);

@@ -492,8 +492,15 @@ test(
         await waitFor('the variation in the document', async () =>
           (await editorLine(p, 'moves')).includes('b6-c6 c6-d6 (a2-a3) a2-a3'),
         );
+        // The cursor is on the new move inside the variation: the board shows the variation's position.
+        await waitFor('the board in the variation', async () =>
+          /variation \(instead of move 30\)/.test(await frame.locator('#ply').innerText()),
+        );
+        // The whole record on screen for the screenshot (the long line wrapped), then back.
+        await runCommand(p, 'View: Toggle Word Wrap');
         await p.waitForTimeout(1500);
         shots.push(await screenshot(p, 'docs-variation'));
+        await runCommand(p, 'View: Toggle Word Wrap');
         await undoInEditor(p);
         await waitFor('undo', async () => !(await editorLine(p, 'moves')).includes('('));
       });

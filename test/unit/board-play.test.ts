@@ -118,3 +118,31 @@ test('board: play it out answers with proven best moves until it is the user’s
   const last = entry.positions[entry.positions.length - 1];
   assert.ok(last.remaining === 0 || last.toMove === user, 'it stops on the user’s turn');
 });
+
+test('board: inside a variation the board shows its position and a click plays on in it', () => {
+  const text = ['game "v"', '  size 2x2', '  moves a1-b1 b1-c1 (c1-c2 a3-b3) a3-b3', ''].join('\n');
+  const report = analyse(text);
+  const inVar = { line: 2, character: 29 }; // inside `a3-b3` of the variation
+  const view = boardView(report, { uri: 'x', position: inVar }, search.lookup)!;
+  assert.deepEqual(view.variation, { replaces: 2 });
+  assert.equal(view.ply, 3);
+  assert.deepEqual(view.drawn.map((l) => l.name).sort(), ['a1-b1', 'a3-b3', 'c1-c2']);
+  assert.equal(view.lastMove?.name, 'a3-b3');
+  // Played at the end of the variation: appended inside its parentheses.
+  const r = playLine(report, { uri: 'x', position: inVar, line: 'b3-c3' });
+  const once = apply(text, r);
+  assert.equal(once.split('\n')[2], '  moves a1-b1 b1-c1 (c1-c2 a3-b3 b3-c3) a3-b3');
+  // The cursor lands after the new move, still inside the variation: the next click goes on from there.
+  const r2 = playLine(analyse(once), { uri: 'x', position: r.cursor!, line: 'a1-a2', reply: true });
+  const twice = apply(once, r2);
+  assert.match(twice.split('\n')[2], /^ {2}moves a1-b1 b1-c1 \(c1-c2 a3-b3 b3-c3 a1-a2( [a-d]\d-[a-d]\d)*\) a3-b3$/);
+  const entry = analyse(twice).entries[0];
+  assert.deepEqual(
+    analyse(twice).diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
+  assert.ok(entry.lines.length === 2, 'still one variation');
+  // Inside the variation, before its end: a nested variation.
+  const nested = playLine(report, { uri: 'x', position: { line: 2, character: 23 }, line: 'a2-b2' });
+  assert.equal(apply(text, nested).split('\n')[2], '  moves a1-b1 b1-c1 (c1-c2 a3-b3 (a2-b2)) a3-b3');
+});

@@ -8,6 +8,7 @@ import type { BoardState } from '../engine/board/state';
 import type { BoardGeometry } from '../engine/board/geometry';
 import { UNCLAIMED } from '../engine/board/state';
 import { entryAt, positionAt } from './convert';
+import { isVariation, lineAt, positionInLine } from './cursorLine';
 
 function lineOf(g: BoardGeometry, l: number): BoardViewLine {
   const [a, b] = g.lineDots(l);
@@ -24,14 +25,24 @@ export function boardView(
 ): BoardView | null {
   const entry = entryAt(report, params.position.line);
   if (!entry) return null;
+  if (params.ply === undefined) {
+    // Inside a variation the board shows the variation's position.
+    const line = lineAt(entry, params.position.line, params.position.character);
+    if (isVariation(line)) {
+      const { index, position } = positionInLine(line, params.position.line, params.position.character);
+      const last = index > 0 ? line.moves[index - 1]?.move : undefined;
+      return position ? { ...viewOf(entry, position, known, last), variation: { replaces: line.replaces } } : null;
+    }
+  }
   const p =
     params.ply !== undefined
       ? entry.positions[Math.max(0, Math.min(params.ply, entry.positions.length - 1))]
       : positionAt(entry, params.position.line, params.position.character);
-  return p ? viewOf(entry, p, known) : null;
+  const last = p && p.ply > 0 ? entry.moves[p.ply - 1]?.move : undefined;
+  return p ? viewOf(entry, p, known, last) : null;
 }
 
-function viewOf(entry: EntryReport, p: PositionReport, known: KnownLookup): BoardView {
+function viewOf(entry: EntryReport, p: PositionReport, known: KnownLookup, lastName?: string): BoardView {
   const base = {
     entryTitle: entry.title ?? '',
     entryKind: entry.kind,
@@ -73,7 +84,7 @@ function viewOf(entry: EntryReport, p: PositionReport, known: KnownLookup): Boar
     size: c.size,
     boxes: c.boxes.map((b) => [g.boxX(b), g.boxY(b)] as DotXY),
   }));
-  const lastPly = p.ply > 0 ? entry.model.plies[p.ply - 1] : undefined;
+  const lastLine = lastName === undefined ? undefined : g.allLines().find((l) => g.lineName(l) === lastName);
   const best = entry.kind === 'endgame' ? [] : (p.loony?.best ?? bestLines(entry, p)).map((l) => lineOf(g, l));
   const moves = undrawnMoves(entry, p, g, state);
   return {
@@ -84,7 +95,7 @@ function viewOf(entry: EntryReport, p: PositionReport, known: KnownLookup): Boar
     width: g.width,
     height: g.height,
     drawn,
-    lastMove: lastPly && lastPly.line !== null ? lineOf(g, lastPly.line) : undefined,
+    lastMove: lastLine !== undefined ? lineOf(g, lastLine) : undefined,
     boxes,
     components,
     best,

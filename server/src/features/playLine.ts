@@ -10,7 +10,7 @@
  *     ever written as a best move: without a proof the reply stops and says why.
  */
 import type { PlayLineParams, PlayLineResult } from '../../../shared/protocol';
-import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { BoardState } from '../engine/board/state';
@@ -23,6 +23,7 @@ import {
   notALine,
 } from '../engine/phrasebook';
 import { entryAt, positionAt } from './convert';
+import { isVariation, lineAt, positionInLine } from './cursorLine';
 import { REPLY_NODE_BUDGET, REPLY_TIME_BUDGET_MS } from '../engine/limits';
 
 type Pos = { line: number; character: number };
@@ -39,6 +40,8 @@ function tokenEnd(t: MoveToken): Pos {
   return end;
 }
 
+const sameStart = (a: Range, b: Range) => a.line === b.line && a.character === b.character;
+
 /** Where the cursor lands after inserting text at a position. */
 function afterText(at: Pos, text: string): Pos {
   const lines = text.split('\n');
@@ -54,10 +57,22 @@ export function playLine(
 ): PlayLineResult {
   const entry = entryAt(report, params.position.line);
   if (!entry || entry.kind === 'endgame') return { error: PLAY_NEEDS_BOARD_ENTRY };
-  const p =
-    params.ply !== undefined
-      ? entry.positions[params.ply]
-      : positionAt(entry, params.position.line, params.position.character);
+  // Inside a variation the click plays on from the variation's position.
+  const cursorLine = lineAt(entry, params.position.line, params.position.character);
+  const inVariation = isVariation(cursorLine);
+  let p: PositionReport | undefined;
+  let k: number;
+  if (isVariation(cursorLine)) {
+    const at = positionInLine(cursorLine, params.position.line, params.position.character);
+    p = at.position;
+    k = at.index;
+  } else {
+    p =
+      params.ply !== undefined
+        ? entry.positions[params.ply]
+        : positionAt(entry, params.position.line, params.position.character);
+    k = p?.ply ?? 0;
+  }
   const state = p?.state;
   if (!p || !state) return { error: PLAY_NO_BOARD };
   const g = state.geometry;
@@ -66,11 +81,14 @@ export function playLine(
   if (state.drawn[line]) return { error: drawnAlready(params.line) };
 
   const model = entry.model;
-  const k = p.ply;
-  const next = model.plies[k];
-  if (next && next.line === line) {
+  const lineMoves = isVariation(cursorLine) ? cursorLine.moves : entry.moves;
+  const tokens = isVariation(cursorLine) ? cursorLine.variation.moves : (model.entry.moves?.moves ?? []);
+  const next = lineMoves[k];
+  const nextToken = next && tokens.find((t) => sameStart(t.range, next.range));
+  if (next && next.move === params.line) {
     // The move that was played: step to it rather than write it twice.
-    return { ply: k + 1, cursor: { line: next.range.line, character: next.range.character } };
+    const cursor = { line: next.range.line, character: next.range.character };
+    return inVariation ? { cursor } : { ply: k + 1, cursor };
   }
 
   const after = state.clone();
@@ -84,19 +102,18 @@ export function playLine(
   }
 
   const field = model.entry.moves;
-  const tokens = field?.moves ?? [];
   let at: Pos;
   let newText: string;
   let cursorAt: (text: string) => Pos;
-  if (next) {
-    // Inside the record: an alternative to the move played from this position.
-    const tok = next.token;
+  if (next && nextToken) {
+    // Inside the line: an alternative to the move played from this position.
+    const tok = nextToken;
     at = tokenEnd(tok);
     const num = tok.number !== null ? `${tok.number}. ` : '';
     newText = ` (${num}${written.join(' ')})`;
     cursorAt = () => ({ line: at.line, character: at.character + 2 + num.length });
-  } else if (field && tokens.length) {
-    // At the end of the record: append after the last written move.
+  } else if (tokens.length) {
+    // At the end of the line (the record, or a variation before its ')'): append after the last move.
     const last = tokens[tokens.length - 1];
     at = tokenEnd(last);
     newText = ' ' + numbered(written, last.number);
