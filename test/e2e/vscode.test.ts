@@ -497,10 +497,11 @@ test(
           /variation \(instead of move 30\)/.test(await frame.locator('#ply').innerText()),
         );
         // The whole record on screen for the screenshot (the long line wrapped), then back.
-        await runCommand(p, 'View: Toggle Word Wrap');
+        await p.keyboard.press('Control+1');
+        await p.keyboard.press('Alt+Z'); // View: Toggle Word Wrap
         await p.waitForTimeout(1500);
         shots.push(await screenshot(p, 'docs-variation'));
-        await runCommand(p, 'View: Toggle Word Wrap');
+        await p.keyboard.press('Alt+Z');
         await undoInEditor(p);
         await waitFor('undo', async () => !(await editorLine(p, 'moves')).includes('('));
       });
