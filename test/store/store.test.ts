@@ -17,6 +17,7 @@ import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
+import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
 import { checkProof, toRow } from '../../server/src/store/proof';
 import { assertTrue, records, tempDir } from './support';
@@ -347,5 +348,27 @@ test('store: bounds an attempt could not narrow are the answer for the same budg
   assert.deepEqual([again.lower, again.upper, again.note], [first.lower, first.upper, first.note]);
   searchOnce(proofs, s, attempt(100), 100);
   assert.equal(searches, 2, 'a larger budget searches again');
+  proofs.close();
+});
+
+test('store: Nimstring views are kept per position and checked before use', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const r = mulberry32(12);
+  const states = Array.from({ length: 12 }, () => randomPosition(3, 3, r, 6, true));
+  let computed = 0;
+  const compute = (s: BoardState) => () => (computed++, nimSummary(s, 5000));
+  let proofs = openProofCache(path)!;
+  for (const s of states) proofs.nim(s, 5000, compute(s));
+  proofs.close();
+  proofs = openProofCache(path)!;
+  for (const s of states) assert.deepEqual(proofs.nim(s, 5000, compute(s)), nimSummary(s, 5000));
+  assert.equal(computed, states.length, 'the second pass reads every view from the store');
+  proofs.close();
+  const db = new Database(path);
+  db.exec(`UPDATE nims SET view = replace(view, '"nimber"', '"nimbre"')`);
+  db.close();
+  proofs = openProofCache(path)!;
+  for (const s of states) proofs.nim(s, 5000, compute(s));
+  assert.equal(computed, 2 * states.length, 'damaged views are computed again, never used');
   proofs.close();
 });

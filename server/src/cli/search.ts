@@ -31,11 +31,15 @@ export function createSearchCache(
   const solver = createSolver(budget.tableMb ?? BATCH_TABLE_MB);
   const cache = new Map<string, Evaluation>();
   const nims = new Map<string, NimSummary>();
+  const nimOf = (state: BoardState) =>
+    proofs
+      ? proofs.nim(state, NIM_BUDGET_CLI, () => nimSummary(state, NIM_BUDGET_CLI))
+      : nimSummary(state, NIM_BUDGET_CLI);
   return {
     nim(state) {
       const key = state.key();
       let n = nims.get(key);
-      if (!n) n = remember(nims, key, nimSummary(state, NIM_BUDGET_CLI));
+      if (!n) n = remember(nims, key, nimOf(state));
       return n;
     },
     lookup(state) {
@@ -44,7 +48,9 @@ export function createSearchCache(
       if (!e) {
         const attempt = () => searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET_CLI });
         e = searchOnce(proofs, state, attempt, budget.nodeBudget ? 0 : budget.timeBudgetMs);
-        e.nim ??= nimSummary(state, NIM_BUDGET_CLI); // a stored proof keeps no Nimstring view
+        const searched = e.nim;
+        // A search brings its Nimstring view (kept for the next run); a stored proof has none.
+        e.nim = searched && proofs ? proofs.nim(state, NIM_BUDGET_CLI, () => searched) : (searched ?? nimOf(state));
         remember(cache, key, e);
       }
       return e;

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 
 export const STORE_FORMAT = 'dab-proof-store';
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 3;
 /**
  * A lock directory without an owner file older than this is left over from a killed process (only
  * single statements, which take milliseconds, hold the lock without writing the owner file).
@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS proofs (
   key TEXT PRIMARY KEY, lower INTEGER NOT NULL, upper INTEGER NOT NULL,
   best TEXT NOT NULL, moves TEXT NOT NULL, work REAL NOT NULL, tried INTEGER NOT NULL, crc INTEGER NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);`;
+CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);
+CREATE TABLE IF NOT EXISTS nims (key TEXT PRIMARY KEY, budget INTEGER NOT NULL, view TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID;`;
 
 export class StoreBusy extends Error {}
 export class StoreDamaged extends Error {}
@@ -141,6 +142,7 @@ export class StoreFile {
       const tables = this.db.all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name));
       if (tables.length > 0) {
         if (!tables.includes('meta') || !tables.includes('proofs')) return 'foreign';
+        if (!tables.includes('nims')) return 'older';
         const meta = new Map(this.db.all('SELECT name, value FROM meta').map((r) => [String(r.name), String(r.value)]));
         if (meta.get('format') !== STORE_FORMAT) return 'foreign';
         const v = Number(meta.get('version'));

@@ -5,6 +5,7 @@
  */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
+import type { NimSummary } from '../engine/analysis/nim';
 import { searchBudgetReached } from '../engine/phrasebook';
 import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
@@ -21,6 +22,8 @@ export interface ProofCache {
   put(state: BoardState, e: Evaluation, triedMs?: number): void;
   /** A search result combined with what was stored before it (tighter bounds; exact if they meet). */
   combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
+  /** The Nimstring view of `state` from the store, else `compute()` (and stored). */
+  nim(state: BoardState, budget: number, compute: () => NimSummary): NimSummary;
   flush(): void;
   close(): void;
 }
@@ -43,6 +46,13 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       if (p) store.put(state, p);
     },
     combine,
+    nim(state, budget, compute) {
+      const stored = store.getNim(state, budget);
+      if (stored) return stored;
+      const n = compute();
+      store.putNim(state, budget, n);
+      return n;
+    },
     flush: () => store.flush(),
     close: () => store.close(),
   };

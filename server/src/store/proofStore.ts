@@ -12,7 +12,9 @@ import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
-import { checkProof, fromCanonical, fromRow, toCanonical, toRow, type Proof, type ProofRow } from './proof';
+import { checkProof, crc32, fromCanonical, fromRow, toCanonical, toRow, type Proof, type ProofRow } from './proof';
+import type { NimSummary } from '../engine/analysis/nim';
+import { checkNimView } from './nimView';
 
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const FLUSH_MS = 500;
@@ -75,6 +77,7 @@ export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
 export class ProofStore {
   private file: StoreFile | null;
   private readonly pending = new Map<string, Proof>();
+  private readonly pendingNims = new Map<string, { budget: number; view: string }>();
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxBytes: number;
@@ -148,18 +151,29 @@ export class ProofStore {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.file || this.pending.size === 0) return;
+    if (!this.file || (this.pending.size === 0 && this.pendingNims.size === 0)) return;
     const batch = [...this.pending];
+    const nims = [...this.pendingNims];
     const ok: boolean = this.guard<boolean>(
       (f) =>
         f.write(() => {
           for (const [key, proof] of batch) this.writeMerged(f, key, proof, 'replace');
+          for (const [key, n] of nims)
+            f.read((db) =>
+              db.run('INSERT OR REPLACE INTO nims VALUES (?, ?, ?, ?)', [
+                key,
+                n.budget,
+                n.view,
+                nimCrc(key, n.budget, n.view),
+              ]),
+            );
           return true;
         }),
       false,
     );
     if (ok === false) return; // busy: keep them pending for the next flush
     this.pending.clear();
+    this.pendingNims.clear();
     if (++this.flushes % 16 === 1) this.evictIfNeeded();
   }
 
@@ -181,9 +195,42 @@ export class ProofStore {
     };
   }
 
+  /**
+   * The Nimstring view of `state` (exactly this orientation) computed with at least `budget`
+   * regions, if stored; else undefined.
+   */
+  getNim(state: BoardState, budget: number): NimSummary | undefined {
+    const key = rawKey(state);
+    const p = this.pendingNims.get(key);
+    const row = p
+      ? { budget: p.budget, view: p.view, crc: nimCrc(key, p.budget, p.view) }
+      : this.guard((f) => f.read((db) => db.get('SELECT budget, view, crc FROM nims WHERE key = ?', [key])), null);
+    if (!row) return undefined;
+    const b = Number(row.budget),
+      view = String(row.view);
+    if (Number(row.crc) !== nimCrc(key, b, view)) return undefined;
+    const n = checkNimView(state, view);
+    if (!n) return undefined;
+    // A view with an unknown value is only as good as the budget it had.
+    if (b < budget && (n.nimber === 'unknown' || n.winningMoves === undefined)) return undefined;
+    return n;
+  }
+
+  putNim(state: BoardState, budget: number, n: NimSummary): void {
+    if (!this.file) return;
+    this.pendingNims.set(rawKey(state), { budget, view: JSON.stringify(n) });
+    if (this.pendingNims.size >= FLUSH_COUNT) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_MS);
+      this.timer.unref?.();
+    }
+  }
+
   /** Forget every proof. */
   clear(): number {
     this.pending.clear();
+    this.pendingNims.clear();
+    this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM nims'))), undefined);
     this.misses.clear();
     const n = this.guard((f) => f.write(() => Number(f.read((db) => db.run('DELETE FROM proofs')).changes)), 0);
     this.guard((f) => f.read((db) => db.exec('VACUUM'), 10_000), undefined);
@@ -400,4 +447,19 @@ function tighten(p: Proof): Proof {
   const max = Math.max(...p.moves.map(([, v]) => v));
   const lower = Math.max(p.lower, max);
   return lower === p.lower ? p : { ...p, lower, best: lower === p.upper ? p.best : [] };
+}
+
+function nimCrc(key: string, budget: number, view: string): number {
+  return crc32(`${key}|${budget}|${view}`);
+}
+
+/** The drawn lines of `state` as they are (no symmetry): `WxH:` + hex words, most significant first. */
+function rawKey(state: BoardState): string {
+  const g = state.geometry;
+  const nw = (g.lineCount + 31) >>> 5;
+  const words = new Uint32Array(nw);
+  for (let l = 0; l < g.lineCount; l++) if (state.drawn[l]) words[l >>> 5] |= 1 << (l & 31);
+  let hex = '';
+  for (let w = nw - 1; w >= 0; w--) hex += words[w].toString(16).padStart(8, '0');
+  return `${g.width}x${g.height}:${hex}`;
 }

@@ -1,0 +1,34 @@
+/**
+ * Stored Nimstring views (table `nims`: key = the position's own drawn lines, no symmetry; budget =
+ * regions the computation was allowed; view = the NimSummary as JSON; crc). A view is checked for
+ * shape and for lines and boxes that exist on the board before it is used.
+ */
+import type { BoardState } from '../engine/board/state';
+import type { NimSummary } from '../engine/analysis/nim';
+
+const isNimber = (v: unknown) => v === 'loony' || v === 'unknown' || (Number.isInteger(v) && (v as number) >= 0);
+const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+
+export function checkNimView(state: BoardState, text: string): NimSummary | undefined {
+  let n: NimSummary;
+  try {
+    n = JSON.parse(text) as NimSummary;
+  } catch {
+    return undefined;
+  }
+  const g = state.geometry;
+  if (typeof n !== 'object' || n === null || !isNimber(n.nimber)) return undefined;
+  if (!isCount(n.longChains) || !isCount(n.loops)) return undefined;
+  if (n.wantsLongChains !== 'even' && n.wantsLongChains !== 'odd') return undefined;
+  if (typeof n.currentFavoursPlayerToMove !== 'boolean' || !Array.isArray(n.regions)) return undefined;
+  for (const r of n.regions) {
+    if (typeof r !== 'object' || r === null || !isNimber(r.nimber) || !Array.isArray(r.boxes)) return undefined;
+    if (!r.boxes.every((b) => Number.isInteger(b) && b >= 0 && b < g.boxCount)) return undefined;
+  }
+  if (n.winningMoves !== undefined) {
+    if (!Array.isArray(n.winningMoves)) return undefined;
+    if (!n.winningMoves.every((l) => Number.isInteger(l) && l >= 0 && l < g.lineCount && !state.drawn[l]))
+      return undefined;
+  }
+  return n;
+}
