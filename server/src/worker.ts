@@ -26,6 +26,7 @@ parentPort!.on('message', (job: SearchJob) => {
       nodeBudget: job.nodeBudget > 0 ? job.nodeBudget : undefined,
       timeBudgetMs: job.timeBudgetMs > 0 ? job.timeBudgetMs : undefined,
       nimBudget: job.nimBudget,
+      lead: job.lead,
       shouldStop: cancelled,
       onProgress: (p) => {
         const now = Date.now();

@@ -39,21 +39,28 @@ export function playedPosition(w: number, h: number, undrawn: number, r: () => n
 }
 
 /**
- * A plausible game record as `.dab` text: captures when possible, otherwise a move that gives
- * nothing away, otherwise any move (the issue-8 generator), at most `maxMoves` moves.
+ * A plausible game on a w x h board (boxes), as lines in order: captures when possible, otherwise
+ * a move that gives nothing away, otherwise any move (the issue-8 generator), at most `maxMoves`.
  */
-export function plausibleRecord(w: number, h: number, maxMoves: number, r: () => number, title = 'plausible'): string {
+export function plausibleGame(w: number, h: number, r: () => number, maxMoves = Infinity): number[] {
   const g = geometryOf(w, h);
   const s = new BoardState(g);
-  const moves: string[] = [];
-  while (!s.isOver() && moves.length < maxMoves) {
+  const lines: number[] = [];
+  while (!s.isOver() && lines.length < maxMoves) {
     const undrawn = s.undrawnLines();
     const safe = undrawn.filter((l) => g.boxesOfLine(l).every((b) => s.sidesDrawn(b) < 2));
     const capture = undrawn.filter((l) => g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 3));
     const pool = capture.length ? capture : safe.length ? safe : undrawn;
     const l = pool[Math.floor(r() * pool.length)];
-    moves.push(g.lineName(l));
+    lines.push(l);
     s.play(l);
   }
+  return lines;
+}
+
+/** The same as a `.dab` record. */
+export function plausibleRecord(w: number, h: number, maxMoves: number, r: () => number, title = 'plausible'): string {
+  const g = geometryOf(w, h);
+  const moves = plausibleGame(w, h, r, maxMoves).map((l) => g.lineName(l));
   return `game "${title}"\n  size ${w}x${h}\n  moves ${moves.join(' ')}\n`;
 }

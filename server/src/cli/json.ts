@@ -1,5 +1,8 @@
 /** The stable JSON shape of `dab analyze --json` (see the spec and the README). */
 import type { DocumentReport, EntryReport, LineReport } from '../engine/analysis/analyzeDocument';
+import { BEST_SO_FAR_LABEL, NIM_VIEW_LABEL } from '../engine/phrasebook';
+import type { RecordProof } from './search';
+import { searchJson } from './summary';
 
 export interface JsonReport {
   file: string;
@@ -15,7 +18,12 @@ export interface JsonReport {
   entries: Record<string, unknown>[];
 }
 
-export function toJson(report: DocumentReport, file: string): JsonReport {
+export function toJson(
+  report: DocumentReport,
+  file: string,
+  proofs: RecordProof[] = [],
+  positionBudgetMs = 0,
+): JsonReport {
   return {
     file,
     diagnostics: report.diagnostics.map((d) => ({
@@ -27,14 +35,18 @@ export function toJson(report: DocumentReport, file: string): JsonReport {
       code: d.code,
       message: d.message,
     })),
-    entries: report.entries.map((e) => ({
-      kind: e.kind,
-      title: e.title,
-      line: e.line,
-      players: e.players,
-      ...lineJson(e, e.kind),
-      summary: e.summary,
-    })),
+    entries: report.entries.map((e, index) => {
+      const proof = e.kind !== 'endgame' ? proofs.find((p) => p.entry === index) : undefined;
+      return {
+        kind: e.kind,
+        title: e.title,
+        line: e.line,
+        players: e.players,
+        ...lineJson(e, e.kind),
+        summary: e.summary,
+        ...(proof ? { search: searchJson(proof, positionBudgetMs) } : {}),
+      };
+    }),
   };
 }
 
@@ -52,6 +64,23 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
       controlledValue: p.controlledValue,
       best: p.best,
       ...(kind !== 'endgame' ? { nimber: p.nim && p.nim.nimber !== 'unknown' ? p.nim.nimber : null } : {}),
+      result: p.result,
+      ...(p.bestSoFar?.length ? { bestSoFar: { moves: p.bestSoFar, label: BEST_SO_FAR_LABEL } } : {}),
+      ...(p.nim && p.value === null && p.state
+        ? {
+            nim: {
+              label: NIM_VIEW_LABEL,
+              nimber: p.nim.nimber,
+              longChains: p.nim.longChains,
+              loops: p.nim.loops,
+              wantsLongChains: p.nim.wantsLongChains,
+              currentFavoursPlayerToMove: p.nim.currentFavoursPlayerToMove,
+              ...(p.nim.winningMoves
+                ? { winningMoves: p.nim.winningMoves.map((l) => p.state!.geometry.lineName(l)) }
+                : {}),
+            },
+          }
+        : {}),
       method: p.method,
       ...(p.endgame && p.endgame.value !== undefined
         ? {
@@ -79,6 +108,9 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
       player: m.player,
       completes: m.completes,
       loss: m.loss,
+      ...(m.loss === null && m.lossAtLeast !== null ? { lossAtLeast: m.lossAtLeast, lossAtMost: m.lossAtMost } : {}),
+      resultBefore: m.resultBefore,
+      resultAfter: m.resultAfter,
       best: m.best,
       line: m.range.line,
       character: m.range.character,

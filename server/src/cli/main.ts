@@ -7,7 +7,15 @@ import { readFileSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyzeDocument';
 import { readDab } from '../engine/notation';
-import { createSearchCache, prewarm } from './search';
+import {
+  createSearchCache,
+  proveDocument,
+  DEFAULT_POSITION_BUDGET_MS,
+  DEFAULT_RECORD_BUDGET_MS,
+  type RecordProof,
+} from './search';
+import { createProgress } from './progress';
+import { searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { toJson, type JsonReport } from './json';
 import { formatText } from './text';
@@ -17,8 +25,8 @@ import { openProofCache, resolveStorePath } from '../store';
 import { cacheCommand, CACHE_USAGE } from './cache';
 
 const USAGE = `usage:
-  dab analyze [--json] [--budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
-  dab check [--max-loss N] [--budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
+  dab analyze [--json] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
+  dab check [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
   dab import FILE.dbl [--position]
   dab cache stats|clear|export FILE|import FILE [--store PATH]
@@ -30,7 +38,13 @@ const USAGE = `usage:
   import    print the .dab entry for a Dabble/KSquares .dbl file (dab import --help)
   cache     the proof store: every value and bound proven so far (dab cache --help)
   --json         one JSON document (see the README for its shape)
-  --budget-ms N  search time per position (default 5000); beyond it a value is "unknown"
+  --budget-ms N  search time per position (default ${DEFAULT_POSITION_BUDGET_MS}); beyond it a value is
+                 "unknown" with the bounds and the result proven so far
+  --record-budget-ms N
+                 search time per record (default ${DEFAULT_RECORD_BUDGET_MS}); positions are proven
+                 from the end of the record backwards, the result first, then the margin
+  --total-budget-ms N
+                 search time for the whole run (default: no limit beyond the records')
   --no-search    only the exact closed-form analysis, no board search
   --table-mb N   the solver's table memory in MiB (default 128)
   --store PATH   the proof store to read and add to (default: $DAB_STORE, else
@@ -42,6 +56,8 @@ interface Options {
   command: 'analyze' | 'check';
   json: boolean;
   budgetMs: number;
+  recordBudgetMs: number;
+  totalBudgetMs: number | null;
   search: boolean;
   maxLoss: number | null;
   /** Solver table memory, MiB (undefined: BATCH_TABLE_MB). */
@@ -55,7 +71,16 @@ function parseArgs(argv: string[]): Options | string {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return USAGE;
   if (command !== 'analyze' && command !== 'check') return `dab: unknown command '${command ?? ''}'\n${USAGE}`;
-  const o: Options = { command, json: false, budgetMs: 5000, search: true, maxLoss: null, files: [] };
+  const o: Options = {
+    command,
+    json: false,
+    budgetMs: DEFAULT_POSITION_BUDGET_MS,
+    recordBudgetMs: DEFAULT_RECORD_BUDGET_MS,
+    totalBudgetMs: null,
+    search: true,
+    maxLoss: null,
+    files: [],
+  };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const num = (): number | undefined => {
@@ -76,6 +101,11 @@ function parseArgs(argv: string[]): Options | string {
       const v = num();
       if (v === undefined || v < 1) return `dab: --table-mb needs a number of MiB (at least 1)\n${USAGE}`;
       o.tableMb = Math.min(v, MAX_TABLE_MB);
+    } else if (a === '--record-budget-ms' || a === '--total-budget-ms') {
+      const v = num();
+      if (v === undefined) return `dab: ${a} needs a number of milliseconds\n${USAGE}`;
+      if (a === '--record-budget-ms') o.recordBudgetMs = v;
+      else o.totalBudgetMs = v;
     } else if (a === '--max-loss') {
       const v = num();
       if (v === undefined) return `dab: --max-loss needs a number of boxes\n${USAGE}`;
@@ -144,7 +174,10 @@ export function main(argv: string[]): number {
       })
     : undefined;
   const cache = o.search ? createSearchCache({ timeBudgetMs: o.budgetMs, tableMb: o.tableMb }, proofs) : undefined;
-  const reports: { file: string; report: DocumentReport }[] = [];
+  const reports: { file: string; report: DocumentReport; proofs: RecordProof[] }[] = [];
+  const deadline = o.totalBudgetMs !== null ? Date.now() + o.totalBudgetMs : undefined;
+  // a progress line only for a person watching: stderr a terminal, not --json
+  const progress = createProgress(process.stderr, !o.json && process.stderr.isTTY === true);
   let failed = missing.length > 0;
   for (const file of files) {
     let text: string;
@@ -156,9 +189,17 @@ export function main(argv: string[]): number {
       continue;
     }
     const doc = readDab(text);
-    if (cache) prewarm(cache, doc);
+    const proofs = cache
+      ? proveDocument(cache, doc, {
+          positionBudgetMs: o.budgetMs,
+          recordBudgetMs: o.recordBudgetMs,
+          deadline,
+          onProgress: (p) => progress.update(file, p),
+        })
+      : [];
+    progress.clear();
     const report = analyzeDocument(doc, { search: cache?.lookup, nim: cache?.nim, minLoss: 1 });
-    reports.push({ file, report });
+    reports.push({ file, report, proofs });
     if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
     if (o.command === 'check' && o.maxLoss !== null) {
       for (const e of report.entries) for (const m of e.moves) if (m.loss !== null && m.loss > o.maxLoss) failed = true;
@@ -166,7 +207,7 @@ export function main(argv: string[]): number {
   }
   proofs?.close();
   if (o.json) {
-    const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file));
+    const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file, r.proofs, o.budgetMs));
     const out =
       docs.length === 1
         ? docs[0]
@@ -179,7 +220,8 @@ export function main(argv: string[]): number {
   } else {
     for (const r of reports)
       process.stdout.write(
-        formatText(r.report, r.file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}),
+        formatText(r.report, r.file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}) +
+          (o.command === 'analyze' ? searchSummary(r.proofs, r.report, o.budgetMs) : ''),
       );
   }
   return failed ? 1 : 0;

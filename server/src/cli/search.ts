@@ -1,23 +1,59 @@
-/** In-process search for the CLI: one solver and one cache for every position of every file. */
+/**
+ * In-process search for the CLI: one solver and one cache for every position of every file, and
+ * the budget that keeps a run bounded. Each record is proven from its end backwards (later
+ * positions are cheap and fill the solver's table for the earlier ones); each position gets at
+ * most the per-position budget and the record at most its total. Once a position's result is not
+ * proven within its budget, earlier positions (deeper still) get only a short probe, and after a
+ * few such failures none: their bounds then come from the table alone, and the report says why.
+ */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { BATCH_TABLE_MB } from '../engine/solver';
-import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
-import { allLines, type DabDocument } from '../engine/notation';
+import { completeMoves, createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
+import { allLines, type DabDocument, type LineModel } from '../engine/notation';
 import { nimSummary, type NimSummary } from '../engine/analysis/nim';
-import { CLI_SEARCH_CACHE_ENTRIES, NIM_BUDGET_CLI } from '../engine/limits';
+import { resultOf, scoreLead } from '../engine/analysis/prove';
+import {
+  CLI_POSITION_BUDGET_MS,
+  CLI_RECORD_BUDGET_MS,
+  CLI_SEARCH_CACHE_ENTRIES,
+  NIM_BUDGET_CLI,
+  NIM_BUDGET_CLI_PROBE,
+} from '../engine/limits';
 import { searchOnce, type ProofCache } from '../store';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
   /** Nimstring view of positions that need no search (searched ones carry their own). */
   nim: (state: BoardState) => NimSummary;
+  /** Prove one position with the given budget unless it is already exact (value only, no moves). */
+  prove: (state: BoardState, budget: PositionBudget) => Evaluation;
+  /** An exact position's optimal moves and move values, within the budget (ms). */
+  completeMoves: (state: BoardState, ms: number) => Evaluation | undefined;
 }
 
 function remember<V>(map: Map<string, V>, key: string, value: V): V {
   map.set(key, value);
   if (map.size > CLI_SEARCH_CACHE_ENTRIES) map.delete(map.keys().next().value!);
   return value;
+}
+
+export const DEFAULT_POSITION_BUDGET_MS = CLI_POSITION_BUDGET_MS;
+export const DEFAULT_RECORD_BUDGET_MS = CLI_RECORD_BUDGET_MS;
+/** After this many positions of a record whose result stayed unproven, earlier ones are not searched. */
+const FAILURES_BEFORE_STOP = 3;
+/** After a failure, earlier positions get this fraction of the per-position budget (result only). */
+const PROBE_FRACTION = 0.15;
+
+export interface PositionBudget {
+  ms: number;
+  /** A guess of the value, to order the window tests. */
+  guess?: number;
+  resultOnly?: boolean;
+  /** Nimstring regions (default NIM_BUDGET_CLI; 0: no Nimstring view). */
+  nimBudget?: number;
+  /** Also the optimal moves and move values of an exact position (default true). */
+  moveValues?: boolean;
 }
 
 export function createSearchCache(
@@ -31,43 +67,215 @@ export function createSearchCache(
   const solver = createSolver(budget.tableMb ?? BATCH_TABLE_MB);
   const cache = new Map<string, Evaluation>();
   const nims = new Map<string, NimSummary>();
-  const nimOf = (state: BoardState) =>
-    proofs
-      ? proofs.nim(state, NIM_BUDGET_CLI, () => nimSummary(state, NIM_BUDGET_CLI))
-      : nimSummary(state, NIM_BUDGET_CLI);
+  // the proof store first: an exact stored value is the answer; stored bounds join what the search proves
+  const run = (state: BoardState, b: PositionBudget): Evaluation => {
+    const nimBudget = b.nimBudget ?? NIM_BUDGET_CLI;
+    const e = searchOnce(
+      proofs,
+      state,
+      () =>
+        searchEvaluate(solver, state, {
+          timeBudgetMs: b.ms,
+          nodeBudget: budget.nodeBudget,
+          nimBudget,
+          guess: b.guess,
+          resultOnly: b.resultOnly,
+          moveValues: b.moveValues,
+        }),
+      b.ms,
+    );
+    if (nimBudget > 0) e.nim ??= nimSummary(state, nimBudget); // a stored proof keeps no Nimstring view
+    return e;
+  };
   return {
     nim(state) {
       const key = state.key();
       let n = nims.get(key);
-      if (!n) n = remember(nims, key, nimOf(state));
+      if (!n) n = remember(nims, key, nimSummary(state, NIM_BUDGET_CLI));
       return n;
     },
     lookup(state) {
       const key = state.key();
       let e = cache.get(key);
-      if (!e) {
-        const attempt = () => searchEvaluate(solver, state, { ...budget, nimBudget: NIM_BUDGET_CLI });
-        e = searchOnce(proofs, state, attempt, budget.nodeBudget ? 0 : budget.timeBudgetMs);
-        const searched = e.nim;
-        // A search brings its Nimstring view (kept for the next run); a stored proof has none.
-        e.nim = searched && proofs ? proofs.nim(state, NIM_BUDGET_CLI, () => searched) : (searched ?? nimOf(state));
-        remember(cache, key, e);
-      }
+      if (!e) e = remember(cache, key, run(state, { ms: budget.timeBudgetMs }));
       return e;
+    },
+    prove(state, b) {
+      const key = state.key();
+      const old = cache.get(key);
+      if (old && (old.status === 'exact' || b.ms <= (old.ms ?? 0))) return old;
+      const e = run(state, b);
+      // a later, shorter search can only add proofs: keep the tighter bounds of the two
+      if (old && old.status !== 'exact' && e.status !== 'exact') {
+        e.lower = Math.max(e.lower, old.lower);
+        e.upper = Math.min(e.upper, old.upper);
+      }
+      return remember(cache, key, e);
+    },
+    completeMoves(state, ms) {
+      const key = state.key();
+      const old = cache.get(key);
+      if (!old || old.status !== 'exact' || old.best.length > 0) return old;
+      const done = completeMoves(solver, state, old, { timeBudgetMs: ms });
+      if (done !== old) proofs?.put(state, done);
+      return remember(cache, key, done);
     },
   };
 }
 
+/** Why a position stayed unproven, for the report. */
 /**
- * Solve the positions of each record from the last to the first: later positions are quick and
- * fill the solver's table for the earlier ones (they are positions of one game tree).
+ * budget: searched with the whole per-position budget; probe: a short search only, because a later
+ * position's result was not proven; skipped: not searched (several later results unproven);
+ * record-budget / total-budget: the record's or the run's budget ran out.
  */
-export function prewarm(cache: SearchCache, doc: DabDocument): void {
-  for (const m of doc.models) {
-    for (const line of allLines(m)) {
-      for (let i = line.states.length - 1; i >= 0; i--) {
-        if (!quickEvaluate(line.states[i])) cache.lookup(line.states[i]);
+export type UnprovenReason = 'budget' | 'probe' | 'skipped' | 'record-budget' | 'total-budget';
+
+export interface RecordProof {
+  /** Entry index in the document. */
+  entry: number;
+  ms: number;
+  budgetMs: number;
+  /** Main-line positions, exact ones, ones with the result proven. */
+  positions: number;
+  exact: number;
+  resultProven: number;
+  /** Main line: earliest ply with a proven result / an exact value (null when none). */
+  firstResultPly: number | null;
+  firstExactPly: number | null;
+  /** Main-line positions not proven exactly, with why (searched plies carry the time spent). */
+  unproven: { ply: number; reason: UnprovenReason; ms: number; resultProven: boolean }[];
+  /** Positions of the record's variations, and how many of them are exact. */
+  variationPositions: number;
+  variationExact: number;
+}
+
+export interface ProveOptions {
+  /** Search time per position (ms). */
+  positionBudgetMs: number;
+  /** Search time per record (ms). */
+  recordBudgetMs: number;
+  /** Absolute deadline (Date.now() ms) of the whole run, if any. */
+  deadline?: number;
+  /** Called before each position and after each finished search (for a progress line). */
+  onProgress?: (p: {
+    entry: number;
+    entries: number;
+    ply: number;
+    plies: number;
+    proven: string;
+    msLeft: number;
+  }) => void;
+}
+
+/**
+ * Prove the positions of each record of the document from the last to the first, within the
+ * budgets. Returns what was proven and what was not, per record (entries with board positions).
+ */
+export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOptions): RecordProof[] {
+  const out: RecordProof[] = [];
+  doc.models.forEach((m, entry) => {
+    if (m.states.length === 0) return;
+    const t0 = Date.now();
+    const stats: RecordProof = {
+      entry,
+      ms: 0,
+      budgetMs: o.recordBudgetMs,
+      positions: m.states.length,
+      exact: 0,
+      resultProven: 0,
+      firstResultPly: null,
+      firstExactPly: null,
+      unproven: [],
+      variationPositions: 0,
+      variationExact: 0,
+    };
+    const lines = [...allLines(m)];
+    // the main line first, then the variations, each from its end backwards, in the record's budget
+    lines.forEach((line, k) => proveLine(cache, line, k === 0, stats, t0, o, doc.models.length));
+    // then, while the record's budget lasts, the optimal moves of the exact positions (end first)
+    for (const line of lines)
+      for (let ply = line.states.length - 1; ply >= 0; ply--) {
+        const left = Math.min(t0 + o.recordBudgetMs, o.deadline ?? Infinity) - Date.now();
+        if (left <= 0) break;
+        if (!quickEvaluate(line.states[ply])) cache.completeMoves(line.states[ply], Math.min(left, o.positionBudgetMs));
       }
+    stats.unproven.reverse();
+    stats.ms = Date.now() - t0;
+    out.push(stats);
+  });
+  return out;
+}
+
+function proveLine(
+  cache: SearchCache,
+  line: LineModel,
+  main: boolean,
+  stats: RecordProof,
+  t0: number,
+  o: ProveOptions,
+  entries: number,
+): void {
+  let failures = 0,
+    nimFailures = 0;
+  let last = '';
+  let guess: number | undefined;
+  for (let k = line.states.length - 1; k >= 0; k--) {
+    const state = line.states[k];
+    const ply = line.startPly + k;
+    const quick = quickEvaluate(state);
+    let e: Evaluation;
+    let reason: UnprovenReason | undefined;
+    if (quick) e = quick.evaluation;
+    else {
+      const recordLeft = t0 + o.recordBudgetMs - Date.now();
+      const totalLeft = o.deadline !== undefined ? o.deadline - Date.now() : Infinity;
+      let ms = o.positionBudgetMs;
+      reason = 'budget';
+      if (failures >= FAILURES_BEFORE_STOP) [ms, reason] = [0, 'skipped'];
+      else if (failures > 0) [ms, reason] = [Math.min(ms, Math.max(20, ms * PROBE_FRACTION)), 'probe'];
+      if (totalLeft < ms) [ms, reason] = [Math.max(0, totalLeft), 'total-budget'];
+      if (recordLeft < ms) [ms, reason] = [Math.max(0, recordLeft), 'record-budget'];
+      o.onProgress?.({
+        entry: stats.entry,
+        entries,
+        ply,
+        plies: line.startPly + line.states.length - 1,
+        proven: last,
+        msLeft: Math.max(0, recordLeft),
+      });
+      // ms = 0: no search, only the bounds the solver's table already holds
+      e = cache.prove(state, {
+        ms,
+        moveValues: false,
+        guess,
+        resultOnly: failures > 0,
+        nimBudget: nimFailures >= FAILURES_BEFORE_STOP ? 0 : nimFailures > 0 ? NIM_BUDGET_CLI_PROBE : NIM_BUDGET_CLI,
+      });
+      if (e.nim?.nimber === 'unknown') nimFailures++;
+    }
+    const result = resultOf(e.lower, e.upper, scoreLead(state));
+    if (result === null && !quick) failures++;
+    last = `ply ${ply} ${e.status === 'exact' ? `exact (${e.value! > 0 ? '+' : ''}${e.value})` : result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
+    if (!main) {
+      stats.variationPositions++;
+      if (e.status === 'exact') stats.variationExact++;
+    } else {
+      if (result !== null) {
+        stats.resultProven++;
+        stats.firstResultPly = ply;
+      }
+      if (e.status === 'exact') {
+        stats.exact++;
+        stats.firstExactPly = ply;
+      } else stats.unproven.push({ ply, reason: reason ?? 'budget', ms: e.ms ?? 0, resultProven: result !== null });
+    }
+    // the next (earlier) position's value, seen by its mover, is close to this one's
+    const mid = e.status === 'exact' ? e.value! : Math.round((e.lower + e.upper) / 2);
+    const prev = k > 0 ? line.states[k - 1] : undefined;
+    if (prev) {
+      const completes = prev.openBoxCount() - state.openBoxCount();
+      guess = completes > 0 && prev.toMove === state.toMove ? completes + mid : -mid;
     }
   }
 }

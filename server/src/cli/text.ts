@@ -1,14 +1,18 @@
 /** Readable text output of `dab analyze` / `dab check`. */
 import type { DocumentReport, EntryReport, LineReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import {
+  BEST_SO_FAR_LABEL,
   NOT_ANALYSED,
   endgameFacts,
   gameOver,
   listAll,
   listOr,
+  longChainRule,
   maxLossMessage,
   moveVerdict,
+  nimVerdict,
   plural,
+  provenFacts,
   reviewSummary,
   signed,
   unknownValue,
@@ -55,10 +59,14 @@ function positionLine(p: PositionReport, e: EntryReport): string {
     p.value !== null
       ? `${who} to move: ${valuePhrase(p, e.players)} (value ${signed(p.value)})`
       : `${who} to move: ${unknownValue(p)}`;
+  const proven = p.value === null ? provenFacts(p, e.players) : '';
+  if (proven) s += `\n         ${proven}`;
   if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
     s += `; ${p.endgame.components}: ${endgameFacts(p.endgame)}`;
   }
   if (p.best.length) s += `; best: ${listAll(p.best, 12, ' ')}`;
+  else if (p.bestSoFar?.length) s += `; ${BEST_SO_FAR_LABEL}: ${p.bestSoFar.join(' ')}`;
+  if (p.value === null && p.nim) s += `\n         ${nimVerdict(p.nim, who, false)} ${longChainRule(p.nim, who)}`;
   return s;
 }
 

@@ -64,6 +64,8 @@ export const NIM_BUDGET_DEFAULT = 250_000;
 export const NIM_BUDGET_QUICK = 5_000;
 /** Per position searched by the CLI, after its solve, in process: a fraction of the position's search time. */
 export const NIM_BUDGET_CLI = 20_000;
+/** The CLI's Nimstring budget for positions earlier than one whose nim-value was not found (deeper still). */
+export const NIM_BUDGET_CLI_PROBE = 2_000;
 /**
  * Per position searched by the server's background search, after an attempt (its budget grows with
  * the attempts up to this cap): off the main thread, so larger than the CLI's; 50,000 regions cost
@@ -106,3 +108,11 @@ export const MARKDOWN_BLOCK_BUDGET_MS = 1500;
 export const MARKDOWN_BLOCK_CACHE_ENTRIES = 64;
 /** `dab render`: default search time for the whole entry drawn. */
 export const RENDER_BUDGET_MS_DEFAULT = 10_000;
+
+// ---------------------------------------------------------------------------------------------
+// The CLI's search time (defaults of --budget-ms and --record-budget-ms).
+
+/** Per position: the result first, then the margin; beyond it the value is unknown with proven bounds. */
+export const CLI_POSITION_BUDGET_MS = 5_000;
+/** Per record: a 60-move 5x5 record is done in about this long (positions proven from the end backwards). */
+export const CLI_RECORD_BUDGET_MS = 25_000;

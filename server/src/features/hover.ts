@@ -10,6 +10,8 @@ import {
   MOVES_BY_VALUE,
   NOT_ANALYSED,
   bestMovesLine,
+  bestSoFarLine,
+  provenFacts,
   capitalized,
   completesWords,
   componentWords,
@@ -85,6 +87,8 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
     out.push('', escapeMarkdown(valueFacts(p, entry.players[p.toMove])));
   } else {
     out.push(`${who} to move: ${escapeMarkdown(unknownValue(p))}.`);
+    const proven = provenFacts(p, entry.players);
+    if (proven) out.push('', escapeMarkdown(proven));
   }
   const eg = p.endgame;
   if (eg && eg.size > 0 && eg.value !== undefined) {
@@ -100,6 +104,11 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
     out.push(
       '',
       bestMovesLine(p.best, 16, (b) => `\`${escapeMarkdown(b)}\``),
+    );
+  else if (p.bestSoFar?.length)
+    out.push(
+      '',
+      bestSoFarLine(p.bestSoFar, (b) => `\`${escapeMarkdown(b)}\``),
     );
   return out;
 }

@@ -14,6 +14,8 @@ export interface SearchJob {
   timeBudgetMs: number;
   /** Nimstring regions to evaluate after the search (0: the position already has its Nimstring view). */
   nimBudget: number;
+  /** The mover's score minus the other's, so the proof tests the thresholds that decide the result. */
+  lead?: number;
 }
 
 export type WorkerMessage =

@@ -424,6 +424,7 @@ export class SearchService {
         nodeBudget: this.settings.nodeBudget,
         timeBudgetMs: Math.max(1, Math.round(pick.budgetMs)),
         nimBudget: k.evaluation?.nim && k.evaluation.nim.nimber !== 'unknown' ? 0 : nimBudget(pick.level),
+        lead: k.state.score[k.state.toMove] - k.state.score[1 - k.state.toMove],
       };
       this.running.set(job.id, { job, pick, startedAt: Date.now() });
       this.pool.start(job);

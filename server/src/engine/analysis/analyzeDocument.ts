@@ -28,6 +28,7 @@ import {
   wrongValueMessage,
 } from '../phrasebook';
 import type { NimSummary } from './nim';
+import { flipResult, resultOf, type GameResult } from './prove';
 
 /** Supplies evaluations of positions that need search; undefined = not known yet (pending). */
 export type SearchLookup = (state: BoardState) => Evaluation | undefined;
@@ -69,6 +70,13 @@ export interface PositionReport {
   state?: BoardState;
   /** Value of each legal move for the player to move (board: by line name; endgame: by component or decision). */
   moveValues?: Map<string, number | null>;
+  /**
+   * The game's result for the player to move (counting the score so far), when proven; it can be
+   * proven while the value is not.
+   */
+  result: GameResult | null;
+  /** When the optimal moves are unknown: the best move found so far by the deepest finished search (not proven). */
+  bestSoFar?: string[];
   /** Board positions: the Nimstring view (the fallback truth when the exact value is unknown). */
   nim?: NimSummary;
   /** Abstract endgames: the components not yet opened (the one just opened excluded). */
@@ -84,6 +92,12 @@ export interface MoveReport {
   completes: number;
   /** Boxes thrown away against best play; null when unknown. */
   loss: number | null;
+  /** Proven bounds on the boxes thrown away (equal to loss when it is known); null when nothing is known. */
+  lossAtLeast: number | null;
+  lossAtMost: number | null;
+  /** The mover's result (with the score) before the move under best play, and after it; null when not proven. */
+  resultBefore: GameResult | null;
+  resultAfter: GameResult | null;
   best: string[];
   range: Range;
   glyph: string | null;
@@ -91,6 +105,7 @@ export interface MoveReport {
   /** Predicted final margin for the mover (whole game) before and after the move; null when unknown. */
   marginBefore: number | null;
   marginAfter: number | null;
+  /** Proven: the results before and after the move differ (margins may be unknown). */
   changesResult: boolean;
   /** The variations written after this move (alternatives from the position before it), reviewed. */
   variations: VariationReport[];
@@ -153,6 +168,7 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
   const entries = doc.models.map((model, index) => {
     const report =
       model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
+    for (const line of report.lines) for (const p of line.positions) p.result = resultFor(p, p.toMove);
     diagnostics.push(...reviewDiagnostics(report, options));
     return report;
   });
@@ -262,8 +278,11 @@ function reviewBoardLine(
       loony,
       state,
       moveValues,
+      result: null,
+      ...(e.best.length === 0 && e.bestSoFar !== undefined ? { bestSoFar: [g.lineName(e.bestSoFar)] } : {}),
       nim: e.nim ?? (e.method !== 'search' ? options.nim?.(state) : undefined),
     });
+
     if (e.status === 'pending') report.pending++;
   });
   line.plies.forEach((mv, k) => {
@@ -271,11 +290,21 @@ function reviewBoardLine(
       after = out.positions[k + 1];
     const player = mv.player!;
     const completes = mv.completed.length;
-    let loss: number | null = null;
-    if (before.value !== null && after.value !== null) {
-      const achieved = completes + (after.toMove === player ? after.value : -after.value);
-      loss = before.value - achieved;
+    // what the move achieves for the mover (boxes completed + the rest), exact or bounded
+    let achieved: [number, number] | null = null;
+    const known = before.moveValues?.get(mv.name!);
+    if (typeof known === 'number') achieved = [known, known];
+    else if (after.lower !== null && after.upper !== null) {
+      achieved =
+        after.toMove === player
+          ? [completes + after.lower, completes + after.upper]
+          : [completes - after.upper, completes - after.lower];
     }
+    let lossBounds: [number, number] | null = null;
+    if (before.best.includes(mv.name!)) lossBounds = [0, 0];
+    else if (achieved && before.lower !== null && before.upper !== null)
+      lossBounds = [Math.max(0, before.lower - achieved[1]), Math.max(0, before.upper - achieved[0])];
+    const loss = lossBounds && lossBounds[0] === lossBounds[1] ? lossBounds[0] : null;
     pushMove(
       out,
       {
@@ -290,6 +319,8 @@ function reviewBoardLine(
         comment: mv.comment,
       },
       before,
+      after,
+      lossBounds,
     );
   });
   // Variations: reviewed like this line; nested under the move they replace (when it was legal).
@@ -318,16 +349,51 @@ function finalMargin(p: PositionReport, player: 0 | 1): number | null {
   return p.score[player] - p.score[1 - player] + rest;
 }
 
+/** The result for `player` (with the score) that the position's proven bounds decide, or null. */
+function resultFor(p: PositionReport, player: 0 | 1): GameResult | null {
+  if (p.lower === null || p.upper === null) return null;
+  const lead = p.score[player] - p.score[1 - player];
+  if (p.toMove === player) return resultOf(p.lower, p.upper, lead);
+  return flipResult(resultOf(p.lower, p.upper, -lead));
+}
+
 function pushMove(
   report: LineReport,
-  m: Omit<MoveReport, 'marginBefore' | 'marginAfter' | 'changesResult' | 'variations'>,
+  m: Omit<
+    MoveReport,
+    | 'marginBefore'
+    | 'marginAfter'
+    | 'changesResult'
+    | 'variations'
+    | 'lossAtLeast'
+    | 'lossAtMost'
+    | 'resultBefore'
+    | 'resultAfter'
+  >,
   before: PositionReport,
+  after: PositionReport,
+  lossBounds: [number, number] | null = m.loss === null ? null : [m.loss, m.loss],
 ): void {
   const marginBefore = finalMargin(before, m.player);
   const marginAfter = marginBefore === null || m.loss === null ? null : marginBefore - m.loss;
+  const resultBefore = resultFor(before, m.player);
+  // after the move the mover gets at most what the position after proves, and at least before's minus the loss bound
+  const resultAfter = resultFor(after, m.player);
   const changesResult =
-    marginBefore !== null && marginAfter !== null && Math.sign(marginBefore) !== Math.sign(marginAfter);
-  report.moves.push({ ...m, marginBefore, marginAfter, changesResult, variations: [] });
+    marginBefore !== null && marginAfter !== null
+      ? Math.sign(marginBefore) !== Math.sign(marginAfter)
+      : resultBefore !== null && resultAfter !== null && resultBefore !== resultAfter;
+  report.moves.push({
+    ...m,
+    lossAtLeast: lossBounds ? lossBounds[0] : null,
+    lossAtMost: lossBounds ? lossBounds[1] : null,
+    resultBefore,
+    resultAfter,
+    marginBefore,
+    marginAfter,
+    changesResult,
+    variations: [],
+  });
   if (m.loss === null) report.summary.unknownMoves++;
   else {
     report.summary.lost[m.player] += m.loss;
@@ -361,6 +427,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
     upper: rootValue,
     controlledValue: root.controlledValue === null ? null : -root.controlledValue + 0,
     best: root.value === undefined ? [] : root.best.slice(),
+    result: null,
     method: root.exact ? 'endgame' : 'unknown',
     note: root.reason,
     endgame: root,
@@ -405,6 +472,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
       upper: r.openingValue ?? null,
       controlledValue: null,
       best: r.bestDecision === undefined ? [] : r.bestDecision === 'either' ? ['all', 'keep'] : [r.bestDecision],
+      result: null,
       method: r.openingValue !== undefined ? 'endgame' : 'unknown',
       components: restComponents,
       moveValues: new Map<string, number | null>([
@@ -428,6 +496,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
         comment: sm.step.comment,
       },
       before,
+      afterOpening,
     );
     report.positions.push(afterOpening);
     score = sm.scoreAfter ? [sm.scoreAfter[0], sm.scoreAfter[1]] : score;
@@ -447,6 +516,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
       upper: restValue,
       controlledValue: restAnalysis && restAnalysis.controlledValue !== null ? -restAnalysis.controlledValue + 0 : null,
       best: restAnalysis?.value !== undefined ? restAnalysis.best.slice() : [],
+      result: null,
       method: restValue === null ? 'unknown' : remaining === 0 ? 'over' : 'endgame',
       endgame: restAnalysis,
       components: restComponents,
@@ -470,6 +540,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
         comment: null,
       },
       afterOpening,
+      afterDecision,
     );
     report.positions.push(afterDecision);
   });
@@ -514,7 +585,9 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
     }
   }
   for (const m of report.lines.flatMap((l) => l.moves)) {
-    if (m.loss !== null && m.loss >= minLoss) {
+    // only what is proven: the exact loss, or a proven lower bound on it
+    const proven = m.loss ?? m.lossAtLeast;
+    if (proven !== null && proven >= minLoss) {
       out.push({
         severity: m.changesResult
           ? (options.resultChangeSeverity ?? 'warning')

@@ -7,7 +7,8 @@ import { analyzeBoardEndgame, loonyEndgameValue, type BoardEndgameAnalysis } fro
 import { Solver, type SolveOptions } from '../solver';
 import type { Evaluation } from './evaluation';
 import { nimSummary } from './nim';
-import { searchBudgetReached } from '../phrasebook';
+import { prove } from './prove';
+import { unprovenNote } from '../phrasebook';
 
 export type LoonyAnalysis = Extract<BoardEndgameAnalysis, { ok: true }>;
 
@@ -41,6 +42,14 @@ export interface SearchBudget {
   timeBudgetMs?: number;
   shouldStop?: () => boolean;
   onProgress?: SolveOptions['onProgress'];
+  /** A guess of the value (e.g. the next position's), to order the proof's window searches. */
+  guess?: number;
+  /** The mover's score minus the other's (default: from the state's score). */
+  lead?: number;
+  /** Prove the result only, no margin (default false). */
+  resultOnly?: boolean;
+  /** Once the value is exact, also every move's value and every optimal move (default true). */
+  moveValues?: boolean;
 }
 
 /**
@@ -51,41 +60,100 @@ export function createSolver(tableMb?: number): Solver {
   return new Solver({ leafEvaluator: (s) => loonyEndgameValue(s), tableMb });
 }
 
-/** Budgeted exact search; beyond the budget the answer is 'unknown' with the bounds proven so far. */
+/**
+ * Budgeted proof (prove.ts): the result first, then the margin, then, when the value is exact and
+ * the budget lasts, every optimal move and every move's value. Beyond the budget the answer is
+ * 'unknown' with the tightest bounds proven and the best move found so far (not proven).
+ */
 export function searchEvaluate(solver: Solver, state: BoardState, budget: SearchBudget): Evaluation {
-  const { nimBudget, ...solveBudget } = budget;
-  const r = solver.solve(state, { ...solveBudget, moveValues: true });
+  const { nimBudget, onProgress } = budget;
+  const t0 = Date.now();
+  const proof = prove(solver, state, {
+    timeBudgetMs: budget.timeBudgetMs,
+    nodeBudget: budget.nodeBudget,
+    shouldStop: budget.shouldStop,
+    guess: budget.guess,
+    lead: budget.lead,
+    resultOnly: budget.resultOnly,
+    onProgress: onProgress ? (p) => onProgress({ ...p, movesDone: 0, movesTotal: 0 }) : undefined,
+  });
+  let nodes = proof.nodes;
+  const moveValues = new Map<number, number | null>();
+  let best: number[] = [];
+  if (proof.exact && budget.moveValues !== false) {
+    const timeLeft = budget.timeBudgetMs === undefined ? undefined : budget.timeBudgetMs - (Date.now() - t0);
+    const nodesLeft = budget.nodeBudget === undefined ? undefined : budget.nodeBudget - nodes;
+    if ((timeLeft === undefined || timeLeft > 0) && (nodesLeft === undefined || nodesLeft > 0)) {
+      const r = solver.solve(state, {
+        timeBudgetMs: timeLeft,
+        nodeBudget: nodesLeft,
+        shouldStop: budget.shouldStop,
+        onProgress,
+        moveValues: true,
+      });
+      nodes += r.nodes;
+      if (r.status === 'exact' && r.value === proof.lower) best = r.best.slice();
+      if (r.moveValues) {
+        for (let l = 0; l < r.moveValues.length; l++) if (!state.drawn[l]) moveValues.set(l, r.moveValues[l]);
+      }
+    }
+  }
   const stopped = budget.shouldStop?.() ?? false;
   const nim = nimBudget && !stopped ? nimSummary(state, nimBudget) : undefined;
-  const moveValues = new Map<number, number | null>();
-  if (r.moveValues) {
-    for (let l = 0; l < r.moveValues.length; l++) if (!state.drawn[l]) moveValues.set(l, r.moveValues[l]);
-  }
-  if (r.status === 'exact') {
+  const common = {
+    method: 'search' as const,
+    moveValues: moveValues.size ? moveValues : undefined,
+    nodes,
+    ms: Date.now() - t0,
+    nim,
+  };
+  if (proof.exact) {
     return {
       status: 'exact',
-      method: 'search',
-      value: r.value,
-      lower: r.value!,
-      upper: r.value!,
-      best: r.best.slice(),
-      moveValues,
-      nodes: r.nodes,
-      nim,
+      value: proof.lower,
+      lower: proof.lower,
+      upper: proof.upper,
+      best,
+      ...(best.length === 0 ? { note: MOVES_NOT_FOUND } : {}),
+      ...(best.length === 0 && proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar } : {}),
+      ...common,
     };
   }
   return {
     status: 'unknown',
-    method: 'search',
     value: null,
-    lower: r.lower,
-    upper: r.upper,
+    lower: proof.lower,
+    upper: proof.upper,
     best: [],
-    moveValues,
-    nodes: r.nodes,
-    note: searchBudgetReached(r.nodes),
-    nim,
+    ...(proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar } : {}),
+    note: unprovenNote(proof, state.openBoxCount()),
+    ...(proof.stopped === 'cancelled' ? { cancelled: true } : {}),
+    ...common,
   };
+}
+
+const MOVES_NOT_FOUND = 'value proven; the best moves were not searched within the budget';
+
+/**
+ * An exact evaluation without its optimal moves (searched with moveValues: false, or cut short):
+ * search every move's value within the budget. Returns the evaluation completed, or unchanged.
+ */
+export function completeMoves(
+  solver: Solver,
+  state: BoardState,
+  e: Evaluation,
+  budget: { timeBudgetMs?: number; shouldStop?: () => boolean },
+): Evaluation {
+  if (e.status !== 'exact' || e.best.length > 0 || e.method !== 'search') return e;
+  const r = solver.solve(state, { ...budget, moveValues: true });
+  if (r.status !== 'exact' || r.value !== e.value) return e;
+  const moveValues = new Map<number, number | null>();
+  if (r.moveValues)
+    for (let l = 0; l < r.moveValues.length; l++) if (!state.drawn[l]) moveValues.set(l, r.moveValues[l]);
+  const done: Evaluation = { ...e, best: r.best.slice(), moveValues, nodes: (e.nodes ?? 0) + r.nodes };
+  delete done.note;
+  delete done.bestSoFar;
+  return done;
 }
 
 /**

@@ -18,6 +18,15 @@ export interface Evaluation {
   nodes?: number;
   /** Why it is not exact (budget, cancelled, …). */
   note?: string;
+  /** Search time (ms), when searched. */
+  ms?: number;
+  /** The search was cancelled (not out of budget): worth asking again. */
+  cancelled?: boolean;
+  /**
+   * When the optimal moves are not known: the move the deepest finished search found best. An
+   * estimate, never proven optimal; always shown as "best found so far, not proven".
+   */
+  bestSoFar?: number;
   /** The Nimstring view, when computed. */
   nim?: import('./nim').NimSummary;
 }

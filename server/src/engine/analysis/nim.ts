@@ -19,16 +19,21 @@ export interface NimSummary {
 }
 
 export function nimSummary(state: BoardState, budget: number, moveValues = true): NimSummary {
-  const r = nimstring(state, { budget, moveValues });
+  // the value first: the moves only when it is known (each costs about as much as the value)
+  const root = nimstring(state, { budget, moveValues: false });
+  const r =
+    moveValues && root.nimber !== 'unknown'
+      ? nimstring(state, { budget: Math.max(1, budget - root.nodes), moveValues })
+      : root;
   return {
-    nimber: r.nimber,
+    nimber: root.nimber,
     regions: r.regions.map((x) => ({ boxes: x.boxes, nimber: x.nimber })),
     longChains: r.longChains,
     loops: r.loops,
     wantsLongChains: r.longChainRule.wantsLongChains,
     currentFavoursPlayerToMove: r.longChainRule.currentFavoursPlayerToMove,
     winningMoves:
-      moveValues && r.moveValues.every((m) => m.winning !== 'unknown')
+      moveValues && r.moveValues.length > 0 && r.moveValues.every((m) => m.winning !== 'unknown')
         ? r.moveValues.filter((m) => m.winning === true).map((m) => m.line)
         : undefined,
   };

@@ -12,6 +12,7 @@
  *   nimstring.ts  the Nimstring view: nim-values, the chain fight, the long chain rule
  *   board.ts      the board picture: caption, screen-reader summary, titles of its parts
  *   search.ts     why a value is not known yet; the background search's progress report
+ *   proofs.ts     proven bounds and results in words, why a value stayed unproven, labels of estimates
  */
 export * from './grammar';
 export * from './values';
@@ -20,3 +21,4 @@ export * from './moves';
 export * from './nimstring';
 export * from './board';
 export * from './search';
+export * from './proofs';

@@ -2,6 +2,7 @@
 import type { EntryReport, LineReport, MoveReport, PositionReport } from '../analysis/analyzeDocument';
 import { boxes, listAll, listOr, plural } from './grammar';
 import { outcome, restWinner, valuePhrase } from './values';
+import { resultChangeWords } from './proofs';
 
 /** Diagnostic: a claimed `value` that the analysis proves wrong. */
 export function wrongValueMessage(claimed: number, start: PositionReport, players: [string, string]): string {
@@ -15,14 +16,17 @@ export function valueUncheckedMessage(claimed: number, note: string | undefined)
 
 /**
  * Diagnostic: a move that throws boxes away. "a1-b1 gives away 8 boxes and turns Bob's 3-box win into
- * a 5-box loss. Best: a3-a4."; in abstract endgames "Keeping control gives away 2 boxes."
+ * a 5-box loss. Best: a3-a4."; with proven bounds only "a1-b1 gives away at least 2 boxes and turns
+ * Bob's win into a loss."; in abstract endgames "Keeping control gives away 2 boxes."
  */
 export function mistakeMessage(kind: EntryReport['kind'], m: MoveReport, players: [string, string]): string {
   const name = players[m.player];
   const consequence =
     m.changesResult && m.marginBefore !== null && m.marginAfter !== null
       ? ` and turns ${name}'s ${outcome(m.marginBefore, false)} into ${outcome(m.marginAfter)}`
-      : '';
+      : m.changesResult && m.resultBefore !== null && m.resultAfter !== null
+        ? ` and ${resultChangeWords(name, m.resultBefore, m.resultAfter)}`
+        : '';
   const best = m.best.length ? ` Best: ${listOr(m.best, 6)}.` : '';
   const what =
     kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
@@ -30,7 +34,9 @@ export function mistakeMessage(kind: EntryReport['kind'], m: MoveReport, players
         ? 'Keeping control'
         : 'Taking all'
       : m.move;
-  return `${what} gives away ${boxes(m.loss ?? 0)}${consequence}.${best}`;
+  // the exact loss, or (value unknown) the least loss the proven bounds guarantee
+  const lost = m.loss !== null ? boxes(m.loss) : `at least ${boxes(m.lossAtLeast ?? 0)}`;
+  return `${what} gives away ${lost}${consequence}.${best}`;
 }
 
 /** Diagnostic: the analysis of a file failed (a bug); the user is told instead of left without an answer. */
@@ -47,7 +53,12 @@ export function glyphMessage(glyph: string, loss: number): string | undefined {
 
 /** The verdict on a move: "an optimal move", "gives away 3 boxes and changes the result", "not valued yet (…)". */
 export function moveVerdict(m: MoveReport): string {
-  if (m.loss === null) return 'not valued yet (search pending or beyond the budget)';
+  if (m.loss === null) {
+    if (m.lossAtLeast)
+      return `gives away at least ${boxes(m.lossAtLeast)}${m.changesResult ? ' and changes the result' : ''}`;
+    if (m.lossAtMost === 0) return 'an optimal move';
+    return 'not valued yet (search pending or beyond the budget)';
+  }
   if (m.loss === 0) return 'an optimal move';
   return `gives away ${boxes(m.loss)}${m.changesResult ? ' and changes the result' : ''}`;
 }

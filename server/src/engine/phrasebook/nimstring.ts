@@ -1,6 +1,7 @@
 /** The Nimstring view in words: nim-values, the chain fight, the long chain rule. */
 import type { NimSummary } from '../analysis/nim';
 import { listAll, plural } from './grammar';
+import { NIM_VIEW_LABEL } from './proofs';
 
 /** "0", "*2", "loony", "unknown". */
 export function nimText(v: number | 'loony' | 'unknown'): string {
@@ -8,8 +9,8 @@ export function nimText(v: number | 'loony' | 'unknown'): string {
 }
 
 /**
- * "Nimstring: *2 = *2 ⊕ 0 over 2 regions — Alice wins the chain fight." `valueKnown` false adds
- * that this is the fallback view (the exact value is unknown).
+ * "Nimstring: *2 = *2 ⊕ 0 over 2 regions — Alice wins the chain fight." `valueKnown` false labels it
+ * as the Nimstring view (the exact value is unknown; it ignores the score).
  */
 export function nimVerdict(n: NimSummary, mover: string, valueKnown: boolean): string {
   const fight =
@@ -24,7 +25,7 @@ export function nimVerdict(n: NimSummary, mover: string, valueKnown: boolean): s
     n.regions.length > 1
       ? ` = ${n.regions.map((r) => nimText(r.nimber)).join(' ⊕ ')} over ${n.regions.length} regions`
       : '';
-  return `Nimstring${valueKnown ? '' : ' (fallback: the exact value is unknown)'}: ${nimText(n.nimber)}${regions} — ${fight}.`;
+  return `${valueKnown ? 'Nimstring' : NIM_VIEW_LABEL}: ${nimText(n.nimber)}${regions} — ${fight}.`;
 }
 
 /** "Long chains now: 2, loops: 1; the long chain rule asks Alice for an even number (met now)." */

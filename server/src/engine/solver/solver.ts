@@ -75,6 +75,17 @@ export class Solver {
   }
 
   /**
+   * What the table holds for this position: proven bounds and the best move of the last search
+   * that stored it (-1 when none), or null. Costs one probe.
+   */
+  tableEntry(state: BoardState): { lower: number; upper: number; best: number } | null {
+    const e = this.engineFor(state.geometry);
+    e.load(state);
+    const tb = e.tableBounds();
+    return tb ? { lower: tb[0] + 0, upper: tb[1] + 0, best: tb[2] } : null;
+  }
+
+  /**
    * One fail-soft window search of the position (alpha < beta, values for the player to move):
    * proves value <= upper or value >= lower (both when it falls inside). `searchWindow(s, t - 1, t)`
    * answers "is the value >= t?". The table is kept, so successive calls share results.

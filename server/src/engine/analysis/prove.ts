@@ -1,0 +1,164 @@
+/**
+ * The result before the margin. For a board position, first prove who wins the game from here
+ * (win / tie / loss for the player to move, counting the boxes already scored) by zero-window
+ * searches at the one or two thresholds that decide it, then narrow the margin by more zero-window
+ * searches (MTD) while the budget lasts.
+ *
+ * Why it is sound: every number here is a bound returned by a finished window search of the
+ * solver (fail-soft, rounded to the parity of the remaining boxes) or read from its table, which
+ * only ever holds proven bounds. A search cut by the budget contributes nothing. The value v (net
+ * boxes of the rest for the player to move) has the parity of the remaining boxes R, and with
+ * d = the mover's score minus the other's, the mover wins iff v > -d, ties iff v = -d, loses iff
+ * v < -d. So the result is decided by "v >= tWin" and "v >= tDraw" where tWin is the least value
+ * of R's parity above -d and tDraw the least at or above -d (equal when no tie is possible).
+ * test/unit/prove.test.ts checks every bound and result against bruteForce on thousands of
+ * positions under tight budgets.
+ */
+import type { BoardState } from '../board/state';
+import type { Solver } from '../solver';
+
+export type GameResult = 'win' | 'tie' | 'loss';
+
+export interface ProofBudget {
+  timeBudgetMs?: number;
+  nodeBudget?: number;
+  shouldStop?: () => boolean;
+  /** A guess of the value (for example the next position's), to order the threshold tests. */
+  guess?: number;
+  /** The mover's score minus the other's (default: from the state's score). */
+  lead?: number;
+  /** Stop after the result is proven (no margin search). */
+  resultOnly?: boolean;
+  /** Called after each finished window search. */
+  onProgress?: (p: { lower: number; upper: number; nodes: number; ms: number }) => void;
+}
+
+export interface Proof {
+  /** Proven bounds on the value (player to move, net boxes of the rest). */
+  lower: number;
+  upper: number;
+  exact: boolean;
+  /** The game's result for the player to move (with the score so far), when proven. */
+  result: GameResult | null;
+  nodes: number;
+  ms: number;
+  /** Finished window searches. */
+  searches: number;
+  /** Why the proof stopped short of the exact value. */
+  stopped?: 'budget' | 'cancelled';
+  /**
+   * The move the solver's table holds for this position after the deepest finished search: the
+   * move that refuted the last window, or the best of a failed one. Not proven optimal.
+   */
+  bestSoFar?: number;
+}
+
+/** Mover's score minus the other player's. */
+export function scoreLead(state: BoardState): number {
+  return state.score[state.toMove] - state.score[1 - state.toMove];
+}
+
+/** The result for the player to move that bounds [lower, upper] on the rest prove, with the lead so far. */
+export function resultOf(lower: number, upper: number, lead: number): GameResult | null {
+  if (lead + lower > 0) return 'win';
+  if (lead + upper < 0) return 'loss';
+  if (lead + lower >= 0 && lead + upper <= 0) return 'tie';
+  return null;
+}
+
+/** The same result seen by the other player. */
+export function flipResult(r: GameResult | null): GameResult | null {
+  return r === 'win' ? 'loss' : r === 'loss' ? 'win' : r;
+}
+
+/** Least value >= x with the parity of R. */
+function atParity(x: number, R: number): number {
+  return ((x - R) & 1) !== 0 ? x + 1 : x;
+}
+
+/** The next threshold t ("is v >= t?") that helps decide the result, or undefined when decided. */
+function resultThreshold(lo: number, hi: number, lead: number, R: number, guess: number): number | undefined {
+  const tWin = atParity(-lead + 1, R),
+    tDraw = atParity(-lead, R);
+  const useful = (t: number) => lo < t && t <= hi;
+  if (resultOf(lo, hi, lead) !== null) return undefined;
+  const first = guess >= tWin ? tWin : guess < tDraw ? tDraw : tWin;
+  const second = first === tWin ? tDraw : tWin;
+  if (useful(first)) return first;
+  if (useful(second)) return second;
+  return undefined;
+}
+
+/**
+ * Prove what the budget allows about the position: bounds, the result, then the exact value.
+ * Uses (and fills) the solver's table, so positions of one record help each other.
+ */
+export function prove(solver: Solver, state: BoardState, budget: ProofBudget = {}): Proof {
+  const t0 = Date.now();
+  const R = state.openBoxCount();
+  const lead = budget.lead ?? scoreLead(state);
+  let lo = -R,
+    hi = R;
+  const known = solver.tableEntry(state);
+  if (known) {
+    lo = Math.max(lo, known.lower);
+    hi = Math.min(hi, known.upper);
+  }
+  let nodes = 0,
+    searches = 0;
+  let stopped: Proof['stopped'];
+  const deadline = budget.timeBudgetMs !== undefined ? t0 + budget.timeBudgetMs : Infinity;
+  let guess = Math.max(lo, Math.min(hi, budget.guess ?? 0));
+  const test = (t: number): boolean => {
+    const timeLeft = deadline - Date.now();
+    const nodesLeft = (budget.nodeBudget ?? Infinity) - nodes;
+    if (budget.shouldStop?.()) {
+      stopped = 'cancelled';
+      return false;
+    }
+    if (timeLeft <= 0 || nodesLeft <= 0) {
+      stopped = 'budget';
+      return false;
+    }
+    const w = solver.searchWindow(state, t - 1, t, {
+      timeBudgetMs: Number.isFinite(timeLeft) ? timeLeft : undefined,
+      nodeBudget: Number.isFinite(nodesLeft) ? nodesLeft : undefined,
+      shouldStop: budget.shouldStop,
+    });
+    nodes += w.nodes;
+    if (w.status !== 'done') {
+      stopped = budget.shouldStop?.() ? 'cancelled' : 'budget';
+      return false;
+    }
+    searches++;
+    lo = Math.max(lo, w.lower);
+    hi = Math.min(hi, w.upper);
+    guess = w.lower >= t ? w.lower + 2 : w.upper;
+    budget.onProgress?.({ lower: lo, upper: hi, nodes, ms: Date.now() - t0 });
+    return true;
+  };
+  for (;;) {
+    const t = resultThreshold(lo, hi, lead, R, guess);
+    if (t === undefined || !test(t)) break;
+  }
+  if (!stopped && !budget.resultOnly) {
+    while (lo < hi) {
+      let t = Math.max(lo + 1, Math.min(hi, guess));
+      t = atParity(t, R);
+      if (t > hi) t = hi;
+      if (!test(t)) break;
+    }
+  }
+  const entry = solver.tableEntry(state);
+  return {
+    lower: lo + 0,
+    upper: hi + 0,
+    exact: lo === hi,
+    result: resultOf(lo, hi, lead),
+    nodes,
+    ms: Date.now() - t0,
+    searches,
+    ...(lo < hi && stopped ? { stopped } : {}),
+    ...(entry && entry.best >= 0 && !state.drawn[entry.best] ? { bestSoFar: entry.best } : {}),
+  };
+}

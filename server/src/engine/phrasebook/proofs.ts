@@ -1,0 +1,112 @@
+/**
+ * Proofs in words: what proven bounds say when the value is unknown ("Alice does not lose"), results
+ * that change, why a position stayed unproven, and the labels every estimate carries (the best
+ * move found so far, the Nimstring view) wherever it is shown.
+ */
+import type { GameResult, Proof } from '../analysis/prove';
+
+/** The label every unproven best move carries, wherever it is shown. */
+export const BEST_SO_FAR_LABEL = 'best found so far, not proven';
+
+/** The label of the Nimstring view: it ignores the score and the margin. */
+export const NIM_VIEW_LABEL = 'Nimstring view (who wins the chain fight; ignores the score, not the value)';
+
+/** "a win", "a tie", "a loss" (or without the article). */
+export function resultNoun(r: GameResult, article = true): string {
+  return `${article ? 'a ' : ''}${r}`;
+}
+
+/** "turns Alice's win into a loss". */
+export function resultChangeWords(player: string, before: GameResult, after: GameResult): string {
+  return `turns ${player}'s ${resultNoun(before, false)} into ${resultNoun(after)}`;
+}
+
+/**
+ * What proven bounds [lower, upper] on the rest say, for the player to move with `lead` boxes
+ * more than the other so far: "Alice wins (the rest: Alice by at least 3)", "Bob does not lose
+ * (the rest: between Alice by 5 and Bob by 3)". Never the trivial box when something is proven.
+ */
+export function boundsInWords(
+  lower: number,
+  upper: number,
+  remaining: number,
+  lead: number,
+  mover: string,
+  other: string,
+): string {
+  if (lower <= -remaining && upper >= remaining) return `nothing proven yet (the rest: ${remaining} boxes)`;
+  const result =
+    lead + lower > 0
+      ? `${mover} wins`
+      : lead + upper < 0
+        ? `${other} wins`
+        : lead + lower >= 0 && lead + upper <= 0
+          ? 'the game is a tie'
+          : lead + lower >= 0
+            ? `${mover} does not lose`
+            : lead + upper <= 0
+              ? `${other} does not lose`
+              : 'the result is not proven';
+  let rest: string;
+  if (lower > 0) rest = `${mover} wins the rest by at least ${lower}${upper < remaining ? ` (at most ${upper})` : ''}`;
+  else if (upper < 0)
+    rest = `${other} wins the rest by at least ${-upper}${lower > -remaining ? ` (at most ${-lower})` : ''}`;
+  else if (lower === 0)
+    rest = `${other} does not win the rest${upper < remaining ? `; ${mover} wins it by at most ${upper}` : ''}`;
+  else if (upper === 0)
+    rest = `${mover} does not win the rest${lower > -remaining ? `; ${other} wins it by at most ${-lower}` : ''}`;
+  else rest = `the rest is between ${other} by ${-lower} and ${mover} by ${upper}`;
+  return `${result}; ${rest}`;
+}
+
+/** Why a searched position's value stayed unknown. */
+export function unprovenNote(proof: Proof, remaining: number): string {
+  const searched = `${proof.nodes.toLocaleString('en-US')} positions searched in ${(proof.ms / 1000).toFixed(1)} s`;
+  if (proof.stopped === 'cancelled') return `search cancelled (${searched})`;
+  const what = proof.result !== null ? 'result proven; the margin was' : 'the result was';
+  const trivial = proof.lower <= -remaining && proof.upper >= remaining;
+  return `${what} not proven within the search budget (${searched}${trivial ? '' : ', bounds proven'})`;
+}
+
+/** Why positions of a record stayed unproven (CLI summary). */
+export function unprovenReasonWords(
+  reason: 'budget' | 'probe' | 'skipped' | 'record-budget' | 'total-budget',
+  resultProven: boolean,
+  positionBudgetMs: number,
+): string {
+  const what = resultProven ? 'result proven, margin not' : 'result not proven';
+  switch (reason) {
+    case 'budget':
+      return `${what} within ${seconds(positionBudgetMs)} each (--budget-ms)`;
+    case 'probe':
+      return `${what}: a short search only, a later position's result was not proven`;
+    case 'skipped':
+      return `${what}: not searched, several later results were not proven (bounds from the table only)`;
+    case 'record-budget':
+      return `${what}: the record's budget ran out (--record-budget-ms)`;
+    case 'total-budget':
+      return `${what}: the run's budget ran out (--total-budget-ms)`;
+  }
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+/**
+ * What a position's proven bounds say when its value is unknown, as a sentence: "Proven: Alice does
+ * not lose; Bob wins the rest by at most 3." Empty when nothing beyond the trivial box is proven.
+ */
+export function provenFacts(
+  p: { lower: number | null; upper: number | null; remaining: number; score: [number, number]; toMove: 0 | 1 },
+  players: [string, string],
+): string {
+  if (p.lower === null || p.upper === null || (p.lower <= -p.remaining && p.upper >= p.remaining)) return '';
+  const lead = p.score[p.toMove] - p.score[1 - p.toMove];
+  return `Proven: ${boundsInWords(p.lower, p.upper, p.remaining, lead, players[p.toMove], players[1 - p.toMove])}.`;
+}
+
+/** "Best found so far, not proven: a1-b1" — `format` marks the move (e.g. as code). */
+export function bestSoFarLine(moves: string[], format: (move: string) => string = (m) => m): string {
+  return `${BEST_SO_FAR_LABEL.charAt(0).toUpperCase()}${BEST_SO_FAR_LABEL.slice(1)}: ${moves.map(format).join(', ')}`;
+}

@@ -1,0 +1,119 @@
+// The review with proven bounds only (tight search budgets): every bound, result, loss bound and
+// flag checked against brute force. Nothing may be flagged that is not true.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { geometryOf } from '../../server/src/engine/board/geometry';
+import { BoardState } from '../../server/src/engine/board/state';
+import { bruteForce } from '../../server/src/engine/solver';
+import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
+import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
+import { mulberry32 } from '../support/random';
+
+type R = 'win' | 'tie' | 'loss';
+const resultOf = (margin: number): R => (margin > 0 ? 'win' : margin < 0 ? 'loss' : 'tie');
+
+/** A record: `setup` lines drawn silently, then moves by a careless player (captures, safe moves, now and then anything). */
+function record(r: () => number, w: number, h: number, setupCount: number) {
+  const g = geometryOf(w, h);
+  const s = new BoardState(g);
+  const setup: number[] = [];
+  while (setup.length < setupCount) {
+    const safe = s.undrawnLines().filter((l) => !g.boxesOfLine(l).some((b) => s.sidesDrawn(b) >= 2));
+    if (safe.length === 0) break;
+    const l = safe[Math.floor(r() * safe.length)];
+    s.drawSilently(l);
+    setup.push(l);
+  }
+  const moves: number[] = [];
+  const careless = r() * 0.5;
+  while (!s.isOver()) {
+    const all = s.undrawnLines();
+    const caps = all.filter((l) => g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 3));
+    const safe = all.filter((l) => !g.boxesOfLine(l).some((b) => s.sidesDrawn(b) === 2));
+    const pool = r() < careless ? all : caps.length ? caps : safe.length ? safe : all;
+    const l = pool[Math.floor(r() * pool.length)];
+    s.play(l);
+    moves.push(l);
+  }
+  const text = [
+    'game "bounds"',
+    `  size ${w}x${h}`,
+    setup.length ? `  lines ${setup.map((l) => g.lineName(l)).join(' ')}` : '',
+    `  moves ${moves.map((l) => g.lineName(l)).join(' ')}`,
+  ].join('\n');
+  return { g, setup, moves, text };
+}
+
+test('review from proven bounds: bounds, results, loss bounds and flags hold against brute force (tight budgets)', () => {
+  const r = mulberry32(80080);
+  const solver = createSolver();
+  const n = { positions: 0, moves: 0, flaggedUnknownLoss: 0, resultChangeUnknownMargin: 0, flagged: 0 };
+  for (let k = 0; k < 160; k++) {
+    const [w, h, setup] = (
+      [
+        [2, 2, 0],
+        [3, 2, 0],
+        [3, 3, 7],
+        [3, 3, 9],
+      ] as const
+    )[k % 4];
+    const rec = record(r, w, h, setup);
+    if (r() < 0.3) solver.clear();
+    const budgets = [1, 10, 50, 200, 1000, 100000];
+    const report = analyzeText(rec.text, {
+      search: (st) => searchEvaluate(solver, st, { nodeBudget: budgets[Math.floor(r() * budgets.length)] }),
+    });
+    const e = report.entries[0];
+    const s = new BoardState(rec.g);
+    for (const l of rec.setup) s.drawSilently(l);
+    const truths: { v: number; mv: (number | null)[] }[] = [];
+    for (let ply = 0; ply <= rec.moves.length; ply++) {
+      const bf = bruteForce(s);
+      truths.push({ v: bf.value, mv: bf.moveValues });
+      const p = e.positions[ply];
+      const label = `ply ${ply} of\n${rec.text}\n${JSON.stringify({ ...p, state: undefined, moveValues: undefined, nim: undefined })}`;
+      assert.ok(p.lower! <= bf.value && bf.value <= p.upper!, `bounds exclude ${bf.value}: ${label}`);
+      if (p.value !== null) assert.equal(p.value, bf.value, label);
+      const lead = p.score[p.toMove] - p.score[1 - p.toMove];
+      if (p.result !== null) assert.equal(p.result, resultOf(lead + bf.value), `wrong result: ${label}`);
+      if (p.best.length) assert.deepEqual(p.best, bf.best.map((l) => rec.g.lineName(l)).sort(), label);
+      n.positions++;
+      if (ply < rec.moves.length) s.play(rec.moves[ply]);
+    }
+    const flagged = new Map(
+      report.diagnostics
+        .filter((d) => d.code === 'mistake' || d.code === 'result-changing-mistake')
+        .map((d) => [`${d.range.line}:${d.range.character}`, d]),
+    );
+    e.moves.forEach((m, i) => {
+      const before = e.positions[i];
+      const line = rec.moves[i];
+      const trueLoss = truths[i].v - truths[i].mv[line]!;
+      const lead = before.score[m.player] - before.score[1 - m.player];
+      const trueBefore = resultOf(lead + truths[i].v),
+        trueAfter = resultOf(lead + truths[i].mv[line]!);
+      const label = `move ${i + 1} (${m.move}) of\n${rec.text}\n${JSON.stringify({ ...m, range: undefined })}, true loss ${trueLoss}`;
+      if (m.loss !== null) assert.equal(m.loss, trueLoss, label);
+      if (m.lossAtLeast !== null) assert.ok(m.lossAtLeast <= trueLoss && trueLoss <= m.lossAtMost!, label);
+      if (m.resultBefore !== null) assert.equal(m.resultBefore, trueBefore, label);
+      if (m.resultAfter !== null) assert.equal(m.resultAfter, trueAfter, label);
+      if (m.changesResult) assert.notEqual(trueBefore, trueAfter, `false result change: ${label}`);
+      const d = flagged.get(`${m.range.line}:${m.range.character}`);
+      if (d) {
+        n.flagged++;
+        assert.ok(trueLoss >= 1, `false flag: ${label}`);
+        if (d.code === 'result-changing-mistake')
+          assert.notEqual(trueBefore, trueAfter, `false result change: ${label}`);
+        const claimed = Number(/gives away (?:at least )?(\d+)/.exec(d.message)![1]);
+        assert.ok(claimed <= trueLoss, `claims ${claimed}: ${label}`);
+        if (m.loss === null) n.flaggedUnknownLoss++;
+        if (d.code === 'result-changing-mistake' && m.marginBefore === null) n.resultChangeUnknownMargin++;
+      }
+      n.moves++;
+    });
+  }
+  console.log('review from bounds:', JSON.stringify(n));
+  assert.ok(n.positions > 1500 && n.moves > 1300, JSON.stringify(n));
+  // the budgets must exercise the bound-only paths
+  assert.ok(n.flaggedUnknownLoss > 10 && n.resultChangeUnknownMargin > 5, JSON.stringify(n));
+});
