@@ -52,6 +52,8 @@ export interface PositionBudget {
   resultOnly?: boolean;
   /** Nimstring regions (default NIM_BUDGET_CLI; 0: no Nimstring view). */
   nimBudget?: number;
+  /** Time for the Nimstring view (ms). */
+  nimMs?: number;
   /** Also the optimal moves and move values of an exact position (default true). */
   moveValues?: boolean;
 }
@@ -78,13 +80,14 @@ export function createSearchCache(
           timeBudgetMs: b.ms,
           nodeBudget: budget.nodeBudget,
           nimBudget,
+          nimTimeBudgetMs: b.nimMs,
           guess: b.guess,
           resultOnly: b.resultOnly,
           moveValues: b.moveValues,
         }),
       b.ms,
     );
-    if (nimBudget > 0) e.nim ??= nimSummary(state, nimBudget); // a stored proof keeps no Nimstring view
+    if (nimBudget > 0) e.nim ??= nimSummary(state, nimBudget, true, b.nimMs); // a stored proof keeps no Nimstring view
     return e;
   };
   return {
@@ -250,7 +253,9 @@ function proveLine(
         moveValues: false,
         guess,
         resultOnly: failures > 0,
-        nimBudget: nimFailures >= FAILURES_BEFORE_STOP ? 0 : nimFailures > 0 ? NIM_BUDGET_CLI_PROBE : NIM_BUDGET_CLI,
+        nimBudget: nimFailures > 0 ? NIM_BUDGET_CLI_PROBE : NIM_BUDGET_CLI,
+        // the Nimstring view shares the record's budget too (at most one position's worth)
+        nimMs: Math.max(0, Math.min(o.positionBudgetMs, recordLeft - ms, totalLeft - ms)),
       });
       if (e.nim?.nimber === 'unknown') nimFailures++;
     }

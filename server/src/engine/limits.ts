@@ -64,8 +64,11 @@ export const NIM_BUDGET_DEFAULT = 250_000;
 export const NIM_BUDGET_QUICK = 5_000;
 /** Per position searched by the CLI, after its solve, in process: a fraction of the position's search time. */
 export const NIM_BUDGET_CLI = 20_000;
-/** The CLI's Nimstring budget for positions earlier than one whose nim-value was not found (deeper still). */
-export const NIM_BUDGET_CLI_PROBE = 2_000;
+/**
+ * The CLI's Nimstring budget for positions earlier than one whose nim-value was not found (deeper
+ * still, so hopeless): enough for the long chain count and the long chain rule, which need no search.
+ */
+export const NIM_BUDGET_CLI_PROBE = 100;
 /**
  * Per position searched by the server's background search, after an attempt (its budget grows with
  * the attempts up to this cap): off the main thread, so larger than the CLI's; 50,000 regions cost

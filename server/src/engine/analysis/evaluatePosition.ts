@@ -38,6 +38,8 @@ export function quickEvaluate(state: BoardState): { evaluation: Evaluation; loon
 export interface SearchBudget {
   /** Nimstring regions to evaluate per position (0: no Nimstring). */
   nimBudget?: number;
+  /** Time for the Nimstring view after the search (default: no limit but nimBudget). */
+  nimTimeBudgetMs?: number;
   nodeBudget?: number;
   timeBudgetMs?: number;
   shouldStop?: () => boolean;
@@ -99,7 +101,7 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     }
   }
   const stopped = budget.shouldStop?.() ?? false;
-  const nim = nimBudget && !stopped ? nimSummary(state, nimBudget) : undefined;
+  const nim = nimBudget && !stopped ? nimSummary(state, nimBudget, true, budget.nimTimeBudgetMs) : undefined;
   const common = {
     method: 'search' as const,
     moveValues: moveValues.size ? moveValues : undefined,

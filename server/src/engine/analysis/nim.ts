@@ -18,12 +18,14 @@ export interface NimSummary {
   winningMoves?: number[];
 }
 
-export function nimSummary(state: BoardState, budget: number, moveValues = true): NimSummary {
+export function nimSummary(state: BoardState, budget: number, moveValues = true, timeBudgetMs?: number): NimSummary {
+  const deadline = timeBudgetMs === undefined ? undefined : Date.now() + timeBudgetMs;
+  const msLeft = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
   // the value first: the moves only when it is known (each costs about as much as the value)
-  const root = nimstring(state, { budget, moveValues: false });
+  const root = nimstring(state, { budget, moveValues: false, timeBudgetMs: msLeft() });
   const r =
     moveValues && root.nimber !== 'unknown'
-      ? nimstring(state, { budget: Math.max(1, budget - root.nodes), moveValues })
+      ? nimstring(state, { budget: Math.max(1, budget - root.nodes), moveValues, timeBudgetMs: msLeft() })
       : root;
   return {
     nimber: root.nimber,

@@ -76,6 +76,15 @@ export interface SearchContext {
   /** Memo hits. */
   hits: number;
   budget: number;
+  /** Date.now() after which the search gives up like over budget (checked every 64 regions). */
+  deadline?: number;
+}
+
+/** Over the region budget, or (every 64 regions) past the deadline: the caller reports `unknown`. */
+export function spent(ctx: { nodes: number; budget: number; deadline?: number }): boolean {
+  return (
+    ++ctx.nodes > ctx.budget || ((ctx.nodes & 63) === 0 && ctx.deadline !== undefined && Date.now() > ctx.deadline)
+  );
 }
 
 export function newContext(budget = NIM_BUDGET_DEFAULT, cache: NimCache = sharedCache): SearchContext {
@@ -110,7 +119,7 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
     ctx.cache.set(raw, known);
     return known;
   }
-  if (++ctx.nodes > ctx.budget) throw new BudgetExceeded();
+  if (spent(ctx)) throw new BudgetExceeded();
   const moves = regionMoves(cells);
   const seen = new Uint8Array(moves.length + 2);
   const idx = indexOf(cells);

@@ -31,7 +31,7 @@
  */
 
 import { Cell, LOONY, Loony, RIGHT, UP, LEFT, DOWN } from './cells';
-import { BudgetExceeded, NimCache } from './cellEngine';
+import { BudgetExceeded, NimCache, spent } from './cellEngine';
 
 export interface NimRules {
   graphKey: boolean;
@@ -58,6 +58,8 @@ export interface GraphContext {
   nodes: number;
   hits: number;
   budget: number;
+  /** Date.now() after which the search gives up like over budget. */
+  deadline?: number;
   /** Rule counters (how often each simplification fired). */
   shortened: number;
   dropped: number;
@@ -649,7 +651,7 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
       return known;
     }
   }
-  if (++ctx.nodes > ctx.budget) throw new BudgetExceeded();
+  if (spent(ctx)) throw new BudgetExceeded();
   const seen: number[] = [];
   const skip = ctx.rules.skipLoony && !allTwo; // (a short isolated loop: runs are not chains)
   let runLen: Int32Array | null = null;

@@ -48,6 +48,8 @@ export interface NimstringOptions {
    * worst); beyond it values are 'unknown'.
    */
   budget?: number;
+  /** Also give up (values 'unknown') after about this many milliseconds. */
+  timeBudgetMs?: number;
   /** Compute the value of every legal move (default true). */
   moveValues?: boolean;
   /** Memo to use (default: a module-wide cache shared by all calls). */
@@ -152,6 +154,7 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
     engine === 'cells'
       ? newContext(budget, options.cache)
       : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
+  if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
   const g = state.geometry;
   const { cells, boxes } = cellsOfState(state);
   const comps = componentIndices(cells);

@@ -4,6 +4,7 @@
  * move found so far, the Nimstring view) wherever it is shown.
  */
 import type { GameResult, Proof } from '../analysis/prove';
+import { seconds } from './search';
 
 /** The label every unproven best move carries, wherever it is shown. */
 export const BEST_SO_FAR_LABEL = 'best found so far, not proven';
@@ -63,6 +64,7 @@ export function boundsInWords(
 export function unprovenNote(proof: Proof, remaining: number): string {
   const searched = `${proof.nodes.toLocaleString('en-US')} positions searched in ${(proof.ms / 1000).toFixed(1)} s`;
   if (proof.stopped === 'cancelled') return `search cancelled (${searched})`;
+  if (proof.nodes === 0) return 'not searched: no budget left for this position (bounds from earlier proofs only)';
   const what = proof.result !== null ? 'result proven; the margin was' : 'the result was';
   const trivial = proof.lower <= -remaining && proof.upper >= remaining;
   return `${what} not proven within the search budget (${searched}${trivial ? '' : ', bounds proven'})`;
@@ -87,10 +89,6 @@ export function unprovenReasonWords(
     case 'total-budget':
       return `${what}: the run's budget ran out (--total-budget-ms)`;
   }
-}
-
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
 /**

@@ -1,0 +1,74 @@
+// dab analyze on a real-size record: bounded by its budgets, says what stayed unproven and why,
+// and draws no progress line when stderr is not a terminal.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { plausibleRecord } from '../support/boards';
+import { mulberry32 } from '../support/random';
+
+const dir = mkdtempSync(join(tmpdir(), 'dab-budget-'));
+const file = join(dir, 'r.dab');
+writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(3), 'budget'));
+const run = (...args: string[]) => spawnSync(process.execPath, ['bin/dab.js', ...args], { encoding: 'utf8' });
+
+test('dab analyze --json: record budget respected, unproven positions listed with reasons, results consistent', () => {
+  const t0 = Date.now();
+  const r = run('analyze', '--json', '--budget-ms', '300', '--record-budget-ms', '3000', file);
+  const wall = Date.now() - t0;
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '', 'no progress line in a pipe');
+  const e = JSON.parse(r.stdout).entries[0];
+  const s = e.search;
+  assert.ok(s, 'entries[].search');
+  assert.equal(s.recordBudgetMs, 3000);
+  assert.equal(s.positionBudgetMs, 300);
+  // the search itself keeps to the record's budget (with slack for one window search's granularity)
+  assert.ok(s.ms < 3000 + 1500, `search took ${s.ms} ms`);
+  assert.ok(wall < 60_000, `whole run took ${wall} ms`);
+  assert.equal(s.positions, e.positions.length);
+  assert.ok(s.exact >= 20, JSON.stringify(s));
+  const unproven = e.positions.filter((p: { exact: boolean }) => !p.exact).length;
+  const listed = s.unproven.reduce(
+    (n: number, u: { fromPly: number; toPly: number }) => n + u.toPly - u.fromPly + 1,
+    0,
+  );
+  assert.equal(listed, unproven, 'every unproven position is listed with a reason');
+  for (const u of s.unproven) {
+    assert.ok(['budget', 'probe', 'skipped', 'record-budget', 'total-budget'].includes(u.reason));
+    assert.ok(typeof u.why === 'string' && u.why.length > 10);
+  }
+  for (const p of e.positions) {
+    const lo = p.exact ? p.value : p.lower,
+      hi = p.exact ? p.value : p.upper;
+    assert.ok(lo <= hi && lo >= -p.remaining && hi <= p.remaining, JSON.stringify(p));
+    const lead = p.score[p.toMove] - p.score[1 - p.toMove];
+    const decided = lead + lo > 0 ? 'win' : lead + hi < 0 ? 'loss' : lead + lo >= 0 && lead + hi <= 0 ? 'tie' : null;
+    assert.equal(p.result, decided, JSON.stringify(p));
+    if (p.bestSoFar) assert.equal(p.bestSoFar.label, 'best found so far, not proven');
+    if (p.nim) assert.match(p.nim.label, /ignores the score/);
+  }
+  assert.ok(
+    e.positions.some((p: { nim?: unknown }) => p.nim),
+    'the Nimstring view (long chain rule at least) on unknown positions',
+  );
+});
+
+test('dab analyze (text): the search summary says how long it took and what stayed unproven', () => {
+  const r = run('analyze', '--budget-ms', '200', '--record-budget-ms', '2000', '--total-budget-ms', '1500', file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  assert.match(r.stdout, /search of game "budget": [\d.]+ s \(budget 2\.0 s per record, 0\.2 s per position\)/);
+  assert.match(r.stdout, /plies 0-\d+: result not proven/);
+  assert.match(r.stdout, /--total-budget-ms|not searched|short search/);
+});
+
+test('dab analyze: bad budget values are usage errors', () => {
+  for (const flag of ['--record-budget-ms', '--total-budget-ms']) {
+    const r = run('analyze', flag, 'soon', file);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, new RegExp(`${flag} needs a number of milliseconds`));
+  }
+});
