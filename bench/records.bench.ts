@@ -73,9 +73,9 @@ function resultProven(p: Position): boolean {
   return lead + lo > 0 || lead + hi < 0 || (lead + lo >= 0 && lead + hi <= 0);
 }
 
-function analyze(dir: string, file: string): Run {
+function analyze(dir: string, file: string, extra: string[] = []): Run {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [join(dir, 'bin/dab.js'), 'analyze', '--json', file], {
+  const r = spawnSync(process.execPath, [join(dir, 'bin/dab.js'), 'analyze', '--json', ...extra, file], {
     encoding: 'utf8',
     maxBuffer: 256 << 20,
   });
@@ -124,7 +124,8 @@ export default async function main(): Promise<void> {
     const file = join(tmp, `r${seed}.dab`);
     writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(seed), `plausible 5x5 #${seed}`));
     const b = 'dir' in base ? analyze(base.dir, file) : undefined;
-    const now = analyze(ROOT, file);
+    // a fresh proof store per record: this is the cold run (the user's store is left alone)
+    const now = analyze(ROOT, file, ['--store', join(tmp, `cold-${seed}.sqlite`)]);
     rows.push({ base: b, now });
     const f = (x: number | null | undefined) => (x === null || x === undefined ? '—' : String(x));
     const err = [b?.error && `baseline: ${b.error}`, now.error && `new: ${now.error}`].filter(Boolean).join('; ');
