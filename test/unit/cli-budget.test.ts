@@ -26,7 +26,7 @@ test('dab analyze --json: record budget respected, unproven positions listed wit
   assert.equal(s.recordBudgetMs, 3000);
   assert.equal(s.positionBudgetMs, 300);
   // the search itself keeps to the record's budget (with slack for one window search's granularity)
-  assert.ok(s.ms < 3000 + 1500, `search took ${s.ms} ms`);
+  assert.equal(s.ms, undefined, 'no wall time in the JSON answers');
   assert.ok(wall < 60_000, `whole run took ${wall} ms`);
   assert.equal(s.positions, e.positions.length);
   assert.ok(s.exact >= 20, JSON.stringify(s));
