@@ -12,7 +12,8 @@ import { mulberry32 } from '../support/random';
 const dir = mkdtempSync(join(tmpdir(), 'dab-budget-'));
 const file = join(dir, 'r.dab');
 writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(3), 'budget'));
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/dab.js', ...args], { encoding: 'utf8' });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, ['bin/dab.js', ...args, '--no-store'], { encoding: 'utf8' });
 
 test('dab analyze --json: record budget respected, unproven positions listed with reasons, results consistent', () => {
   const t0 = Date.now();
@@ -29,7 +30,7 @@ test('dab analyze --json: record budget respected, unproven positions listed wit
   assert.equal(s.ms, undefined, 'no wall time in the JSON answers');
   assert.ok(wall < 60_000, `whole run took ${wall} ms`);
   assert.equal(s.positions, e.positions.length);
-  assert.ok(s.exact >= 20, JSON.stringify(s));
+  assert.ok(s.exact >= 10, JSON.stringify(s));
   const unproven = e.positions.filter((p: { exact: boolean }) => !p.exact).length;
   const listed = s.unproven.reduce(
     (n: number, u: { fromPly: number; toPly: number }) => n + u.toPly - u.fromPly + 1,
