@@ -8,7 +8,7 @@ import { Solver, type SolveOptions } from '../solver';
 import type { Evaluation } from './evaluation';
 import { nimSummary } from './nim';
 import { prove } from './prove';
-import { unprovenNote } from '../phrasebook';
+import { searchBudgetReached, unprovenNote } from '../phrasebook';
 
 export type LoonyAnalysis = Extract<BoardEndgameAnalysis, { ok: true }>;
 
@@ -128,7 +128,11 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     upper: proof.upper,
     best: [],
     ...(proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar } : {}),
-    note: unprovenNote(proof, state.openBoxCount()),
+    // the store gives back the same sentence for the bounds it keeps (searchBudgetReached)
+    note:
+      proof.stopped === 'cancelled' || proof.nodes === 0
+        ? unprovenNote(proof, state.openBoxCount())
+        : searchBudgetReached(proof.nodes),
     ...(proof.stopped === 'cancelled' ? { cancelled: true } : {}),
     ...common,
   };
