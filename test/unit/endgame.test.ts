@@ -249,7 +249,8 @@ test('hostile input to the recursion: 1 2 3 ... 200 is refused at once, not comp
   const s = Array.from({ length: 200 }, (_, i) => String(i + 1)).join(' ');
   const t0 = performance.now();
   const a = analyzeEndgame(s);
-  assert.ok(performance.now() - t0 < 100);
+  // Refused, not computed: computing would take hours; 2 s leaves room for a loaded CI machine.
+  assert.ok(performance.now() - t0 < 2000);
   assert.equal(a.method, 'recursion');
   assert.equal(a.exact, false);
   assert.equal(a.value, undefined);
