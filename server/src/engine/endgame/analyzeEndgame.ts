@@ -27,10 +27,10 @@ import {
   ControllerDecision,
   analyzeClosedForm,
   controlledValue,
-  controllerDecision,
   statsOf,
   terminalBonus,
   valueAfterOpening,
+  rankOpenings,
   valueExplicit,
   valueProcedural,
 } from './closedForm';
@@ -190,30 +190,7 @@ export function analyzeEndgame(
       reason: `the exact recursion needs ${Number.isFinite(n) ? n.toLocaleString('en-US') : 'too many'} states, above the budget of ${maxStates.toLocaleString('en-US')}`,
     };
   }
-  const openings: EndgameOpening[] = [];
-  let min = Infinity;
-  for (let i = 0; i < types.length; i++) {
-    const t = types[i];
-    const vRest = table.table[table.rootIndex - table.radix[i]];
-    const valueAfter = valueAfterOpening(t.kind, t.size, vRest);
-    if (valueAfter < min) min = valueAfter;
-    openings.push({
-      component: t.name,
-      kind: t.kind,
-      size: t.size,
-      count: t.count,
-      valueRest: vRest,
-      valueAfter,
-      optimal: false,
-      decision: controllerDecision(t.kind, t.size, vRest),
-    });
-  }
-  const best: string[] = [];
-  for (const o of openings)
-    if (o.valueAfter === min) {
-      o.optimal = true;
-      best.push(o.component);
-    }
+  const { openings, best } = rankOpenings(types, (_t, i) => table.table[table.rootIndex - table.radix[i]]);
   const value = table.rootValue;
   return {
     ...base,

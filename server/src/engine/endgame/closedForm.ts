@@ -260,19 +260,18 @@ export function closedFormValue(g: ComponentCounts | EndgameStats, formula: Valu
 }
 
 /**
- * Full closed-form analysis: value, c, tb and every opening with its value (2.1) and the
- * controller's decision; O(#distinct types). Throws NotSimpleLoonyError if not applicable.
+ * Every opening of a component type with its value (2.1) and the controller's decision, given
+ * v(G - C) for each type; the optimal ones are those of least value for the controller.
+ * Shared by the closed form and the recursion, which differ only in how they get v(G - C).
  */
-export function analyzeClosedForm(g: ComponentCounts, formula: ValueFormula = 'explicit'): ClosedFormAnalysis {
-  const st = statsOf(g);
-  const val = formula === 'explicit' ? valueExplicit : valueProcedural;
-  const value = val(st);
+export function rankOpenings(
+  types: readonly { name: string; kind: 'chain' | 'loop'; size: number; count: number }[],
+  valueOfRest: (t: { kind: 'chain' | 'loop'; size: number }, index: number) => number,
+): { openings: OpeningAnalysis[]; best: string[] } {
   const openings: OpeningAnalysis[] = [];
   let min = Infinity;
-  for (const t of typesOf(g)) {
-    addToStats(st, t.kind, t.size, -1);
-    const vRest = val(st);
-    addToStats(st, t.kind, t.size, 1);
+  types.forEach((t, i) => {
+    const vRest = valueOfRest(t, i);
     const valueAfter = valueAfterOpening(t.kind, t.size, vRest);
     if (valueAfter < min) min = valueAfter;
     openings.push({
@@ -285,13 +284,30 @@ export function analyzeClosedForm(g: ComponentCounts, formula: ValueFormula = 'e
       optimal: false,
       decision: controllerDecision(t.kind, t.size, vRest),
     });
-  }
+  });
   const best: string[] = [];
   for (const o of openings)
     if (o.valueAfter === min) {
       o.optimal = true;
       best.push(o.component);
     }
+  return { openings, best };
+}
+
+/**
+ * Full closed-form analysis: value, c, tb and every opening with its value (2.1) and the
+ * controller's decision; O(#distinct types). Throws NotSimpleLoonyError if not applicable.
+ */
+export function analyzeClosedForm(g: ComponentCounts, formula: ValueFormula = 'explicit'): ClosedFormAnalysis {
+  const st = statsOf(g);
+  const val = formula === 'explicit' ? valueExplicit : valueProcedural;
+  const value = val(st);
+  const { openings, best } = rankOpenings(typesOf(g), (t) => {
+    addToStats(st, t.kind, t.size, -1);
+    const vRest = val(st);
+    addToStats(st, t.kind, t.size, 1);
+    return vRest;
+  });
   return {
     size: st.size,
     controlledValue: controlledValue(st),

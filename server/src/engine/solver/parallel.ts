@@ -20,7 +20,7 @@ import { geometryOf } from '../board/geometry';
 import { BoardState } from '../board/state';
 import { Solver } from './solver';
 import type { SolverConfig } from './types';
-import { lineSymmetries } from './symmetry';
+import { centreOutOrder, lineSymmetries } from './symmetry';
 
 export interface ParallelOptions {
   /** Worker threads (default 2). */
@@ -110,15 +110,7 @@ export async function solveParallel(state: BoardState, options: ParallelOptions 
   });
   const seen = new Set<number>();
   const moves: number[] = [];
-  const cx = g.width / 2,
-    cy = g.height / 2;
-  const dist = (l: number) => {
-    const [a, b] = g.lineDots(l);
-    const mx = (a.x + b.x) / 2 - cx,
-      my = (a.y + b.y) / 2 - cy;
-    return mx * mx + my * my;
-  };
-  for (const l of state.undrawnLines().sort((a, b) => dist(a) - dist(b) || a - b)) {
+  for (const l of centreOutOrder(g).filter((l) => !state.drawn[l])) {
     if (seen.has(l)) continue;
     for (const p of autos) seen.add(p[l]);
     moves.push(l);
