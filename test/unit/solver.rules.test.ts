@@ -39,7 +39,13 @@ const sizes: [number, number, number][] = [
 
 test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousands of chain-rich positions)', () => {
   const r = rng(2718);
-  const configs: SolverConfig[] = [{}, { chainRule: false }, { captureRule: false }, { equivalentMoves: false }];
+  const configs: SolverConfig[] = [
+    {},
+    { chainRule: false },
+    { captureRule: false },
+    { equivalentMoves: false },
+    { handoutRule: false },
+  ];
   let positions = 0,
     restricted = 0,
     skippedSeen = 0;
@@ -52,6 +58,8 @@ test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousan
     const undrawn = st.undrawnLines();
     for (const cfg of configs) {
       const cand = candidateMoves(st, cfg);
+      // rule 4's equality claim is checked without rule 5, whose skipped lines are only no better
+      const candEq = cfg.equivalentMoves !== false ? candidateMoves(st, { ...cfg, handoutRule: false }) : cand;
       const label = `${w}x${h} #${i} ${JSON.stringify(cfg)} ${st.key()}`;
       assert.ok(cand.length > 0, `${label}: no candidate`);
       assert.equal(new Set(cand).size, cand.length, `${label}: duplicate candidates ${cand}`);
@@ -65,9 +73,9 @@ test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousan
           st.geometry.allLines().length &&
           Array.from({ length: st.geometry.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3);
         if (!threes) {
-          const kept = new Set(cand.map((m) => bf.moveValues[m]));
+          const kept = new Set(candEq.map((m) => bf.moveValues[m]));
           for (const l of undrawn) {
-            if (cand.includes(l)) continue;
+            if (candEq.includes(l)) continue;
             skippedSeen++;
             assert.ok(
               kept.has(bf.moveValues[l]),
@@ -93,6 +101,7 @@ test('solver with every rule combination equals brute force on chain-rich positi
     new Solver({ equivalentMoves: false }),
     new Solver({ chainRule: false, captureRule: false, equivalentMoves: false }),
     new Solver({ tableBits: 6, etc: true }),
+    new Solver({ handoutRule: false }),
   ];
   for (let i = 0; i < 600; i++) {
     const [w, h, maxU] = sizes[i % sizes.length];
@@ -128,4 +137,59 @@ test('root equivalence (rule 4 at the root): every move value and the best set e
     followers += candidateMoves(st).length < st.undrawnLines().length ? 1 : 0;
   }
   assert.ok(followers > 100, `${followers} positions with equivalent root lines`);
+});
+
+/** The maximal 2-chains of a position with no 3-box, found here from the board alone: [end, middle, end]. */
+function twoChains(st: BoardState): [number, number, number][] {
+  const g = st.geometry;
+  const sides = (b: number) => st.sidesDrawn(b);
+  const undrawnOf = (b: number) => g.linesOfBox(b).filter((l) => !st.drawn[l]);
+  const across = (l: number, b: number) => g.boxesOfLine(l).find((x) => x !== b) ?? -1;
+  const out: [number, number, number][] = [];
+  for (let x = 0; x < g.boxCount; x++) {
+    if (sides(x) !== 2) continue;
+    for (const m of undrawnOf(x)) {
+      const y = across(m, x);
+      if (y < 0 || y < x || sides(y) !== 2) continue;
+      const e1 = undrawnOf(x).find((l) => l !== m)!,
+        e2 = undrawnOf(y).find((l) => l !== m)!;
+      const z = across(e1, x),
+        w = across(e2, y);
+      if ((z < 0 || sides(z) < 2) && (w < 0 || sides(w) < 2)) out.push([e1, m, e2]);
+    }
+  }
+  return out;
+}
+
+test('rule 5: a 2-chain offered by an end line is never better than by its middle line (brute force, thousands of 2-chains)', () => {
+  const r = rng(5005);
+  let chains = 0,
+    strict = 0,
+    positions = 0;
+  for (let i = 0; i < 6000; i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
+    if (st.isOver()) continue;
+    const g = st.geometry;
+    if (Array.from({ length: g.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3)) continue;
+    const found = twoChains(st);
+    if (found.length === 0) continue;
+    positions++;
+    const bf = bruteForce(st);
+    for (const [e1, m, e2] of found) {
+      chains++;
+      for (const e of [e1, e2]) {
+        assert.ok(
+          bf.moveValues[e]! <= bf.moveValues[m]!,
+          `${w}x${h} #${i} ${st.key()}: end line ${e} (${bf.moveValues[e]}) beats middle ${m} (${bf.moveValues[m]})`,
+        );
+        if (bf.moveValues[e]! < bf.moveValues[m]!) strict++;
+      }
+      // the search never offers the end lines when rule 5 is on
+      const cand = candidateMoves(st);
+      assert.ok(!cand.includes(e1) && !cand.includes(e2), `${st.key()}: rule 5 kept an end line of ${e1} ${m} ${e2}`);
+    }
+  }
+  assert.ok(chains > 1000, `only ${chains} 2-chains in ${positions} positions`);
+  assert.ok(strict > 0, 'no 2-chain where the end line is strictly worse: the check cannot tell');
 });

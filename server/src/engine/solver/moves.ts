@@ -1,6 +1,6 @@
 /**
  * Move generation: the moves a search node must try, in the order it tries them, after the four
- * move-restriction rules (each keeps at least one optimal move; the tests cross-check every rule
+ * move-restriction rules and rule 5 (each keeps at least one optimal move; the tests cross-check every rule
  * against bruteForce, see test/unit/solver.rules.test.ts).
  *
  * PROOFS of the restriction rules (P = position, mover A to move; "k-box" = box with k sides drawn).
@@ -39,6 +39,18 @@
  *   So only lines completing a box and a non-capturing line that is the other undrawn side of
  *   every such Y need searching (when rules 1 and 2 leave the choice open).
  *
+ * Rule 5 (the hard-hearted handout; `handoutRule`), with no 3-box on the board. X, Y 2-boxes
+ *   sharing the undrawn line m, X's other undrawn side e1 leading to Z, Y's e2 to W, where Z and W
+ *   are the edge or 0/1-boxes (a maximal 2-chain). Then val(e1) <= val(m) (and val(e2) <= val(m)).
+ *   Proof: neither line completes a box, so val(e1) = -v(P+e1) and val(m) = -v(P+m). In P+e1 the
+ *   opponent may draw m (taking X) then e2 (taking Y): v(P+e1) >= 2 + v(Q), Q = P+e1+m+e2. In P+m,
+ *   X is a 3-box missing e1 with Z across (edge or 0/1-box): by rule 1 v(P+m) = 1 + v(P+m+e1); there
+ *   Y is a 3-box missing e2 with W across, and W is still the edge or a 0/1-box, because W != Z (on
+ *   a grid two adjacent boxes have no common neighbour), so e1 is no side of W; by rule 1 again
+ *   v(P+m) = 2 + v(Q) <= v(P+e1). So the end lines need no search when the middle line is searched.
+ *   (Only <=, not an equality: rootEquivalence does not use it; the root searches every line.)
+ *   test/unit/solver.rules.test.ts checks the claim against bruteForce on thousands of 2-chains.
+ *
  * Rule 4 (equivalent moves; `equivalentMoves`), with no 3-box on the board: see markEquivalent.
  *   (a) and (d) are automorphisms of the strings-and-coins graph; (b) follows from rule 1, (c) from
  *   rules 1 and 3. Each class keeps its least line, so classes merged by several relations still
@@ -59,6 +71,7 @@ export class MoveGenerator extends SearchPosition {
   chainRule: boolean;
   captureRule: boolean;
   equivRule: boolean;
+  handoutRule: boolean;
   killers: boolean;
   /** Killer move per ply (a safe line that refuted a sibling), -1 none. */
   readonly killer: Int16Array;
@@ -80,6 +93,7 @@ export class MoveGenerator extends SearchPosition {
     this.chainRule = cfg.chainRule !== false;
     this.captureRule = cfg.captureRule !== false;
     this.equivRule = cfg.equivalentMoves !== false;
+    this.handoutRule = this.equivRule && cfg.handoutRule !== false;
     this.killers = cfg.killers === true;
     this.killer = new Int16Array(this.L + 2).fill(-1);
     this.visited = new Uint8Array(this.B);
@@ -422,6 +436,8 @@ export class MoveGenerator extends SearchPosition {
           skip[first] = 1;
           eq[first] = last;
         }
+        // rule 5: the middle line of a 2-chain dominates its end lines (not an equality: eqOf is kept)
+        if (k === 2 && this.handoutRule) skip[first] = skip[last] = 1;
       }
       if (endA < 0 && endB < 0) {
         for (let i = 0; i + i < k; i++) {

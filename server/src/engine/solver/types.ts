@@ -107,6 +107,11 @@ export interface SolverConfig {
   tableMinUndrawn?: number;
   /** Table entries per bucket: 1, 2, 4 or 8 (default 4: one 64-byte cache line when keys take 2 words, i.e. up to 64 lines). */
   bucket?: 1 | 2 | 4 | 8;
+  /**
+   * Apply rule 5 (a 2-chain is offered by its middle line: the half-hearted handout, an end line, is
+   * never better) with rule 4 (default true; off when equivalentMoves is off).
+   */
+  handoutRule?: boolean;
   /** Killer move per ply: the last safe line that refuted a sibling is tried right after the table move (default false: more nodes on 4x4). */
   killers?: boolean;
   /**
