@@ -102,6 +102,8 @@ test('solver with every rule combination equals brute force on chain-rich positi
     new Solver({ chainRule: false, captureRule: false, equivalentMoves: false }),
     new Solver({ tableBits: 6, etc: true }),
     new Solver({ handoutRule: false }),
+    new Solver({ symmetrySlack: Infinity }),
+    new Solver({ symmetrySlack: 0 }),
   ];
   for (let i = 0; i < 600; i++) {
     const [w, h, maxU] = sizes[i % sizes.length];

@@ -60,7 +60,7 @@
  */
 import { BoardGeometry } from '../board/geometry';
 import { SearchPosition } from './position';
-import type { SolverConfig } from './types';
+import { DEFAULT_SYMMETRY_SLACK, type SolverConfig } from './types';
 
 /** Sacrifices of chains up to this length come before the opening of longer chains and loops. */
 const SHORT = 1;
@@ -88,7 +88,7 @@ export class MoveGenerator extends SearchPosition {
   pairN = 0;
 
   constructor(g: BoardGeometry, cfg: SolverConfig) {
-    super(g, cfg.symmetry !== false);
+    super(g, cfg.symmetry !== false, cfg.symmetrySlack ?? DEFAULT_SYMMETRY_SLACK);
     this.moves = new Int16Array((this.L + 2) * this.L);
     this.chainRule = cfg.chainRule !== false;
     this.captureRule = cfg.captureRule !== false;

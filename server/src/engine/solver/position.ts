@@ -36,13 +36,27 @@ export class SearchPosition {
   threeCount = 0;
   /** The symmetry whose image canon() found least. */
   canonSym = 0;
+  /** Per box, the XOR of its undrawn sides' line indices: a 3-box's last side, a 2-box's other side. */
+  readonly undrawnXor: Int32Array;
   /** Boxes with exactly 3 sides drawn, as a bit set (box b = bit b & 31 of word b >> 5). */
   readonly threeBits: Uint32Array;
   /** Per symmetry s and line l (index s * L + l): the word of bits[] and the bit that hold l's image. */
   private readonly symWord: Int32Array;
   private readonly symMask: Int32Array;
 
-  constructor(g: BoardGeometry, symmetry: boolean) {
+  /**
+   * The symmetries whose images are kept, active[0 .. nActive) (always the identity, 0): chosen by
+   * load() for each root. A symmetry s maps the search tree below a root R into itself only if it
+   * fixes R; otherwise the image of a position Q is in the tree only when Q already holds the lines
+   * of s^-1(R) as well, which happens only deep down, if ever. So a symmetry is kept when it moves
+   * at most `symmetrySlack` drawn lines of R off R (Infinity: every symmetry). Any subset is exact:
+   * a table key is always an image of the position itself, and images have the same value.
+   */
+  readonly active: Int8Array;
+  nActive = 1;
+  readonly symmetrySlack: number;
+
+  constructor(g: BoardGeometry, symmetry: boolean, symmetrySlack = Infinity) {
     this.g = g;
     this.L = g.lineCount;
     this.B = g.boxCount;
@@ -71,9 +85,14 @@ export class SearchPosition {
     this.threeBits = new Uint32Array((this.B + 31) >>> 5);
     this.bits = new Uint32Array(this.S * this.nw);
     this.sides = new Uint8Array(this.B);
+    this.undrawnXor = new Int32Array(this.B);
+    this.symmetrySlack = symmetrySlack;
+    this.active = Int8Array.from({ length: this.S }, (_, i) => i);
+    this.nActive = this.S;
   }
 
   load(state: BoardState): void {
+    this.chooseSymmetries(state);
     this.bits.fill(0);
     this.sides.fill(0);
     this.threeBits.fill(0);
@@ -88,6 +107,9 @@ export class SearchPosition {
       const s =
         state.drawn[bl[4 * b]] + state.drawn[bl[4 * b + 1]] + state.drawn[bl[4 * b + 2]] + state.drawn[bl[4 * b + 3]];
       this.sides[b] = s;
+      let x = 0;
+      for (let k = 0; k < 4; k++) if (!state.drawn[bl[4 * b + k]]) x ^= bl[4 * b + k];
+      this.undrawnXor[b] = x;
       if (s < 4) this.remaining++;
       if (s < 2) this.lowCount++;
       if (s === 3) {
@@ -97,20 +119,42 @@ export class SearchPosition {
     }
   }
 
+  /** The symmetries that move at most symmetrySlack drawn lines of the root off its drawn set. */
+  private chooseSymmetries(state: BoardState): void {
+    let n = 1;
+    for (let s = 1; s < this.S; s++) {
+      let moved = 0;
+      for (let l = 0; l < this.L && moved <= this.symmetrySlack; l++)
+        if (state.drawn[l] && !state.drawn[this.perm[s * this.L + l]]) moved++;
+      if (moved <= this.symmetrySlack) this.active[n++] = s;
+    }
+    this.nActive = n;
+  }
+
   isDrawn(l: number): boolean {
     return (this.bits[l >>> 5] & (1 << (l & 31))) !== 0;
   }
 
   private setLine(l: number): void {
     const L = this.L,
-      bits = this.bits;
-    for (let i = l, end = this.S * L; i < end; i += L) bits[this.symWord[i]] |= this.symMask[i];
+      bits = this.bits,
+      active = this.active;
+    bits[l >>> 5] |= 1 << (l & 31);
+    for (let j = 1; j < this.nActive; j++) {
+      const i = active[j] * L + l;
+      bits[this.symWord[i]] |= this.symMask[i];
+    }
   }
 
   private clearLine(l: number): void {
     const L = this.L,
-      bits = this.bits;
-    for (let i = l, end = this.S * L; i < end; i += L) bits[this.symWord[i]] &= ~this.symMask[i];
+      bits = this.bits,
+      active = this.active;
+    bits[l >>> 5] &= ~(1 << (l & 31));
+    for (let j = 1; j < this.nActive; j++) {
+      const i = active[j] * L + l;
+      bits[this.symWord[i]] &= ~this.symMask[i];
+    }
   }
 
   /** Draw line l; returns the number of boxes completed. */
@@ -122,6 +166,7 @@ export class SearchPosition {
     for (let k = 0; k < 2; k++) {
       const b = lb[2 * l + k];
       if (b < 0) continue;
+      this.undrawnXor[b] ^= l;
       const n = ++this.sides[b];
       if (n === 2) this.lowCount--;
       else if (n === 3) {
@@ -145,6 +190,7 @@ export class SearchPosition {
     for (let k = 0; k < 2; k++) {
       const b = lb[2 * l + k];
       if (b < 0) continue;
+      this.undrawnXor[b] ^= l;
       const n = this.sides[b]--;
       if (n === 2) this.lowCount++;
       else if (n === 3) {
@@ -167,7 +213,8 @@ export class SearchPosition {
     const nw = this.nw,
       bits = this.bits;
     let best = 0;
-    for (let s = 1; s < this.S; s++) {
+    for (let j = 1; j < this.nActive; j++) {
+      const s = this.active[j];
       for (let w = nw - 1; w >= 0; w--) {
         const a = bits[s * nw + w],
           b = bits[best * nw + w];
@@ -196,8 +243,14 @@ export class SearchPosition {
     return this.invPerm[this.canonSym * this.L + l];
   }
 
-  /** The undrawn side of box b other than `except` (-1: none). */
+  /**
+   * The undrawn side of box b other than `except`: with except = -1, a 3-box's last side (or the
+   * first undrawn side of another box, -1 when none); with except an undrawn side of a 2-box, its
+   * other side (O(1) from undrawnXor; callers only ask this of 2-boxes).
+   */
   missingSide(b: number, except: number): number {
+    if (except >= 0) return this.undrawnXor[b] ^ except;
+    if (this.sides[b] === 3) return this.undrawnXor[b];
     const bl = this.boxLines;
     for (let k = 0; k < 4; k++) {
       const l = bl[4 * b + k];

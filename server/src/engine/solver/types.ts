@@ -8,6 +8,9 @@ export const BATCH_TABLE_MB = 128;
 /** The largest table (MiB) a setting may ask for (2^26 entries of up to 16 bytes on boards up to 64 lines). */
 export const MAX_TABLE_MB = 4096;
 
+/** Symmetries moving more root lines than this are not kept (their images rarely meet in one search). */
+export const DEFAULT_SYMMETRY_SLACK = 2;
+
 export type LeafEvaluator = (state: BoardState) => number | undefined;
 
 export interface SolveProgress {
@@ -88,6 +91,11 @@ export interface SolverConfig {
   tableBits?: number;
   /** Store positions under their least symmetric image (default true). */
   symmetry?: boolean;
+  /**
+   * Keep only the symmetries that move at most this many drawn lines of the searched position off
+   * its drawn set (default DEFAULT_SYMMETRY_SLACK; Infinity: every symmetry; see SearchPosition.active).
+   */
+  symmetrySlack?: number;
   /** Root moves by null-window (MTD) tests instead of one wide window (default true). */
   rootMtd?: boolean;
   /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
