@@ -11,6 +11,7 @@ const entries = [
   { in: 'client/src/extension.ts', out: 'client' },
   { in: 'server/src/server.ts', out: 'server' },
   { in: 'server/src/worker.ts', out: 'worker' },
+  { in: 'server/src/solverThread.ts', out: 'solverThread' },
   { in: 'server/src/cli/main.ts', out: 'cli' },
   { in: 'server/src/markdownBlocks.ts', out: 'markdown' },
 ];

@@ -10,9 +10,15 @@ import { BoardState } from './engine/board/state';
 import { createSolver, searchEvaluate } from './engine/analysis/evaluatePosition';
 import { serializeEvaluation, type SearchJob, type WorkerMessage } from './search/messages';
 import { cpuStopwatch } from './search/cpuTime';
+import { solverThreads } from './solverThreads';
 
 const cancel = new Int32Array(workerData.cancel as SharedArrayBuffer);
-const solver = createSolver(typeof workerData.tableMb === 'number' ? workerData.tableMb : undefined);
+const solver = createSolver(
+  typeof workerData.tableMb === 'number' ? workerData.tableMb : undefined,
+  typeof workerData.solverThreads === 'number' && workerData.solverThreads > 1
+    ? solverThreads(workerData.solverThreads)
+    : undefined,
+);
 
 parentPort!.on('message', (job: SearchJob) => {
   const post = (m: WorkerMessage) => parentPort!.postMessage(m);

@@ -17,6 +17,7 @@ import {
 import { createProgress } from './progress';
 import { searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
+import { MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
 import { formatText } from './text';
 import { render } from './render';
@@ -25,8 +26,8 @@ import { openProofCache, resolveStorePath } from '../store';
 import { cacheCommand, CACHE_USAGE } from './cache';
 
 const USAGE = `usage:
-  dab analyze [--json] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
-  dab check [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--store PATH|--no-store] FILE|DIR…
+  dab analyze [--json] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
+  dab check [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
   dab import FILE.dbl [--position]
   dab cache stats|clear|export FILE|import FILE [--store PATH]
@@ -46,7 +47,8 @@ const USAGE = `usage:
   --total-budget-ms N
                  search time for the whole run (default: no limit beyond the records')
   --no-search    only the exact closed-form analysis, no board search
-  --table-mb N   the solver's table memory in MiB (default 128)
+  --table-mb N   the solver's table memory in MiB (default 128), shared by its threads
+  --threads N    the solver's threads (default: every core)
   --store PATH   the proof store to read and add to (default: $DAB_STORE, else
                  the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
   --no-store     neither read nor write the proof store
@@ -62,6 +64,8 @@ interface Options {
   maxLoss: number | null;
   /** Solver table memory, MiB (undefined: BATCH_TABLE_MB). */
   tableMb?: number;
+  /** Solver threads (undefined: every core). */
+  threads?: number;
   files: string[];
   /** --store PATH (undefined: not given; null: --no-store). */
   store?: string | null;
@@ -101,6 +105,10 @@ function parseArgs(argv: string[]): Options | string {
       const v = num();
       if (v === undefined || v < 1) return `dab: --table-mb needs a number of MiB (at least 1)\n${USAGE}`;
       o.tableMb = Math.min(v, MAX_TABLE_MB);
+    } else if (a === '--threads') {
+      const v = num();
+      if (v === undefined || v < 1) return `dab: --threads needs a number of threads (at least 1)\n${USAGE}`;
+      o.threads = Math.min(Math.floor(v), MAX_SOLVER_THREADS);
     } else if (a === '--record-budget-ms' || a === '--total-budget-ms') {
       const v = num();
       if (v === undefined) return `dab: ${a} needs a number of milliseconds\n${USAGE}`;
@@ -173,7 +181,9 @@ export function main(argv: string[]): number {
         onWarning: (w) => process.stderr.write(`dab: warning: ${w}\n`),
       })
     : undefined;
-  const cache = o.search ? createSearchCache({ timeBudgetMs: o.budgetMs, tableMb: o.tableMb }, proofs) : undefined;
+  const cache = o.search
+    ? createSearchCache({ timeBudgetMs: o.budgetMs, tableMb: o.tableMb, threads: o.threads }, proofs)
+    : undefined;
   const reports: { file: string; report: DocumentReport; proofs: RecordProof[] }[] = [];
   const deadline = o.totalBudgetMs !== null ? Date.now() + o.totalBudgetMs : undefined;
   // a progress line only for a person watching: stderr a terminal, not --json

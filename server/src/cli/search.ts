@@ -21,6 +21,7 @@ import {
   NIM_BUDGET_CLI_PROBE,
 } from '../engine/limits';
 import { searchOnce, type ProofCache } from '../store';
+import { solverThreads } from '../solverThreads';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
@@ -63,10 +64,12 @@ export function createSearchCache(
     timeBudgetMs: number;
     nodeBudget?: number;
     tableMb?: number;
+    /** Solver threads (undefined: every core). */
+    threads?: number;
   },
   proofs?: ProofCache,
 ): SearchCache {
-  const solver = createSolver(budget.tableMb ?? BATCH_TABLE_MB);
+  const solver = createSolver(budget.tableMb ?? BATCH_TABLE_MB, solverThreads(budget.threads));
   const cache = new Map<string, Evaluation>();
   const nims = new Map<string, NimSummary>();
   // the proof store first: an exact stored value is the answer; stored bounds join what the search proves

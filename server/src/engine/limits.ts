@@ -113,6 +113,9 @@ export const MARKDOWN_BLOCK_CACHE_ENTRIES = 64;
 export const RENDER_BUDGET_MS_DEFAULT = 10_000;
 
 // ---------------------------------------------------------------------------------------------
+/** Threads of one solver (--threads, the editor's search threads): more than any machine we expect. */
+export const MAX_SOLVER_THREADS = 64;
+
 // The CLI's search time (defaults of --budget-ms and --record-budget-ms).
 
 /** Per position: the result first, then the margin; beyond it the value is unknown with proven bounds. */

@@ -33,9 +33,12 @@ export interface SearchSettings {
   nodeBudget: number;
   /** CPU seconds of background search per document (0 = no limit). */
   backgroundBudgetSeconds: number;
-  /** Search threads (0 = automatic: half the cores, at least 1, at most 4). */
+  /**
+   * Search workers (0 = automatic: half the cores, at least 1, at most 4, each solving with the
+   * cores left over, so that every core searches; N: N workers of one thread each).
+   */
   threads: number;
-  /** Transposition-table memory per search thread, MiB (read when the search threads start). */
+  /** Transposition-table memory per search worker (shared by its solver threads), MiB (read when the workers start). */
   tableMb: number;
 }
 
@@ -123,7 +126,13 @@ export class SearchService {
     private readonly events: SearchEvents,
     workerPath = join(__dirname, 'worker.js'),
   ) {
-    this.pool = new WorkerPool(this.threadCount(), workerPath, (m) => this.onMessage(m), settings.tableMb);
+    this.pool = new WorkerPool(
+      this.threadCount(),
+      workerPath,
+      (m) => this.onMessage(m),
+      settings.tableMb,
+      this.solverThreadCount(),
+    );
   }
 
   useProofStore(store: ProofStore | undefined): void {
@@ -147,7 +156,7 @@ export class SearchService {
       d.budgetMs = this.docBudgetMs();
       d.spentNotified = false;
     }
-    this.pool.resize(this.threadCount());
+    this.pool.resize(this.threadCount(), this.solverThreadCount());
     this.pump();
   }
 
@@ -276,6 +285,15 @@ export class SearchService {
   }
 
   // -------------------------------------------------------------------------------------------
+
+  /**
+   * Threads of each worker's solver: with the automatic setting, the cores the workers leave over
+   * (so every core searches); with an explicit number of threads, one each.
+   */
+  private solverThreadCount(): number {
+    if (this.settings.threads > 0) return 1;
+    return Math.max(1, Math.floor(availableParallelism() / this.threadCount()));
+  }
 
   private threadCount(): number {
     return this.settings.threads > 0 ? Math.floor(this.settings.threads) : defaultThreads();

@@ -22,6 +22,8 @@ export class WorkerPool {
     private readonly onMessage: (m: WorkerMessage) => void,
     /** Transposition-table memory of each worker's solver (MiB; undefined: the solver's default). */
     private readonly tableMb?: number,
+    /** Threads of each worker's solver (its helpers share its table). */
+    private solverThreads = 1,
   ) {
     this.resize(size);
   }
@@ -30,8 +32,12 @@ export class WorkerPool {
     return this.slots.length;
   }
 
-  /** Changes the number of threads; busy workers beyond the new size finish their job and then go. */
-  resize(size: number): void {
+  /**
+   * Changes the number of workers (and of solver threads each, for workers started from now on);
+   * busy workers beyond the new size finish their job and then go.
+   */
+  resize(size: number, solverThreads = this.solverThreads): void {
+    this.solverThreads = solverThreads;
     size = Math.max(1, Math.floor(size));
     while (this.slots.length < size) {
       this.slots.push({ worker: null, cancel: new Int32Array(new SharedArrayBuffer(4)), job: null });
@@ -75,7 +81,7 @@ export class WorkerPool {
   private ensureWorker(slot: Slot): Worker {
     if (slot.worker) return slot.worker;
     const w = new Worker(this.workerPath, {
-      workerData: { cancel: slot.cancel.buffer, tableMb: this.tableMb },
+      workerData: { cancel: slot.cancel.buffer, tableMb: this.tableMb, solverThreads: this.solverThreads },
       resourceLimits: { maxOldGenerationSizeMb: 1024 },
     });
     w.on('message', (m: WorkerMessage) => {

@@ -3,8 +3,8 @@
  * closed form) and the budgeted search. Shared by the CLI (in process) and the server's worker.
  */
 import type { BoardState } from '../board/state';
-import { analyzeBoardEndgame, loonyEndgameValue, type BoardEndgameAnalysis } from '../endgame';
-import { Solver, type SolveOptions } from '../solver';
+import { analyzeBoardEndgame, type BoardEndgameAnalysis } from '../endgame';
+import { Solver, ThreadedSolver, type SolveOptions, type ThreadOptions } from '../solver';
 import type { Evaluation } from './evaluation';
 import { nimSummary } from './nim';
 import { prove } from './prove';
@@ -58,8 +58,12 @@ export interface SearchBudget {
  * A solver whose leaves use the closed form as soon as a position is a simple loony endgame;
  * `tableMb`: its transposition table's memory (default DEFAULT_TABLE_MB, an editor's share).
  */
-export function createSolver(tableMb?: number): Solver {
-  return new Solver({ leafEvaluator: (s) => loonyEndgameValue(s), tableMb });
+/**
+ * The solver of the editor and the CLI (leaves valued by the solver's default, the endgame
+ * module's loonyEndgameValue); with `threads` of more than one thread, a ThreadedSolver.
+ */
+export function createSolver(tableMb?: number, threads?: ThreadOptions): Solver {
+  return threads && threads.threads > 1 ? new ThreadedSolver({ tableMb }, threads) : new Solver({ tableMb });
 }
 
 /**

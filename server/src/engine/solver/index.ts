@@ -9,3 +9,4 @@ export { canonicalPosition, lineToCanonical, lineFromCanonical, lineSymmetries }
 export type { CanonicalPosition } from './symmetry';
 export { bruteForce, BRUTE_FORCE_MAX_UNDRAWN } from './brute';
 export type { BruteForceResult } from './brute';
+export { ThreadedSolver, type ThreadOptions } from './threads';

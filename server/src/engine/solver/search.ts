@@ -21,7 +21,7 @@ import { BoardGeometry } from '../board/geometry';
 import type { BoardState } from '../board/state';
 import { MoveGenerator } from './moves';
 import { LeafValues } from './leaves';
-import { TranspositionTable, tableBitsFor } from './table';
+import { SharedTable, TranspositionTable, tableBitsFor, type SharedTableMemory } from './table';
 import { DEFAULT_TABLE_MB, type LeafEvaluator, type SolverConfig } from './types';
 
 export class Abort extends Error {}
@@ -51,12 +51,18 @@ export class Engine extends MoveGenerator {
   readonly lazy: boolean;
   readonly tableMin: number;
   readonly etc: boolean;
+  /** At ply 0, search the moves in reverse order and not the table move first (a helper thread's share). */
+  reverseRoot = false;
 
-  constructor(g: BoardGeometry, cfg: SolverConfig) {
+  /** `shared`: the memory of a table shared with other threads (sharedTableMemory), instead of a table of its own. */
+  constructor(g: BoardGeometry, cfg: SolverConfig, shared?: SharedTableMemory) {
     super(g, cfg);
     const bits = cfg.tableBits ?? tableBitsFor((cfg.tableMb ?? DEFAULT_TABLE_MB) * 1024 * 1024, this.nw);
     this.workPriority = cfg.replacement !== 'depth';
-    this.table = new TranspositionTable(this.nw, bits, cfg.bucket ?? 4, this.workPriority);
+    this.table =
+      shared !== undefined
+        ? new SharedTable(shared)
+        : new TranspositionTable(this.nw, bits, cfg.bucket ?? 4, this.workPriority);
     this.leaves = new LeafValues(this);
     this.captured = new Int16Array(2 * this.L + 2);
     this.simple = cfg.simpleEndgames !== false;
@@ -81,8 +87,8 @@ export class Engine extends MoveGenerator {
     const h = this.canon();
     const slot = this.probe(h);
     if (slot < 0) return null;
-    const tb = this.table.move(slot);
-    return [this.table.lower(slot), this.table.upper(slot), tb >= 0 ? this.fromCanonical(tb) : -1];
+    const tb = this.table.mv;
+    return [this.table.lo, this.table.hi, tb >= 0 ? this.fromCanonical(tb) : -1];
   }
 
   private tick(): void {
@@ -150,14 +156,14 @@ export class Engine extends MoveGenerator {
       hi = R,
       ttMove = -1;
     if (slot >= 0) {
-      const tl = this.table.lower(slot),
-        th = this.table.upper(slot);
+      const tl = this.table.lo,
+        th = this.table.hi;
       if (tl > lo) lo = tl;
       if (th < hi) hi = th;
       if (lo >= beta) return lo;
       if (hi <= alpha) return hi;
       if (lo === hi) return lo;
-      const tb = this.table.move(slot);
+      const tb = this.table.mv;
       if (tb >= 0) ttMove = this.fromCanonical(tb);
     }
     const undrawn = this.undrawn,
@@ -181,7 +187,8 @@ export class Engine extends MoveGenerator {
     let best = -INF,
       bestMove = -1,
       first = -1;
-    if (this.lazy && !this.etc && ttMove >= 0 && !this.isDrawn(ttMove)) {
+    const reverse = ply === 0 && this.reverseRoot;
+    if (this.lazy && !this.etc && !reverse && ttMove >= 0 && !this.isDrawn(ttMove)) {
       // the table move before generating the others: most cut nodes stop here
       first = ttMove;
       const c = this.make(first);
@@ -194,6 +201,7 @@ export class Engine extends MoveGenerator {
     if (alpha < beta) {
       const n = this.genMoves(ply, ttMove, true, pairN, pa, pb);
       const base = ply * this.L;
+      if (reverse) this.moves.subarray(base, base + n).reverse();
       if (this.etc && n > 1 && undrawn >= ETC_MIN) {
         // enhanced transposition cutoff: a child already known to refute the window
         for (let i = 0; i < n; i++) {
@@ -201,7 +209,7 @@ export class Engine extends MoveGenerator {
           const c = this.make(m);
           const cs = this.probe(this.canon());
           let v = -INF;
-          if (cs >= 0) v = c > 0 ? c + this.table.lower(cs) : -this.table.upper(cs);
+          if (cs >= 0) v = c > 0 ? c + this.table.lo : -this.table.hi;
           this.unmake(m, c);
           if (v >= beta) {
             this.canonSym = sym;

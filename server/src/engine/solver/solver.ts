@@ -12,6 +12,7 @@
  *  - moves.ts     move generation and ordering, with the four move-restriction rules and their proofs;
  *  - leaves.ts    exact values at leaves (chains and loops; a pluggable loony-endgame evaluator);
  *  - search.ts    negamax alpha-beta over all of the above;
+ *  - threads.ts   the same solves on several threads sharing one table (ThreadedSolver);
  *  - parallel.ts  a value proof with the root moves split between worker threads;
  *  - brute.ts     the independent oracle (plain memoized minimax) the tests compare everything with.
  *
@@ -26,16 +27,26 @@ import { BoardState } from '../board/state';
 import { loonyEndgameValue } from '../endgame';
 import { Abort, Engine, INF } from './search';
 import type { SolveOptions, SolveResult, SolverConfig, WindowResult } from './types';
+import type { SharedTableMemory } from './table';
 
 /**
  * A solver with a persistent, bounded transposition table: successive positions of one game
  * share results. Not re-entrant (one solve at a time per instance).
  */
 export class Solver {
-  private readonly cfg: SolverConfig;
+  protected readonly cfg: SolverConfig;
   private engine: Engine | null = null;
+  /** Searches made by a helper thread go through the root moves in reverse (threads.ts). */
+  protected reverseRoot = false;
 
-  constructor(cfg: SolverConfig = {}) {
+  /**
+   * `tableMemory`: gives the memory of a table shared with other threads for a board geometry
+   * (threads.ts); without it the solver has a table of its own.
+   */
+  constructor(
+    cfg: SolverConfig = {},
+    private readonly tableMemory?: (g: BoardGeometry) => SharedTableMemory | undefined,
+  ) {
     this.cfg = { ...cfg };
   }
 
@@ -52,13 +63,14 @@ export class Solver {
   private engineFor(g: BoardGeometry): Engine {
     if (!this.engine || this.engine.g.width !== g.width || this.engine.g.height !== g.height) {
       this.engine = null; // release the old table first
-      this.engine = new Engine(g, this.cfg);
+      this.engine = new Engine(g, this.cfg, this.tableMemory?.(g));
     }
     return this.engine;
   }
 
   private prepare(state: BoardState, options: SolveOptions, t0: number): Engine {
     const e = this.engineFor(state.geometry);
+    e.reverseRoot = this.reverseRoot;
     e.load(state);
     e.nodes = 0;
     e.nodeLimit = options.nodeBudget ?? Infinity;
@@ -123,8 +135,9 @@ export class Solver {
       const l = e.order[i];
       if (!state.drawn[l]) rootMoves.push(l);
     }
+    if (this.reverseRoot) rootMoves.reverse();
     const tb = e.tableBounds();
-    if (tb && tb[2] >= 0) {
+    if (tb && tb[2] >= 0 && !this.reverseRoot) {
       const k = rootMoves.indexOf(tb[2]);
       if (k > 0) {
         rootMoves.splice(k, 1);

@@ -52,14 +52,14 @@ export class TranspositionTable {
   /** Entries in use. */
   used = 0;
 
-  constructor(keyWords: number, bits: number, bucket: number, keepMaxPriority: boolean) {
+  constructor(keyWords: number, bits: number, bucket: number, keepMaxPriority: boolean, buffer?: ArrayBufferLike) {
     this.nw = keyWords;
     this.ew = keyWords + 2;
     this.bits = Math.max(4, Math.min(26, bits));
     this.size = 1 << this.bits;
     this.bucket = Math.min(bucket, this.size);
     this.keepMaxPriority = keepMaxPriority;
-    this.tab = new Int32Array(this.size * this.ew);
+    this.tab = buffer ? new Int32Array(buffer, 0, this.size * this.ew) : new Int32Array(this.size * this.ew);
   }
 
   /** Bytes held by the entries. */
@@ -72,7 +72,16 @@ export class TranspositionTable {
     this.used = 0;
   }
 
-  /** Slot of the entry whose key is key[off .. off + nw), or -1; h is the key's hash. */
+  /** After a successful probe(): the entry's lower and upper bounds and best move (canonical, -1 none). */
+  lo = 0;
+  hi = 0;
+  mv = -1;
+
+  /**
+   * Slot of the entry whose key is key[off .. off + nw), or -1; h is the key's hash. On a hit the
+   * entry's bounds and move are copied to lo, hi and mv (read those, not the slot: in a shared
+   * table another thread may reuse the slot at any time).
+   */
   probe(key: Uint32Array, off: number, h: number): number {
     const nw = this.nw,
       ew = this.ew,
@@ -81,10 +90,17 @@ export class TranspositionTable {
     let i = h & (this.size - bk);
     for (let k = 0; k < bk; k++, i++) {
       const e0 = i * ew;
-      if (tab[e0 + nw + 1] >>> PRIORITY_SHIFT === 0) continue;
+      const data = tab[e0 + nw + 1];
+      if (data >>> PRIORITY_SHIFT === 0) continue;
       let w = 0;
       while (w < nw && tab[e0 + w] === (key[off + w] | 0)) w++;
-      if (w === nw) return i;
+      if (w === nw) {
+        const b = tab[e0 + nw];
+        this.lo = (b << HI_SHIFT) >> HI_SHIFT;
+        this.hi = b >> HI_SHIFT;
+        this.mv = (data << PRIORITY_SHIFT) >> PRIORITY_SHIFT;
+        return i;
+      }
     }
     return -1;
   }
@@ -130,18 +146,159 @@ export class TranspositionTable {
     tab[e0 + 1] = (move & MOVE_MASK) | ((priority + 1) << PRIORITY_SHIFT);
   }
 
-  lower(slot: number): number {
-    return (this.tab[slot * this.ew + this.nw] << HI_SHIFT) >> HI_SHIFT;
-  }
-  upper(slot: number): number {
-    return this.tab[slot * this.ew + this.nw] >> HI_SHIFT;
-  }
-  /** Best move in the canonical orientation, -1 for none. */
-  move(slot: number): number {
-    return (this.tab[slot * this.ew + this.nw + 1] << PRIORITY_SHIFT) >> PRIORITY_SHIFT;
-  }
   /** Priority + 1 (0 = empty). */
   priority(slot: number): number {
     return this.tab[slot * this.ew + this.nw + 1] >>> PRIORITY_SHIFT;
+  }
+}
+
+/**
+ * The memory of a table that several threads share (SharedTable): the entries and one version
+ * word per bucket, created once by the thread that owns the table and sent to the others.
+ */
+export interface SharedTableMemory {
+  keyWords: number;
+  bits: number;
+  bucket: number;
+  keepMaxPriority: boolean;
+  entries: SharedArrayBuffer;
+  versions: SharedArrayBuffer;
+}
+
+export function sharedTableMemory(
+  keyWords: number,
+  bits: number,
+  bucket: number,
+  keepMaxPriority: boolean,
+): SharedTableMemory {
+  bits = Math.max(4, Math.min(26, bits));
+  const size = 1 << bits;
+  bucket = Math.min(bucket, size);
+  return {
+    keyWords,
+    bits,
+    bucket,
+    keepMaxPriority,
+    entries: new SharedArrayBuffer(size * (keyWords + 2) * 4),
+    versions: new SharedArrayBuffer((size / bucket) * 4),
+  };
+}
+
+/**
+ * A transposition table in shared memory, read and written by several search threads at once.
+ * Each bucket has a version word, a sequence lock: a writer makes it odd (compare-and-swap, so
+ * writers exclude each other), writes the entry, and makes it even again; a reader reads the
+ * version, the entry and the version again, and counts the probe as a miss when the version was
+ * odd or changed. All accesses are Atomics, which the JavaScript memory model orders sequentially,
+ * so a reader never takes a torn entry (one position's key with another's bounds): a probe gives
+ * bounds stored for that exact key or nothing, as in the one-thread table. Every thread's stores
+ * are proven bounds, so sharing them is exact.
+ */
+export class SharedTable extends TranspositionTable {
+  private readonly ver: Int32Array;
+  private readonly shift: number;
+
+  constructor(mem: SharedTableMemory) {
+    super(mem.keyWords, mem.bits, mem.bucket, mem.keepMaxPriority, mem.entries);
+    this.ver = new Int32Array(mem.versions);
+    this.shift = 31 - Math.clz32(this.bucket);
+  }
+
+  override clear(): void {
+    for (let i = 0; i < this.ver.length; i++) this.lock(i);
+    this.tab.fill(0);
+    for (let i = 0; i < this.ver.length; i++) Atomics.add(this.ver, i, 1);
+    this.used = 0;
+  }
+
+  private lock(v: number): number {
+    const ver = this.ver;
+    for (;;) {
+      const x = Atomics.load(ver, v);
+      if ((x & 1) === 0 && Atomics.compareExchange(ver, v, x, x + 1) === x) return x;
+    }
+  }
+
+  override probe(key: Uint32Array, off: number, h: number): number {
+    const nw = this.nw,
+      ew = this.ew,
+      tab = this.tab,
+      bk = this.bucket;
+    const first = h & (this.size - bk),
+      v = first >>> this.shift;
+    const v1 = Atomics.load(this.ver, v);
+    if ((v1 & 1) !== 0) return -1;
+    let hit = -1,
+      b = 0,
+      data = 0;
+    for (let k = 0, i = first; k < bk; k++, i++) {
+      const e0 = i * ew;
+      const d = Atomics.load(tab, e0 + nw + 1);
+      if (d >>> PRIORITY_SHIFT === 0) continue;
+      let w = 0;
+      while (w < nw && Atomics.load(tab, e0 + w) === (key[off + w] | 0)) w++;
+      if (w === nw) {
+        hit = i;
+        b = Atomics.load(tab, e0 + nw);
+        data = d;
+        break;
+      }
+    }
+    if (Atomics.load(this.ver, v) !== v1) return -1;
+    if (hit >= 0) {
+      this.lo = (b << HI_SHIFT) >> HI_SHIFT;
+      this.hi = b >> HI_SHIFT;
+      this.mv = (data << PRIORITY_SHIFT) >> PRIORITY_SHIFT;
+    }
+    return hit;
+  }
+
+  /** As TranspositionTable.store, under the bucket's lock; the slot hint is ignored (it may be stale). */
+  override store(
+    key: Uint32Array,
+    off: number,
+    h: number,
+    _slot: number,
+    lo: number,
+    hi: number,
+    move: number,
+    priority: number,
+  ): void {
+    const nw = this.nw,
+      ew = this.ew,
+      tab = this.tab,
+      bk = this.bucket;
+    const first = h & (this.size - bk),
+      v = first >>> this.shift;
+    const x = this.lock(v);
+    let i = -1;
+    for (let k = 0, j = first; k < bk && i < 0; k++, j++) {
+      const e0 = j * ew;
+      if (tab[e0 + nw + 1] >>> PRIORITY_SHIFT === 0) continue;
+      let w = 0;
+      while (w < nw && tab[e0 + w] === (key[off + w] | 0)) w++;
+      if (w === nw) i = j;
+    }
+    if (i < 0) {
+      i = first;
+      let pmin = this.priority(first);
+      for (let k = 1; k < bk && pmin !== 0; k++) {
+        const p = this.priority(first + k);
+        if (p < pmin) {
+          pmin = p;
+          i = first + k;
+        }
+      }
+      if (pmin === 0) this.used++;
+      for (let w = 0; w < nw; w++) Atomics.store(tab, i * ew + w, key[off + w] | 0);
+    } else if (this.keepMaxPriority) {
+      const p0 = this.priority(i) - 1;
+      if (p0 > priority) priority = p0;
+    }
+    if (priority > MAX_PRIORITY) priority = MAX_PRIORITY;
+    const e0 = i * ew + nw;
+    Atomics.store(tab, e0, (lo & LO_MASK) | (hi << HI_SHIFT));
+    Atomics.store(tab, e0 + 1, (move & MOVE_MASK) | ((priority + 1) << PRIORITY_SHIFT));
+    Atomics.store(this.ver, v, x + 2);
   }
 }

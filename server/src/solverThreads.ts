@@ -1,0 +1,26 @@
+/**
+ * Where the threaded solver's helper script is, and how many threads to use: shared by the CLI and
+ * the editor's search worker. Bundled, the script is dist/solverThread.js beside the caller's
+ * bundle; run from source (tests, benchmarks), it is server/src/solverThread.ts.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { ThreadOptions } from './engine/solver';
+import { MAX_SOLVER_THREADS } from './engine/limits';
+
+function helperScript(): string | undefined {
+  const candidates = [
+    join(__dirname, 'solverThread.js'),
+    join(__dirname, 'solverThread.ts'),
+    join(__dirname, '..', 'solverThread.ts'),
+  ];
+  return candidates.find((f) => existsSync(f));
+}
+
+/** Threads for one solver: `requested` (0 or undefined: every core), capped; 1 when no helper script is found. */
+export function solverThreads(requested?: number): ThreadOptions | undefined {
+  const n = Math.min(MAX_SOLVER_THREADS, requested && requested > 0 ? Math.floor(requested) : availableParallelism());
+  const script = helperScript();
+  return n > 1 && script ? { threads: n, helperScript: script } : undefined;
+}

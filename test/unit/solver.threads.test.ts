@@ -1,0 +1,118 @@
+// The threaded solver (one shared table, lazy SMP) against the brute force: values, best moves,
+// move values and window bounds on thousands of chain-rich positions, with a table small enough
+// that the threads overwrite each other's buckets all the time (the shared table's sequence locks
+// must never let a torn entry through), several board sizes in a row (a new shared table per
+// geometry), and a helper thread that dies.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { BoardState } from '../../server/src/engine/board/state';
+import { bruteForce } from '../../server/src/engine/solver';
+import { ThreadedSolver, readSolve, writeSolve } from '../../server/src/engine/solver/threads';
+import { Solver } from '../../server/src/engine/solver';
+import { mulberry32 as rng } from '../support/random';
+import { playedPosition } from '../support/boards';
+
+const helperScript = join(__dirname, '../../server/src/solverThread.ts');
+
+const sizes: [number, number, number][] = [
+  [3, 3, 17],
+  [4, 4, 19],
+  [5, 5, 19],
+  [4, 5, 19],
+  [2, 5, 16],
+];
+
+/** Cautious play, then a few random lines (sacrifices, partial captures). */
+function position(r: () => number, i: number): BoardState {
+  const [w, h, maxU] = sizes[i % sizes.length];
+  const st = playedPosition(w, h, 6 + Math.floor(r() * (maxU - 5)), r);
+  for (let k = Math.floor(r() * 3); k > 0 && !st.isOver(); k--) {
+    const all = st.undrawnLines();
+    st.play(all[Math.floor(r() * all.length)]);
+  }
+  return st;
+}
+
+test('threaded solver (2 threads, tiny shared table): values, best moves and move values equal brute force', async () => {
+  const solver = new ThreadedSolver({ tableBits: 8 }, { threads: 2, helperScript });
+  try {
+    // the first solve starts the helper; give it time to load before the small positions below
+    solver.solve(playedPosition(3, 3, 12, rng(1)));
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const r = rng(4242);
+    let helped = 0;
+    for (let i = 0; i < 400; i++) {
+      const st = position(r, i);
+      if (st.isOver()) continue;
+      const bf = bruteForce(st);
+      const label = `#${i} ${st.key()}`;
+      const res = solver.solve(st, { moveValues: i % 2 === 0 });
+      assert.equal(res.status, 'exact', label);
+      assert.equal(res.value, bf.value, `${label}: value`);
+      assert.deepEqual(res.best, bf.best, `${label}: best moves`);
+      if (res.moveValues) assert.deepEqual(res.moveValues, bf.moveValues, `${label}: move values`);
+      const vo = solver.solve(st, { valueOnly: true });
+      assert.equal(vo.value, bf.value, `${label}: value only`);
+      // a null window at the value and just above it
+      const t = bf.value;
+      const at = solver.searchWindow(st, t - 1, t);
+      assert.ok(
+        at.status === 'done' && at.lower >= t && at.lower <= bf.value,
+        `${label}: >= ${t}: ${JSON.stringify(at)}`,
+      );
+      const above = solver.searchWindow(st, t + 1, t + 2);
+      assert.ok(above.status === 'done' && above.upper <= t + 1 && above.upper >= bf.value, `${label}: < ${t + 2}`);
+      if (res.nodes > 0) helped++;
+    }
+    assert.ok(helped > 300, `${helped} positions searched`);
+    // the helpers really took part (whose answer comes first is a race: both are exact)
+    assert.ok(solver.stats.shared > 1000, `${solver.stats.shared} searches shared`);
+    assert.ok(solver.stats.helperNodes > 0, 'the helper searched no node');
+  } finally {
+    solver.dispose();
+  }
+});
+
+test('threaded solver: budgets give unknown with sound bounds; a dead helper leaves the answers exact', async () => {
+  const solver = new ThreadedSolver({ tableBits: 12 }, { threads: 3, helperScript });
+  try {
+    const r = rng(77);
+    const st = playedPosition(5, 5, 40, r);
+    const cut = solver.solve(st, { nodeBudget: 20_000 });
+    assert.equal(cut.status, 'unknown');
+    assert.ok(cut.lower <= cut.upper);
+    // kill the helpers: the next solves run on the calling thread alone (and start new helpers)
+    solver.dispose();
+    for (let i = 0; i < 40; i++) {
+      const p = position(r, i);
+      if (p.isOver()) continue;
+      const bf = bruteForce(p);
+      const res = solver.solve(p, { moveValues: true });
+      assert.equal(res.value, bf.value);
+      assert.deepEqual(res.moveValues, bf.moveValues);
+    }
+    // a bounded search of a hard position: its bounds hold the value the exact search finds later
+    const hard = playedPosition(5, 5, 34, r);
+    const partial = solver.solve(hard, { nodeBudget: 5_000 });
+    const exact = solver.solve(hard);
+    assert.equal(exact.status, 'exact');
+    assert.ok(partial.lower <= exact.value! && exact.value! <= partial.upper, 'bounds hold the value');
+  } finally {
+    solver.dispose();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 10));
+});
+
+test('a helper answer crosses threads unchanged (values, best moves, move values and bounds, unknowns)', () => {
+  const r = rng(9);
+  const solver = new Solver({ tableBits: 14 });
+  for (let i = 0; i < 60; i++) {
+    const st = position(r, i);
+    const L = st.geometry.lineCount;
+    const res = solver.solve(st, { moveValues: i % 2 === 0, nodeBudget: i % 3 === 0 ? 50 : undefined });
+    const a = new Int32Array(ThreadedSolver.answerWords(L));
+    writeSolve(a, res, L);
+    assert.deepEqual(readSolve(a, L), { ...res, ms: 0 });
+  }
+});
