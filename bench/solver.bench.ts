@@ -8,7 +8,7 @@
 // Environment: DAB_BENCH_POSITIONS (positions per 5x5 set, default 20), DAB_BENCH_BUDGET_S (CPU
 // budget per position and solver, default 60 s: a run over it counts as its budget, shown with ">="),
 // DAB_BENCH_TABLE_MB (the new solver's table, default the CLI's), DAB_BENCH_4X4=1 (adds the empty 4x4
-// board). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
+// board), DAB_BENCH_SOLVER_THREADS=N (adds the new solver on N threads, compared by wall time). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
 // Seconds are the CPU seconds of each (single-threaded) solve: equal to wall time on an idle machine,
 // and still fair when other processes share the cores; wall times are printed beside them.
 import { existsSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
-import { BATCH_TABLE_MB, Solver, bruteForce, type SolveResult } from '../server/src/engine/solver';
+import { BATCH_TABLE_MB, Solver, ThreadedSolver, bruteForce, type SolveResult } from '../server/src/engine/solver';
 import { solveParallel } from '../server/src/engine/solver/parallel';
 import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
@@ -65,10 +65,13 @@ function timed(f: () => SolveResult): Timed {
 
 const tableMb = Number(process.env.DAB_BENCH_TABLE_MB ?? BATCH_TABLE_MB);
 
-function newRunner(): Runner {
-  const solver = new Solver({ tableMb });
+function newRunner(threads = 1): Runner {
+  const solver =
+    threads > 1
+      ? new ThreadedSolver({ tableMb }, { threads, helperScript: join(__dirname, '../server/src/solverThread.ts') })
+      : new Solver({ tableMb });
   return {
-    name: 'new',
+    name: threads > 1 ? `new×${threads}` : 'new',
     run(w, h, lines, moveValues, budgetMs) {
       const st = new BoardState(geometryOf(w, h));
       for (const l of lines) st.drawSilently(l);
@@ -161,9 +164,14 @@ function compare(label: string, positions: BoardState[], moveValues: boolean, ru
       `    ${runners[k].name}  median ${secs(median(c.cpu))} CPU, ${secs(median(c.ms))} wall; max ${secs(Math.max(...c.cpu))} CPU; median ${count(median(c.nodes))} nodes; ${count(nps)} nodes/s (CPU)${c.over ? `; ${c.over} over the ${budgetMs / 1000} s CPU budget (counted as the budget: ratios are lower bounds)` : ''}`,
     );
   });
-  if (cols.length === 2) {
+  if (cols.length >= 2) {
     const [n, o] = cols;
     const perPos = o.cpu.map((x, i) => x / n.cpu[i]);
+    // a threaded new solver (third column): its wall time against the old solver's
+    if (cols.length === 3)
+      console.log(
+        `    ratio ${runners[2].name} against old: ${(median(o.ms) / median(cols[2].ms)).toFixed(2)}x fewer seconds of wall time (medians; CPU time counts every thread)`,
+      );
     console.log(
       `    ratio ${(median(o.cpu) / median(n.cpu)).toFixed(2)}x fewer seconds (medians of CPU time; ${(median(o.ms) / median(n.ms)).toFixed(2)}x of wall time; median per-position ratio ${median(perPos).toFixed(2)}x), ${(median(o.nodes) / median(n.nodes)).toFixed(2)}x fewer nodes (a node of the new solver excludes forced captures)`,
     );
@@ -180,6 +188,8 @@ export default async function run(): Promise<void> {
   const old = await oldRunner();
   if (typeof old === 'string') console.log(`old solver: SKIPPED, ${old}; only the new solver is measured`);
   else runners.push(old);
+  const threads = Number(process.env.DAB_BENCH_SOLVER_THREADS ?? 1);
+  if (threads > 1 && runners.length === 2) runners.push(newRunner(threads));
   console.log(
     `new solver: table ${tableMb} MiB; old solver (${BASELINE_COMMIT}): its default table (16 MiB on 5x5); CPU budget ${budgetMs / 1000} s per position; one thread each`,
   );
