@@ -21,6 +21,7 @@ import { BATCH_TABLE_MB, Solver, ThreadedSolver, bruteForce, type SolveResult } 
 import { solveParallel } from '../server/src/engine/solver/parallel';
 import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
+import { sourceThreads } from '../test/support/threads';
 
 /** The commit issue 10 started from: the old solver. */
 const BASELINE_COMMIT = '3e4b635';
@@ -66,10 +67,7 @@ function timed(f: () => SolveResult): Timed {
 const tableMb = Number(process.env.DAB_BENCH_TABLE_MB ?? BATCH_TABLE_MB);
 
 function newRunner(threads = 1): Runner {
-  const solver =
-    threads > 1
-      ? new ThreadedSolver({ tableMb }, { threads, helperScript: join(__dirname, '../server/src/solverThread.ts') })
-      : new Solver({ tableMb });
+  const solver = threads > 1 ? new ThreadedSolver({ tableMb }, sourceThreads(threads)) : new Solver({ tableMb });
   return {
     name: threads > 1 ? `new×${threads}` : 'new',
     run(w, h, lines, moveValues, budgetMs) {

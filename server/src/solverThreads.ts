@@ -1,7 +1,7 @@
 /**
  * Where the threaded solver's helper script is, and how many threads to use: shared by the CLI and
- * the editor's search worker. Bundled, the script is dist/solverThread.js beside the caller's
- * bundle; run from source (tests, benchmarks), it is server/src/solverThread.ts.
+ * the editor's search worker. The script is dist/solverThread.js beside the caller's bundle; run
+ * from source (no bundle beside it), the solver keeps to one thread.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -11,6 +11,7 @@ import { createSolver, searchEvaluate } from './engine/analysis/evaluatePosition
 import { serializeEvaluation, type SearchJob, type WorkerMessage } from './search/messages';
 import { cpuStopwatch } from './search/cpuTime';
 import { solverThreads } from './solverThreads';
+import { ThreadedSolver } from './engine/solver';
 
 const cancel = new Int32Array(workerData.cancel as SharedArrayBuffer);
 const solver = createSolver(
@@ -20,9 +21,14 @@ const solver = createSolver(
     : undefined,
 );
 
+const helperBusyMs = () => (solver instanceof ThreadedSolver ? solver.helperBusyMs : 0);
+
 parentPort!.on('message', (job: SearchJob) => {
   const post = (m: WorkerMessage) => parentPort!.postMessage(m);
-  const cpu = cpuStopwatch();
+  // this thread's CPU and the solver's helper threads' time (a budget counts every thread)
+  const thread = cpuStopwatch();
+  const busy0 = helperBusyMs();
+  const cpu = () => thread() + (helperBusyMs() - busy0);
   try {
     const state = new BoardState(geometryOf(job.width, job.height));
     for (let l = 0; l < job.drawn.length; l++) if (job.drawn[l]) state.drawSilently(l);

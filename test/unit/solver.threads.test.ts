@@ -5,15 +5,13 @@
 // geometry), and a helper thread that dies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
 import { ThreadedSolver, readSolve, writeSolve } from '../../server/src/engine/solver/threads';
 import { Solver } from '../../server/src/engine/solver';
 import { mulberry32 as rng } from '../support/random';
 import { playedPosition } from '../support/boards';
-
-const helperScript = join(__dirname, '../../server/src/solverThread.ts');
+import { sourceThreads } from '../support/threads';
 
 const sizes: [number, number, number][] = [
   [3, 3, 17],
@@ -35,7 +33,7 @@ function position(r: () => number, i: number): BoardState {
 }
 
 test('threaded solver (2 threads, tiny shared table): values, best moves and move values equal brute force', async () => {
-  const solver = new ThreadedSolver({ tableBits: 8 }, { threads: 2, helperScript });
+  const solver = new ThreadedSolver({ tableBits: 8 }, sourceThreads(2));
   try {
     // the first solve starts the helper; give it time to load before the small positions below
     solver.solve(playedPosition(3, 3, 12, rng(1)));
@@ -75,7 +73,7 @@ test('threaded solver (2 threads, tiny shared table): values, best moves and mov
 });
 
 test('threaded solver: budgets give unknown with sound bounds; a dead helper leaves the answers exact', async () => {
-  const solver = new ThreadedSolver({ tableBits: 12 }, { threads: 3, helperScript });
+  const solver = new ThreadedSolver({ tableBits: 12 }, sourceThreads(3));
   try {
     const r = rng(77);
     const st = playedPosition(5, 5, 40, r);

@@ -13,7 +13,8 @@
  *
  * Control words (Int32, shared): TASK = id of the current task (helpers stop when it changes),
  * READY = id of the task whose answer a helper wrote, KNODES and NODES_REST = the helpers' nodes
- * (thousands, and the rest).
+ * (thousands, and the rest), BUSY_MS = milliseconds the helpers have spent searching, all tasks
+ * (wall time, never less than their CPU time: what a CPU budget must count).
  * Answer buffer (Int32, shared, written and read under its lock word): see writeAnswer/readAnswer.
  */
 import { Worker, parentPort, workerData } from 'node:worker_threads';
@@ -26,7 +27,8 @@ import { DEFAULT_TABLE_MB, type SolveOptions, type SolveResult, type SolverConfi
 const TASK = 0,
   READY = 1,
   KNODES = 2,
-  NODES_REST = 3;
+  NODES_REST = 3,
+  BUSY_MS = 4;
 /** Answer buffer words. */
 const LOCK = 0,
   ID = 1,
@@ -63,13 +65,6 @@ interface HelperTask {
   answer: SharedArrayBuffer;
 }
 
-/** Starts `file` as a worker thread; a .ts source is loaded through tsx (tests, benchmarks). */
-export function spawnThread(file: string, data: unknown): Worker {
-  if (!file.endsWith('.ts')) return new Worker(file, { workerData: data });
-  const code = `require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`;
-  return new Worker(code, { eval: true, workerData: data });
-}
-
 /** The configuration a helper can be sent: a leaf evaluator function cannot cross threads. */
 function portable(cfg: SolverConfig): SolverConfig | null {
   if (typeof cfg.leafEvaluator === 'function') return null;
@@ -81,11 +76,13 @@ export interface ThreadOptions {
   threads: number;
   /** The helper thread's script: a module whose top level calls runSolverHelper(). */
   helperScript: string;
+  /** Starts a helper thread (default: `new Worker(script, { workerData })`; tests load a .ts source through tsx). */
+  spawn?: (script: string, workerData: unknown) => Worker;
 }
 
 export class ThreadedSolver extends Solver {
   private readonly helpers: (Worker | null)[];
-  private readonly control = new Int32Array(new SharedArrayBuffer(16));
+  private readonly control = new Int32Array(new SharedArrayBuffer(32));
   private mem: SharedTableMemory | null = null;
   private memGeometry: BoardGeometry | null = null;
   private memId = 0;
@@ -107,6 +104,14 @@ export class ThreadedSolver extends Solver {
     super(cfg, threadOptions.threads > 1 ? (g) => this.memoryFor(g) : undefined);
     this.portableCfg = portable(cfg);
     this.helpers = new Array(Math.max(0, Math.floor(threadOptions.threads) - 1)).fill(null);
+  }
+
+  /**
+   * Milliseconds the helpers have searched since this solver started (all tasks; wall time, which
+   * is never less than their CPU time): a CPU budget adds it to the calling thread's CPU time.
+   */
+  get helperBusyMs(): number {
+    return Atomics.load(this.control, BUSY_MS);
   }
 
   /** Threads in all. */
@@ -139,7 +144,11 @@ export class ThreadedSolver extends Solver {
   private helper(i: number): Worker {
     let w = this.helpers[i];
     if (w === null) {
-      w = spawnThread(this.threadOptions.helperScript, { dabSolverHelper: true });
+      const data = { dabSolverHelper: true };
+      const spawn = this.threadOptions.spawn;
+      w = spawn
+        ? spawn(this.threadOptions.helperScript, data)
+        : new Worker(this.threadOptions.helperScript, { workerData: data });
       w.unref(); // a process may end while its helpers idle
       w.on('error', () => {
         if (this.helpers[i] === w) this.helpers[i] = null;
@@ -325,6 +334,7 @@ export function runSolverHelper(): void {
       shouldStop: () => Atomics.load(control, TASK) !== t.id || Atomics.load(control, READY) === t.id,
     };
     const answer = new Int32Array(t.answer);
+    const t0 = performance.now();
     const L = state.geometry.lineCount;
     let finished: boolean, nodes: number, write: (a: Int32Array) => void;
     if (t.kind === 'solve') {
@@ -338,6 +348,7 @@ export function runSolverHelper(): void {
       nodes = r.nodes;
       write = (a) => writeHead(a, finished, null, r.lower, r.upper, r.nodes);
     }
+    Atomics.add(control, BUSY_MS, Math.ceil(performance.now() - t0));
     if (Atomics.load(control, TASK) === t.id) {
       Atomics.add(control, KNODES, Math.floor(nodes / 1000));
       Atomics.add(control, NODES_REST, nodes % 1000);
