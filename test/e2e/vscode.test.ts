@@ -394,6 +394,12 @@ test(
           async () => (await frame.locator('#title').innerText()) === title,
           30_000,
         );
+        // the drawing may land a moment after the title (a busy machine): wait for it, then compare
+        await waitFor(
+          'the restored board lines',
+          async () => (await frame.locator('#board svg .line, #board svg .component').count()) > 0,
+          30_000,
+        ).catch(() => undefined);
         assert.equal(await frame.locator('#board svg .line, #board svg .component').count(), lines, 'the same drawing');
         shots.push(await screenshot(p, '9-reloaded'));
       });

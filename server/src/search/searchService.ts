@@ -34,8 +34,8 @@ export interface SearchSettings {
   /** CPU seconds of background search per document (0 = no limit). */
   backgroundBudgetSeconds: number;
   /**
-   * Search workers (0 = automatic: half the cores, at least 1, at most 4, each solving with the
-   * cores left over, so that every core searches; N: N workers of one thread each).
+   * Search workers (0 = automatic: half the cores, at least 1, at most 4, sharing every core but
+   * one between their solvers' threads; N: N workers of one thread each).
    */
   threads: number;
   /** Transposition-table memory per search worker (shared by its solver threads), MiB (read when the workers start). */
@@ -287,12 +287,13 @@ export class SearchService {
   // -------------------------------------------------------------------------------------------
 
   /**
-   * Threads of each worker's solver: with the automatic setting, the cores the workers leave over
-   * (so every core searches); with an explicit number of threads, one each.
+   * Threads of each worker's solver: with the automatic setting, every core but one (the editor's
+   * own, so that typing never waits) shared between the workers; with an explicit number of
+   * workers, one each.
    */
   private solverThreadCount(): number {
     if (this.settings.threads > 0) return 1;
-    return Math.max(1, Math.floor(availableParallelism() / this.threadCount()));
+    return Math.max(1, Math.floor((availableParallelism() - 1) / this.threadCount()));
   }
 
   private threadCount(): number {
