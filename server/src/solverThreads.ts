@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ThreadOptions } from './engine/solver';
-import { MAX_SOLVER_THREADS } from './engine/limits';
+import { DEFAULT_SOLVER_THREADS_MAX, MAX_SOLVER_THREADS } from './engine/limits';
 
 function helperScript(): string | undefined {
   const candidates = [
@@ -18,9 +18,15 @@ function helperScript(): string | undefined {
   return candidates.find((f) => existsSync(f));
 }
 
-/** Threads for one solver: `requested` (0 or undefined: every core), capped; 1 when no helper script is found. */
+/**
+ * Threads for one solver: `requested`, capped (0 or undefined: every core, up to
+ * DEFAULT_SOLVER_THREADS_MAX); undefined (one thread) when no helper script is found.
+ */
 export function solverThreads(requested?: number): ThreadOptions | undefined {
-  const n = Math.min(MAX_SOLVER_THREADS, requested && requested > 0 ? Math.floor(requested) : availableParallelism());
+  const n =
+    requested && requested > 0
+      ? Math.min(MAX_SOLVER_THREADS, Math.floor(requested))
+      : Math.min(DEFAULT_SOLVER_THREADS_MAX, availableParallelism());
   const script = helperScript();
   return n > 1 && script ? { threads: n, helperScript: script } : undefined;
 }

@@ -48,7 +48,7 @@ const USAGE = `usage:
                  search time for the whole run (default: no limit beyond the records')
   --no-search    only the exact closed-form analysis, no board search
   --table-mb N   the solver's table memory in MiB (default 128), shared by its threads
-  --threads N    the solver's threads (default: every core)
+  --threads N    the solver's threads (default: every core, at most 2)
   --store PATH   the proof store to read and add to (default: $DAB_STORE, else
                  the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
   --no-store     neither read nor write the proof store

@@ -115,6 +115,12 @@ export const RENDER_BUDGET_MS_DEFAULT = 10_000;
 // ---------------------------------------------------------------------------------------------
 /** Threads of one solver (--threads, the editor's search threads): more than any machine we expect. */
 export const MAX_SOLVER_THREADS = 64;
+/**
+ * Threads of one solver when none is asked for (every core up to this): every helper thread
+ * searches the root moves in the same (reversed) order, so a third thread mostly repeats the
+ * second's work. More threads only pay once helpers take different orders.
+ */
+export const DEFAULT_SOLVER_THREADS_MAX = 2;
 
 // The CLI's search time (defaults of --budget-ms and --record-budget-ms).
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
-import { NIM_BUDGET_WORKER, SEARCH_KNOWN_ENTRIES } from '../engine/limits';
+import { DEFAULT_SOLVER_THREADS_MAX, NIM_BUDGET_WORKER, SEARCH_KNOWN_ENTRIES } from '../engine/limits';
 import {
   NOT_SOLVED_WITHIN_LIMITS,
   SEARCHING_IN_BACKGROUND,
@@ -34,8 +34,8 @@ export interface SearchSettings {
   /** CPU seconds of background search per document (0 = no limit). */
   backgroundBudgetSeconds: number;
   /**
-   * Search workers (0 = automatic: half the cores, at least 1, at most 4, sharing every core but
-   * one between their solvers' threads; N: N workers of one thread each).
+   * Search workers (0 = automatic: half the cores, at least 1, at most 4, sharing the cores but
+   * one between their solvers' threads, at most 2 each; N: N workers of one thread each).
    */
   threads: number;
   /** Transposition-table memory per search worker (shared by its solver threads), MiB (read when the workers start). */
@@ -287,13 +287,14 @@ export class SearchService {
   // -------------------------------------------------------------------------------------------
 
   /**
-   * Threads of each worker's solver: with the automatic setting, every core but one (the editor's
-   * own, so that typing never waits) shared between the workers; with an explicit number of
-   * workers, one each.
+   * Threads of each worker's solver: with the automatic setting, the cores but one (the editor's
+   * own, so that typing never waits) shared between the workers, at most DEFAULT_SOLVER_THREADS_MAX
+   * each; with an explicit number of workers, one each.
    */
   private solverThreadCount(): number {
     if (this.settings.threads > 0) return 1;
-    return Math.max(1, Math.floor((availableParallelism() - 1) / this.threadCount()));
+    const share = Math.floor((availableParallelism() - 1) / this.threadCount());
+    return Math.max(1, Math.min(DEFAULT_SOLVER_THREADS_MAX, share));
   }
 
   private threadCount(): number {
