@@ -24,12 +24,13 @@ test('package: the .vsix file list is the allow-list (bundles, media, grammar, m
     .filter(Boolean)
     .sort();
   const allowed =
-    /^(dist\/(client|server|worker|markdown|webview\/board)\.js|dist\/node-sqlite3-wasm\.wasm|media\/[\w.-]+\.(css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+    /^(dist\/(client|server|worker|solverThread|markdown|webview\/board)\.js|dist\/node-sqlite3-wasm\.wasm|media\/[\w.-]+\.(css|svg|png)|syntaxes\/dab\.tmLanguage\.json|language-configuration\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const extra = files.filter((f) => !allowed.test(f));
   assert.deepEqual(extra, [], `unexpected files in the package: ${extra.join(', ')}`);
   for (const must of [
     'dist/client.js',
     'dist/server.js',
+    'dist/solverThread.js',
     'dist/webview/board.js',
     'dist/node-sqlite3-wasm.wasm',
     'media/board.css',
@@ -45,7 +46,7 @@ test('package: the .vsix file list is the allow-list (bundles, media, grammar, m
 
 test('package: the bundles require only Node built-ins (and vscode for the client)', () => {
   const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-  for (const f of ['client', 'server', 'worker', 'markdown']) {
+  for (const f of ['client', 'server', 'worker', 'solverThread', 'markdown']) {
     const file = join(ROOT, 'dist', `${f}.js`);
     if (f === 'worker' && !existsSync(file)) continue;
     assert.ok(existsSync(file), `dist/${f}.js is built (npm run build)`);
