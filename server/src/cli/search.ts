@@ -22,6 +22,7 @@ import {
 } from '../engine/limits';
 import { searchOnce, type ProofCache } from '../store';
 import { solverThreads } from '../solverThreads';
+import type { ProgressInfo } from './progress';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
@@ -164,14 +165,7 @@ export interface ProveOptions {
   /** Absolute deadline (Date.now() ms) of the whole run, if any. */
   deadline?: number;
   /** Called before each position and after each finished search (for a progress line). */
-  onProgress?: (p: {
-    entry: number;
-    entries: number;
-    ply: number;
-    plies: number;
-    proven: string;
-    msLeft: number;
-  }) => void;
+  onProgress?: (p: ProgressInfo) => void;
 }
 
 /**

@@ -108,31 +108,3 @@ export function beforeMove(line: LineReport, m: MoveReport): PositionReport | un
 export function afterMove(line: LineReport, m: MoveReport): PositionReport | undefined {
   return line.positions[m.ply - line.startPly];
 }
-
-export function componentWords(name: string): string {
-  const loop = name.endsWith('l');
-  const n = parseInt(name, 10);
-  return loop ? `${n}-loop` : `${n}-chain`;
-}
-
-/** "the 4-loop", "a 3-chain" (when there are several of its kind). */
-export function componentPhrase(name: string, count: number): string {
-  return `${count > 1 ? 'a' : 'the'} ${componentWords(name)}`;
-}
-
-export function joinOr(items: string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
-}
-
-/** Who wins the rest of an endgame, by role (the hover names the players): "the controller wins by 1". */
-export function roleWinner(v: number): string {
-  if (v > 0) return `the controller wins by ${v}`;
-  if (v < 0) return `the opener wins by ${-v}`;
-  return 'the rest is a tie';
-}
-
-export function signed(v: number | null): string {
-  if (v === null) return '?';
-  return v > 0 ? `+${v}` : String(v);
-}

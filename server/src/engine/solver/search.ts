@@ -24,6 +24,11 @@ import { LeafValues } from './leaves';
 import { SharedTable, TranspositionTable, tableBitsFor, type SharedTableMemory } from './table';
 import { DEFAULT_TABLE_MB, type LeafEvaluator, type SolverConfig } from './types';
 
+/** log2 of the table entries a configuration asks for (tableBits, else tableMb, else the default). */
+export function configuredTableBits(cfg: SolverConfig, keyWords: number): number {
+  return cfg.tableBits ?? tableBitsFor((cfg.tableMb ?? DEFAULT_TABLE_MB) * 1024 * 1024, keyWords);
+}
+
 export class Abort extends Error {}
 export const ABORT = new Abort('search aborted');
 
@@ -57,7 +62,7 @@ export class Engine extends MoveGenerator {
   /** `shared`: the memory of a table shared with other threads (sharedTableMemory), instead of a table of its own. */
   constructor(g: BoardGeometry, cfg: SolverConfig, shared?: SharedTableMemory) {
     super(g, cfg);
-    const bits = cfg.tableBits ?? tableBitsFor((cfg.tableMb ?? DEFAULT_TABLE_MB) * 1024 * 1024, this.nw);
+    const bits = configuredTableBits(cfg, this.nw);
     this.workPriority = cfg.replacement !== 'depth';
     this.table =
       shared !== undefined

@@ -120,8 +120,7 @@ export class TranspositionTable {
     priority: number,
   ): void {
     const nw = this.nw,
-      ew = this.ew,
-      tab = this.tab;
+      ew = this.ew;
     let i = slot;
     if (i < 0) {
       const j = h & (this.size - this.bucket);
@@ -135,15 +134,20 @@ export class TranspositionTable {
         }
       }
       if (pmin === 0) this.used++;
-      for (let w = 0; w < nw; w++) tab[i * ew + w] = key[off + w];
+      for (let w = 0; w < nw; w++) this.put(i * ew + w, key[off + w] | 0);
     } else if (this.keepMaxPriority) {
       const p0 = this.priority(i) - 1;
       if (p0 > priority) priority = p0;
     }
     if (priority > MAX_PRIORITY) priority = MAX_PRIORITY;
     const e0 = i * ew + nw;
-    tab[e0] = (lo & LO_MASK) | (hi << HI_SHIFT);
-    tab[e0 + 1] = (move & MOVE_MASK) | ((priority + 1) << PRIORITY_SHIFT);
+    this.put(e0, (lo & LO_MASK) | (hi << HI_SHIFT));
+    this.put(e0 + 1, (move & MOVE_MASK) | ((priority + 1) << PRIORITY_SHIFT));
+  }
+
+  /** Writes one word of the entries (the shared table writes through Atomics). */
+  protected put(index: number, value: number): void {
+    this.tab[index] = value;
   }
 
   /** Priority + 1 (0 = empty). */
@@ -271,34 +275,20 @@ export class SharedTable extends TranspositionTable {
     const first = h & (this.size - bk),
       v = first >>> this.shift;
     const x = this.lock(v);
-    let i = -1;
-    for (let k = 0, j = first; k < bk && i < 0; k++, j++) {
+    // the key's slot, read under the lock (only lock holders write)
+    let slot = -1;
+    for (let k = 0, j = first; k < bk && slot < 0; k++, j++) {
       const e0 = j * ew;
       if (tab[e0 + nw + 1] >>> PRIORITY_SHIFT === 0) continue;
       let w = 0;
       while (w < nw && tab[e0 + w] === (key[off + w] | 0)) w++;
-      if (w === nw) i = j;
+      if (w === nw) slot = j;
     }
-    if (i < 0) {
-      i = first;
-      let pmin = this.priority(first);
-      for (let k = 1; k < bk && pmin !== 0; k++) {
-        const p = this.priority(first + k);
-        if (p < pmin) {
-          pmin = p;
-          i = first + k;
-        }
-      }
-      if (pmin === 0) this.used++;
-      for (let w = 0; w < nw; w++) Atomics.store(tab, i * ew + w, key[off + w] | 0);
-    } else if (this.keepMaxPriority) {
-      const p0 = this.priority(i) - 1;
-      if (p0 > priority) priority = p0;
-    }
-    if (priority > MAX_PRIORITY) priority = MAX_PRIORITY;
-    const e0 = i * ew + nw;
-    Atomics.store(tab, e0, (lo & LO_MASK) | (hi << HI_SHIFT));
-    Atomics.store(tab, e0 + 1, (move & MOVE_MASK) | ((priority + 1) << PRIORITY_SHIFT));
+    super.store(key, off, h, slot, lo, hi, move, priority);
     Atomics.store(this.ver, v, x + 2);
+  }
+
+  protected override put(index: number, value: number): void {
+    Atomics.store(this.tab, index, value);
   }
 }

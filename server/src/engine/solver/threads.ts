@@ -21,8 +21,9 @@ import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { geometryOf, type BoardGeometry } from '../board/geometry';
 import { BoardState } from '../board/state';
 import { Solver } from './solver';
-import { sharedTableMemory, tableBitsFor, type SharedTableMemory } from './table';
-import { DEFAULT_TABLE_MB, type SolveOptions, type SolveResult, type SolverConfig, type WindowResult } from './types';
+import { sharedTableMemory, type SharedTableMemory } from './table';
+import { configuredTableBits } from './search';
+import { type SolveOptions, type SolveResult, type SolverConfig, type WindowResult } from './types';
 
 const TASK = 0,
   READY = 1,
@@ -131,7 +132,7 @@ export class ThreadedSolver extends Solver {
   private memoryFor(g: BoardGeometry): SharedTableMemory {
     if (this.mem === null || this.memGeometry !== g) {
       const keyWords = (g.lineCount + 31) >>> 5;
-      const bits = this.cfg.tableBits ?? tableBitsFor((this.cfg.tableMb ?? DEFAULT_TABLE_MB) * 1024 * 1024, keyWords);
+      const bits = configuredTableBits(this.cfg, keyWords);
       this.mem = null; // release the old table first
       this.mem = sharedTableMemory(keyWords, bits, this.cfg.bucket ?? 4, this.cfg.replacement !== 'depth');
       this.memGeometry = g;
