@@ -181,8 +181,9 @@ function applyStoreSetting(): void {
 
 function applySettings(raw: unknown): void {
   settings = readSettings(raw);
-  applyStoreSetting();
+  // the search's limits first: the store's failed attempts are read against them
   search.configure(settings.search);
+  applyStoreSetting();
   for (const doc of documents.all()) {
     store.refresh(doc.uri);
     publish(doc.uri);

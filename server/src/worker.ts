@@ -39,6 +39,7 @@ parentPort!.on('message', (job: SearchJob) => {
       timeBudgetMs: job.timeBudgetMs > 0 ? job.timeBudgetMs : undefined,
       nimBudget: job.nimBudget,
       lead: job.lead,
+      known: job.known,
       shouldStop: cancelled,
       onProgress: (p) => {
         const now = Date.now();

@@ -257,6 +257,18 @@ test('the background budget stops the search: CPU time measured', async () => {
     assert.ok(c1 - c0 >= budgetS * 1000 * 0.7, `the search used its budget (${c1 - c0} ms)`);
     assert.ok(c1 - c0 <= budgetS * 1000 + 1500, `the search stopped near its budget (${c1 - c0} ms)`);
     assert.ok(c2 - c1 < 300, `no CPU after the budget is spent (${c2 - c1} ms in 1.5 s)`);
+    // One more move: the new position earns its share of the budget back (1/12 of it), not a whole new budget.
+    const longer = plausibleRecord(5, 5, 11, lcg(12), 'budget');
+    assert.ok(longer.startsWith(hard.trimEnd()), 'the longer record continues the first');
+    const ends = progress.filter((p) => p.kind === 'end').length;
+    client.change(uri, longer, 2);
+    await client.waitForDiagnostics(uri, (d) => d.version === 2);
+    await until('progress to end again', () => progress.filter((p) => p.kind === 'end').length > ends, 60_000);
+    await sleep(500);
+    const c3 = processCpuMs(pid)!;
+    const share = (budgetS * 1000) / 12;
+    console.log(`one new move: ${c3 - c2} ms CPU (its share of the budget: ${share.toFixed(0)} ms)`);
+    assert.ok(c3 - c2 <= share + 700, `an edit gives back a share, not the whole budget (${c3 - c2} ms)`);
   } finally {
     await client.shutdown();
   }

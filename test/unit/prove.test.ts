@@ -90,3 +90,28 @@ test('prove: the result needs at most two window searches from scratch', () => {
     assert.ok(p.searches <= 2, `case ${i}: ${p.searches} searches`);
   }
 });
+
+test('prove: bounds proven elsewhere are the starting window: same value, fewer window searches', () => {
+  const r = mulberry32(8004);
+  let saved = 0;
+  for (let i = 0; i < 300; i++) {
+    const st = positionOf(3, 3, 1300 + i, 6 + Math.floor(r() * 16), r);
+    const truth = bruteForce(st).value;
+    const R = st.openBoxCount();
+    const fresh = prove(new Solver({ tableBits: 12 }), st, {});
+    // true bounds from elsewhere, of the value's parity, around the value
+    const lower = Math.max(-R, truth - 2 * Math.floor(r() * 3)),
+      upper = Math.min(R, truth + 2 * Math.floor(r() * 3));
+    const p = prove(new Solver({ tableBits: 12 }), st, { known: { lower, upper } });
+    assert.ok(p.exact && p.lower === truth, `case ${i}: ${truth} vs ${JSON.stringify(p)}`);
+    assert.ok(p.searches <= fresh.searches, `case ${i}: ${p.searches} > ${fresh.searches} searches`);
+    if (p.searches < fresh.searches) saved++;
+    // under a budget, the proof never reports less than it was given
+    const q = prove(new Solver({ tableBits: 12 }), st, { known: { lower, upper }, nodeBudget: 20 });
+    assert.ok(
+      lower <= q.lower && q.upper <= upper && q.lower <= truth && truth <= q.upper,
+      `case ${i}: ${JSON.stringify(q)}`,
+    );
+  }
+  assert.ok(saved > 50, `known bounds saved searches in ${saved} of 300 cases`);
+});

@@ -79,8 +79,9 @@ export function createSearchCache(
     const e = searchOnce(
       proofs,
       state,
-      () =>
+      (known) =>
         searchEvaluate(solver, state, {
+          known,
           timeBudgetMs: b.ms,
           nodeBudget: budget.nodeBudget,
           nimBudget,

@@ -11,7 +11,9 @@ import { inconsistentBoundsIgnored } from '../engine/phrasebook';
 /** The merge of two evaluations of the same position (either may be undefined). */
 export function mergeEvaluations(old: Evaluation | undefined, next: Evaluation): Evaluation {
   if (!old) return next;
-  if (old.status === 'exact') return withExtras(old, next);
+  // of two exact answers, the one that names the optimal moves (an attempt's budget may not reach them)
+  if (old.status === 'exact' && !(next.status === 'exact' && old.best.length === 0 && next.best.length > 0))
+    return withExtras(old, next);
   if (next.status === 'exact') return withExtras(next, old);
   const lower = Math.max(old.lower, next.lower);
   const upper = Math.min(old.upper, next.upper);

@@ -16,6 +16,8 @@ export interface SearchJob {
   nimBudget: number;
   /** The mover's score minus the other's, so the proof tests the thresholds that decide the result. */
   lead?: number;
+  /** Bounds already proven (earlier attempts, the proof store): the proof starts from them. */
+  known?: { lower: number; upper: number };
 }
 
 export type WorkerMessage =

@@ -47,7 +47,7 @@ export interface DocumentPlan {
   /** Positions that need search, in the order the background pass takes them. */
   positions: PlannedPosition[];
   cursorKey?: string;
-  /** CPU spent on this document's background work since it was opened or its moves changed. */
+  /** CPU charged to the document's background budget: spent since it was opened, less the share new positions earned back. */
   spentMs: number;
   /** 0 = no limit. */
   budgetMs: number;

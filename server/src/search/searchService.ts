@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
+import type { NimSummary } from '../engine/analysis/nim';
 import { DEFAULT_SOLVER_THREADS_MAX, NIM_BUDGET_WORKER, SEARCH_KNOWN_ENTRIES } from '../engine/limits';
 import {
   NOT_SOLVED_WITHIN_LIMITS,
@@ -43,12 +44,17 @@ export interface SearchSettings {
 }
 
 /**
- * A persistent store of proofs (the 'store' engineer's module plugs in here): consulted before a
- * position is searched, told every improved answer.
+ * The persistent store of proofs (store/index.ts's ProofCache): consulted before a position is
+ * searched, told every improved answer with the budget of the attempt that could not finish it,
+ * and keeper of the Nimstring views the workers compute.
  */
 export interface ProofStore {
-  get(state: BoardState): Evaluation | undefined;
-  put(state: BoardState, evaluation: Evaluation): void;
+  /** The stored proof, and the longest attempt (ms) that ended without the exact value. */
+  lookup(state: BoardState): { evaluation: Evaluation; triedMs: number } | undefined;
+  put(state: BoardState, evaluation: Evaluation, triedMs?: number): void;
+  /** A stored Nimstring view with a known value, if any. */
+  storedNim(state: BoardState): NimSummary | undefined;
+  keepNim(state: BoardState, budget: number, n: NimSummary): void;
 }
 
 /** One position a document wants searched. */
@@ -107,6 +113,14 @@ function nimBudget(level: number): number {
   return Math.min(NIM_BUDGET_WORKER, 500 * 4 ** level);
 }
 
+/**
+ * Nothing more to search: the exact value and the optimal moves are known. An exact value whose
+ * moves an attempt's budget did not reach gets further attempts, like an unknown value.
+ */
+function complete(e: Evaluation | undefined): boolean {
+  return e?.status === 'exact' && e.best.length > 0;
+}
+
 export function defaultThreads(): number {
   return Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
 }
@@ -135,21 +149,58 @@ export class SearchService {
     );
   }
 
+  /** The store to read and write (a server reads its settings after the first documents may be open). */
   useProofStore(store: ProofStore | undefined): void {
     this.proofStore = store;
+    if (!store) return;
+    for (const [key, k] of this.known) {
+      if (k.settled) continue;
+      const before = k.evaluation;
+      this.readStore(k);
+      if (k.evaluation !== before) this.events.onResult(key, this.ownersOf(key));
+    }
+    this.pump();
+  }
+
+  /**
+   * What the proof store knows about k's position joins what is known: its proof (settled when it
+   * is complete), the attempts that ended without the exact value (not repeated with the same
+   * budget), and its Nimstring view (the workers need not compute it again).
+   */
+  private readStore(k: Known): void {
+    const stored = this.proofStore?.lookup(k.state);
+    if (stored) {
+      k.evaluation = mergeEvaluations(k.evaluation, stored.evaluation);
+      k.settled = complete(k.evaluation);
+      if (k.evaluation.status !== 'exact') this.skipTriedLevels(k, stored.triedMs);
+    }
+    const nim = this.proofStore?.storedNim(k.state);
+    if (nim) {
+      const open = k.state.openBoxCount();
+      const base: Evaluation = k.evaluation ?? {
+        status: 'unknown',
+        method: 'search',
+        value: null,
+        lower: -open,
+        upper: open,
+        best: [],
+      };
+      k.evaluation = { ...base, nim };
+    }
   }
 
   configure(settings: SearchSettings): void {
     const old = this.settings;
     this.settings = settings;
     if (settings.timeBudgetMs !== old.timeBudgetMs || settings.nodeBudget !== old.nodeBudget) {
-      // Positions given up under the old limits may be solvable under the new ones.
+      // Positions given up under the old limits may be solvable under the new ones: attempts
+      // resume at the first level longer than the longest that failed.
       for (const k of this.known.values()) {
-        if (k.settled && k.evaluation?.status !== 'exact') {
-          k.settled = false;
-          k.reason = undefined;
-          k.level = 0;
-        }
+        if (complete(k.evaluation)) continue;
+        k.settled = false;
+        k.reason = undefined;
+        k.level = 0;
+        this.skipTriedLevels(k, k.longestMs);
       }
     }
     for (const d of this.docs.values()) {
@@ -178,7 +229,7 @@ export class SearchService {
     }
     const positions = [];
     const seen = new Set<string>();
-    let fresh = false;
+    let fresh = 0;
     for (const it of items) {
       const key = it.state.key();
       if (seen.has(key)) continue;
@@ -187,14 +238,15 @@ export class SearchService {
       this.entry(key, it.state);
       if (!d.everPlanned.has(key)) {
         d.everPlanned.add(key);
-        fresh = true;
+        fresh++;
       }
     }
     d.positions = positions;
     d.keys = seen;
-    // Moves changed: the document gets a fresh background budget.
-    if (fresh) {
-      d.spentMs = 0;
+    // New positions earn their share of the background budget back (one new move of a 60-move
+    // record: 1/60 of it), so that editing never restarts the whole budget.
+    if (fresh > 0 && positions.length > 0) {
+      d.spentMs = Math.max(0, d.spentMs - (d.budgetMs * fresh) / positions.length);
       d.spentNotified = false;
     }
     this.dropStaleWork();
@@ -273,7 +325,7 @@ export class SearchService {
     };
   }
 
-  /** CPU spent on `owner`'s background work since it was opened or its moves changed. */
+  /** CPU charged to `owner`'s background budget (spent since it was opened, less what new positions earned back). */
   spentMs(owner: string): number {
     return this.docs.get(owner)?.spentMs ?? 0;
   }
@@ -309,11 +361,7 @@ export class SearchService {
     let k = this.known.get(key);
     if (!k) {
       k = { state: state.clone(), level: 0, settled: false, longestMs: 0 };
-      const stored = this.proofStore?.get(state);
-      if (stored) {
-        k.evaluation = stored;
-        k.settled = stored.status === 'exact';
-      }
+      this.readStore(k);
       this.known.set(key, k);
     }
     return k;
@@ -400,9 +448,11 @@ export class SearchService {
       if (m.type === 'result') {
         const e = deserializeEvaluation(m.evaluation);
         k.evaluation = mergeEvaluations(k.evaluation, e);
-        if (k.evaluation.status === 'exact') k.settled = true;
+        if (complete(k.evaluation)) k.settled = true;
         else if (!m.cancelled) this.attemptFailed(k, r.pick);
-        if (e.status === 'exact' || !m.cancelled) this.proofStore?.put(k.state, k.evaluation);
+        const tried = k.evaluation.status !== 'exact' && !m.cancelled ? r.job.timeBudgetMs : 0;
+        if (e.status === 'exact' || !m.cancelled) this.proofStore?.put(k.state, k.evaluation, tried);
+        if (e.nim && r.job.nimBudget > 0) this.proofStore?.keepNim(k.state, r.job.nimBudget, e.nim);
       } else if (m.message !== 'cancelled') {
         k.settled = true;
         k.reason = searchFailed(m.message);
@@ -415,6 +465,26 @@ export class SearchService {
       for (const p of d.positions) if (p.key !== m.key) this.events.onResult(p.key, [d.owner]);
     }
     this.pump();
+  }
+
+  /**
+   * An earlier session's attempt of `triedMs` ended without the exact value: start at the first
+   * level with a longer budget (the same search again would end the same way), or settle the
+   * position when no level allows more. Only with time limits (a node limit gives one attempt).
+   */
+  private skipTriedLevels(k: Known, triedMs: number): void {
+    if (triedMs <= 0 || this.settings.nodeBudget > 0) return;
+    k.longestMs = Math.max(k.longestMs, triedMs);
+    for (;;) {
+      const { ms, last } = attemptBudget(k.level, this.settings.timeBudgetMs);
+      if (ms > triedMs) return;
+      k.level++;
+      if (last) {
+        k.settled = true;
+        k.reason = searchLimitReached({ ms: triedMs }, k.level);
+        return;
+      }
+    }
   }
 
   private attemptFailed(k: Known, pick: PickedJob): void {
@@ -444,6 +514,9 @@ export class SearchService {
         nodeBudget: this.settings.nodeBudget,
         timeBudgetMs: Math.max(1, Math.round(pick.budgetMs)),
         nimBudget: k.evaluation?.nim && k.evaluation.nim.nimber !== 'unknown' ? 0 : nimBudget(pick.level),
+        ...(k.evaluation && k.evaluation.status !== 'pending'
+          ? { known: { lower: k.evaluation.lower, upper: k.evaluation.upper } }
+          : {}),
         lead: k.state.score[k.state.toMove] - k.state.score[1 - k.state.toMove],
       };
       this.running.set(job.id, { job, pick, startedAt: Date.now() });

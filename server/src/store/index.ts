@@ -24,6 +24,10 @@ export interface ProofCache {
   combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
   /** The Nimstring view of `state` from the store, else `compute()` (and stored). */
   nim(state: BoardState, budget: number, compute: () => NimSummary): NimSummary;
+  /** A stored Nimstring view with a known value, or undefined. */
+  storedNim(state: BoardState): NimSummary | undefined;
+  /** Keep a Nimstring view computed with `budget` regions. */
+  keepNim(state: BoardState, budget: number, n: NimSummary): void;
   flush(): void;
   close(): void;
 }
@@ -53,6 +57,11 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       store.putNim(state, budget, n);
       return n;
     },
+    storedNim(state) {
+      const n = store.getNim(state, Infinity);
+      return n && n.nimber !== 'unknown' ? n : undefined;
+    },
+    keepNim: (state, budget, n) => store.putNim(state, budget, n),
     flush: () => store.flush(),
     close: () => store.close(),
   };
@@ -127,18 +136,19 @@ function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation 
 /**
  * Evaluate `state` by `search` unless the store already has the answer: its exact value, or bounds
  * that an attempt with at least `timeBudgetMs` (> 0) could not narrow (the same search again would
- * end the same way). What the search proves is combined with the stored bounds and kept.
+ * end the same way). The search is given the stored bounds to start from; what it proves is
+ * combined with them and kept.
  */
 export function searchOnce(
   proofs: ProofCache | undefined,
   state: BoardState,
-  search: () => Evaluation,
+  search: (known?: { lower: number; upper: number }) => Evaluation,
   timeBudgetMs = 0,
 ): Evaluation {
   const stored = proofs?.lookup(state);
   if (stored?.evaluation.status === 'exact') return stored.evaluation;
   if (stored && timeBudgetMs > 0 && stored.triedMs >= timeBudgetMs) return stored.evaluation;
-  const fresh = search();
+  const fresh = search(stored ? { lower: stored.evaluation.lower, upper: stored.evaluation.upper } : undefined);
   if (!proofs) return fresh;
   const e = proofs.combine(stored?.evaluation, fresh);
   proofs.put(state, e, e.status === 'exact' ? 0 : timeBudgetMs);

@@ -48,6 +48,8 @@ export interface SearchBudget {
   guess?: number;
   /** The mover's score minus the other's (default: from the state's score). */
   lead?: number;
+  /** Bounds already proven (the proof store, earlier attempts): the proof starts from them. */
+  known?: { lower: number; upper: number };
   /** Prove the result only, no margin (default false). */
   resultOnly?: boolean;
   /** Once the value is exact, also every move's value and every optimal move (default true). */
@@ -79,6 +81,7 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     nodeBudget: budget.nodeBudget,
     shouldStop: budget.shouldStop,
     guess: budget.guess,
+    known: budget.known,
     lead: budget.lead,
     resultOnly: budget.resultOnly,
     onProgress: onProgress ? (p) => onProgress({ ...p, movesDone: 0, movesTotal: 0 }) : undefined,

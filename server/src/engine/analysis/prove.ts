@@ -25,6 +25,12 @@ export interface ProofBudget {
   shouldStop?: () => boolean;
   /** A guess of the value (for example the next position's), to order the threshold tests. */
   guess?: number;
+  /**
+   * Bounds already proven elsewhere (the proof store, an earlier attempt): the proof starts from
+   * them, so only thresholds still open are tested. Should a search ever contradict them, the
+   * search's own bounds are kept.
+   */
+  known?: { lower: number; upper: number };
   /** The mover's score minus the other's (default: from the state's score). */
   lead?: number;
   /** Stop after the result is proven (no margin search). */
@@ -99,8 +105,8 @@ export function prove(solver: Solver, state: BoardState, budget: ProofBudget = {
   const lead = budget.lead ?? scoreLead(state);
   let lo = -R,
     hi = R;
-  const known = solver.tableEntry(state);
-  if (known) {
+  for (const known of [solver.tableEntry(state), budget.known]) {
+    if (!known || Math.max(lo, known.lower) > Math.min(hi, known.upper)) continue;
     lo = Math.max(lo, known.lower);
     hi = Math.min(hi, known.upper);
   }
@@ -131,6 +137,11 @@ export function prove(solver: Solver, state: BoardState, budget: ProofBudget = {
       return false;
     }
     searches++;
+    if (Math.max(lo, w.lower) > Math.min(hi, w.upper)) {
+      // bounds from elsewhere contradict a finished search: keep only what this search proved
+      lo = Math.max(-R, w.lower);
+      hi = Math.min(R, w.upper);
+    }
     lo = Math.max(lo, w.lower);
     hi = Math.min(hi, w.upper);
     guess = w.lower >= t ? w.lower + 2 : w.upper;
