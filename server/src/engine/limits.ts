@@ -91,6 +91,15 @@ export const SEARCH_KNOWN_ENTRIES = 20_000;
 /** In the CLI: a folder of records shares positions across files, so it keeps more. */
 export const CLI_SEARCH_CACHE_ENTRIES = 20_000;
 
+/**
+ * The editor's memory beyond an idle server, per search worker, besides its table
+ * (`dab.search.tableMb`): the worker's JavaScript heap, its engine and its Nimstring memo. Measured
+ * on 2026-11-23 under a long 5x5 solve: 110-120 MiB (idle server 55 MiB; one worker with a 32 MiB
+ * table peaked at 211 MiB, with 8 MiB at 177, with 256 MiB at 393). test/protocol/memory.test.ts
+ * holds the server to it; the README states it.
+ */
+export const SERVER_WORKER_OVERHEAD_MB = 160;
+
 // ---------------------------------------------------------------------------------------------
 // The board: play it out, pictures
 

@@ -39,7 +39,7 @@ export interface SearchSettings {
    * one between their solvers' threads, at most 2 each; N: N workers of one thread each).
    */
   threads: number;
-  /** Transposition-table memory per search worker (shared by its solver threads), MiB (read when the workers start). */
+  /** Transposition-table memory per search worker (shared by its solver threads), MiB (a change restarts idle workers). */
   tableMb: number;
 }
 
@@ -207,7 +207,7 @@ export class SearchService {
       d.budgetMs = this.docBudgetMs();
       d.spentNotified = false;
     }
-    this.pool.resize(this.threadCount(), this.solverThreadCount());
+    this.pool.resize(this.threadCount(), this.solverThreadCount(), settings.tableMb);
     this.pump();
   }
 

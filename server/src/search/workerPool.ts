@@ -10,6 +10,8 @@ interface Slot {
   worker: Worker | null;
   cancel: Int32Array;
   job: SearchJob | null;
+  /** The configuration the worker was started with (see WorkerPool.config). */
+  config: string;
 }
 
 export class WorkerPool {
@@ -21,7 +23,7 @@ export class WorkerPool {
     private readonly workerPath: string,
     private readonly onMessage: (m: WorkerMessage) => void,
     /** Transposition-table memory of each worker's solver (MiB; undefined: the solver's default). */
-    private readonly tableMb?: number,
+    private tableMb?: number,
     /** Threads of each worker's solver (its helpers share its table). */
     private solverThreads = 1,
   ) {
@@ -32,16 +34,25 @@ export class WorkerPool {
     return this.slots.length;
   }
 
+  /** What a worker is started with: a worker started otherwise is replaced once it is idle. */
+  private get config(): string {
+    return `${this.tableMb ?? ''}|${this.solverThreads}`;
+  }
+
   /**
-   * Changes the number of workers (and of solver threads each, for workers started from now on);
-   * busy workers beyond the new size finish their job and then go.
+   * Changes the number of workers, the solver threads of each and their table memory. Busy
+   * workers beyond the new size are cancelled; workers started with other threads or table memory
+   * are replaced when idle (at once, or when their job ends), so that a setting never waits for
+   * a restart of the server.
    */
-  resize(size: number, solverThreads = this.solverThreads): void {
+  resize(size: number, solverThreads = this.solverThreads, tableMb = this.tableMb): void {
     this.solverThreads = solverThreads;
+    this.tableMb = tableMb;
     size = Math.max(1, Math.floor(size));
     while (this.slots.length < size) {
-      this.slots.push({ worker: null, cancel: new Int32Array(new SharedArrayBuffer(4)), job: null });
+      this.slots.push({ worker: null, cancel: new Int32Array(new SharedArrayBuffer(4)), job: null, config: '' });
     }
+    for (const s of this.slots) if (s.job === null) this.retireIfStale(s);
     for (const s of this.slots.splice(size)) {
       if (s.job) this.cancel(s.job.id);
       void s.worker?.terminate();
@@ -78,14 +89,27 @@ export class WorkerPool {
     }
   }
 
+  /** An idle worker started with another configuration goes (the next job starts a new one). */
+  private retireIfStale(slot: Slot): void {
+    if (slot.worker && slot.config !== this.config) {
+      const w = slot.worker;
+      slot.worker = null;
+      void w.terminate();
+    }
+  }
+
   private ensureWorker(slot: Slot): Worker {
     if (slot.worker) return slot.worker;
+    slot.config = this.config;
     const w = new Worker(this.workerPath, {
       workerData: { cancel: slot.cancel.buffer, tableMb: this.tableMb, solverThreads: this.solverThreads },
       resourceLimits: { maxOldGenerationSizeMb: 1024 },
     });
     w.on('message', (m: WorkerMessage) => {
-      if (slot.job && slot.job.id === m.id && m.type !== 'progress') slot.job = null;
+      if (slot.job && slot.job.id === m.id && m.type !== 'progress') {
+        slot.job = null;
+        this.retireIfStale(slot);
+      }
       this.onMessage(m);
     });
     w.on('error', (e) => this.crashed(slot, w, String(e?.message ?? e)));

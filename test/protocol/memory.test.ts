@@ -1,0 +1,51 @@
+/**
+ * The editor's memory under a long solve (the real server over stdio, its resident memory read from
+ * /proc): it stays within what the README documents, an idle server plus, per search worker, its
+ * table (`dab.search.tableMb`) and a fixed share, and the table setting takes effect although the
+ * server reads its settings after its search workers exist.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { LspTestClient } from './lspClient';
+import { plausibleRecord } from '../support/boards';
+import { lcg } from '../support/random';
+import { SERVER_WORKER_OVERHEAD_MB } from '../../server/src/engine/limits';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident memory of a process, MiB (Linux /proc). */
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+test('memory: a long solve stays within the documented bound, and dab.search.tableMb takes effect', async () => {
+  if (process.platform !== 'linux') {
+    console.log('skipped: reads resident memory from /proc (Linux only)');
+    return;
+  }
+  const tableMb = 320;
+  const client = new LspTestClient({ search: { threads: 1, tableMb, backgroundBudgetSeconds: 60 } });
+  try {
+    await client.initialize();
+    const pid = client.process.pid!;
+    await sleep(500);
+    const idle = rssMb(pid);
+    const uri = client.open('memory-sixty.dab', plausibleRecord(5, 5, 60, lcg(5), 'sixty'));
+    await client.waitForDiagnostics(uri);
+    let peak = 0;
+    for (let i = 0; i < 30; i++) {
+      await sleep(500);
+      peak = Math.max(peak, rssMb(pid));
+    }
+    const bound = idle + tableMb + SERVER_WORKER_OVERHEAD_MB;
+    console.log(
+      `server memory: idle ${idle.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB in 15 s of search (one worker, table ${tableMb} MiB; bound ${bound.toFixed(0)} MiB)`,
+    );
+    assert.ok(peak <= bound, `peak ${peak.toFixed(0)} MiB over the documented ${bound.toFixed(0)} MiB`);
+    // the table of the setting is in use (the default, 32 MiB, would leave the peak far below)
+    assert.ok(peak >= idle + 0.7 * tableMb, `peak ${peak.toFixed(0)} MiB: the ${tableMb} MiB table is not in use`);
+  } finally {
+    await client.shutdown();
+  }
+});
