@@ -102,6 +102,7 @@ test('solver with every rule combination equals brute force on chain-rich positi
     new Solver({ chainRule: false, captureRule: false, equivalentMoves: false }),
     new Solver({ tableBits: 6, etc: true }),
     new Solver({ handoutRule: false }),
+    new Solver({ pairFloor: false }),
     new Solver({ symmetrySlack: Infinity }),
     new Solver({ symmetrySlack: 0 }),
   ];
@@ -194,4 +195,35 @@ test('rule 5: a 2-chain offered by an end line is never better than by its middl
   }
   assert.ok(chains > 1000, `only ${chains} 2-chains in ${positions} positions`);
   assert.ok(strict > 0, 'no 2-chain where the end line is strictly worse: the check cannot tell');
+});
+
+test("the chooser's floor: who may take or decline two boxes is never behind (brute force, thousands of positions)", () => {
+  const r = rng(5006);
+  let found = 0,
+    zero = 0;
+  for (let i = 0; i < 8000 && found < 2500; i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 1 + Math.floor(r() * 3), r);
+    if (st.isOver()) continue;
+    const g = st.geometry;
+    const other = (l: number, b: number) => g.boxesOfLine(l).find((x) => x !== b);
+    const missing = (b: number) => g.linesOfBox(b).filter((l) => !st.drawn[l]);
+    // a 3-box X, a 2-box Y across its missing side l, Y's other missing side n no side of a 3-box
+    const holds = Array.from({ length: g.boxCount }, (_, x) => x).some((x) => {
+      if (st.sidesDrawn(x) !== 3) return false;
+      const l = missing(x)[0];
+      const y = other(l, x);
+      if (y === undefined || st.sidesDrawn(y) !== 2) return false;
+      const n = missing(y).find((k) => k !== l)!;
+      const z = other(n, y);
+      return z === undefined || st.sidesDrawn(z) !== 3;
+    });
+    if (!holds) continue;
+    found++;
+    const v = bruteForce(st).value;
+    assert.ok(v >= 0, `${w}x${h} #${i} ${st.key()}: value ${v} < 0`);
+    if (v <= 1) zero++;
+  }
+  assert.ok(found >= 1000, `only ${found} positions with the pattern`);
+  assert.ok(zero > 0, 'no position at the floor: the check cannot tell a wrong floor from a loose one');
 });

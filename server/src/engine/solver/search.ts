@@ -14,6 +14,21 @@
  * are rounded to the parity of the remaining boxes (every value has that parity) before they are
  * stored.
  *
+ * The chooser's floor (`pairFloor`). Take a position P with no capture forced by rule 1, and a
+ * 3-box X whose missing side l has a 2-box Y across, whose other missing side n is no side of a
+ * 3-box. Then v(P) >= 0 (>= 1 when the remaining boxes are odd: values have their parity).
+ * Proof, with Q = P + l + n: (take) l completes X and leaves Y a 3-box missing n; n then completes
+ * Y and nothing else (no 3-box has n as a side), so the mover can make 2 and move again in Q:
+ * val(l) >= 2 + v(Q). (decline) n completes nothing (Y gets its third side, the box across n at
+ * most its third); in P + n, X is a 3-box with the 3-box Y across l, so by rule 1
+ * v(P + n) = 2 + v(Q) and val(n) = -2 - v(Q). Hence v(P) >= max(2 + v(Q), -2 - v(Q)) >= 0:
+ * whoever may take or decline two boxes is never behind. Only the values of the two moves are
+ * used (rule 1 is proved in moves.ts), not rule 2's claims. The search uses it where rule 2a
+ * leaves exactly that pair (X the only 3-box, the far side of Y the edge or a 0/1-box): a window
+ * with beta at or below the floor is cut at once. (Used at every node where it holds, it cut more
+ * nodes but cost more in all: the weak bound it returns replaces the searched bounds that the
+ * table would have kept.) test/unit/solver.rules.test.ts checks the floor against bruteForce.
+ *
  * Exactness: the table's keys are the canonical drawn-line sets themselves, so a probe never
  * returns another position's bounds; every bound stored is proven by the search below it.
  */
@@ -56,6 +71,7 @@ export class Engine extends MoveGenerator {
   readonly lazy: boolean;
   readonly tableMin: number;
   readonly etc: boolean;
+  readonly pairFloor: boolean;
   /** At ply 0, search the moves in reverse order and not the table move first (a helper thread's share). */
   reverseRoot = false;
 
@@ -74,6 +90,7 @@ export class Engine extends MoveGenerator {
     this.lazy = cfg.lazyMoves !== false;
     this.tableMin = cfg.tableMinUndrawn ?? 0;
     this.etc = cfg.etc === true;
+    this.pairFloor = cfg.pairFloor !== false;
   }
 
   /** Slot of the current position (canon() done, its hash h) in the table, or -1. */
@@ -154,6 +171,9 @@ export class Engine extends MoveGenerator {
     if (R === 0) return 0;
     if (R <= alpha) return R;
     if (-R >= beta) return -R;
+    // the player who may take or decline two boxes (rule 2a) gets at least 0 (the header's proof)
+    const floor = this.pairFloor && pairN === 2 ? R & 1 : -R;
+    if (floor >= beta) return floor;
     const useTable = this.undrawn >= this.tableMin;
     const h = useTable ? this.canon() : 0;
     const slot = useTable ? this.probe(h) : -1;

@@ -100,6 +100,11 @@ export interface SolverConfig {
   rootMtd?: boolean;
   /** Apply rule 2 (opened chains) (default true). Rule 1 is always applied. */
   chainRule?: boolean;
+  /**
+   * Where the player to move may take or decline two boxes (a 3-box, then a 2-box), the value is
+   * at least 0: windows at or below it are cut without search (proof in search.ts) (default true).
+   */
+  pairFloor?: boolean;
   /** Enhanced transposition cutoffs (look up every child before searching any) (default false). */
   etc?: boolean;
   /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops) (default true). */
