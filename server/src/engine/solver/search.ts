@@ -173,7 +173,6 @@ export class Engine extends MoveGenerator {
     if (-R >= beta) return -R;
     // the player who may take or decline two boxes (rule 2a) gets at least 0 (the header's proof)
     const floor = this.pairFloor && pairN === 2 ? R & 1 : -R;
-    if (floor >= beta) return floor;
     const useTable = this.undrawn >= this.tableMin;
     const h = useTable ? this.canon() : 0;
     const slot = useTable ? this.probe(h) : -1;
@@ -191,6 +190,7 @@ export class Engine extends MoveGenerator {
       const tb = this.table.mv;
       if (tb >= 0) ttMove = this.fromCanonical(tb);
     }
+    if (floor >= beta) return lo > floor ? lo : floor;
     const undrawn = this.undrawn,
       sym = this.canonSym;
     if (this.lowCount === 0 && (this.simple || this.leaf !== null)) {
