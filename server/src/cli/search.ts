@@ -34,6 +34,19 @@ export interface SearchCache {
   completeMoves: (state: BoardState, ms: number) => Evaluation | undefined;
 }
 
+/** Proven bounds from the store joined with a proven lower bound from elsewhere (both are proofs). */
+function withFloor(
+  state: BoardState,
+  known: { lower: number; upper: number } | undefined,
+  floor: number | undefined,
+): { lower: number; upper: number } | undefined {
+  if (floor === undefined) return known;
+  const r = state.openBoxCount();
+  const lower = Math.max(known?.lower ?? -r, floor),
+    upper = known?.upper ?? r;
+  return lower <= upper ? { lower, upper } : known;
+}
+
 function remember<V>(map: Map<string, V>, key: string, value: V): V {
   map.set(key, value);
   if (map.size > CLI_SEARCH_CACHE_ENTRIES) map.delete(map.keys().next().value!);
@@ -58,6 +71,8 @@ export interface PositionBudget {
   nimMs?: number;
   /** Also the optimal moves and move values of an exact position (default true). */
   moveValues?: boolean;
+  /** A proven lower bound on the value (from the move played here and the next position). */
+  floor?: number;
 }
 
 export function createSearchCache(
@@ -81,7 +96,7 @@ export function createSearchCache(
       state,
       (known) =>
         searchEvaluate(solver, state, {
-          known,
+          known: withFloor(state, known, b.floor),
           timeBudgetMs: b.ms,
           nodeBudget: budget.nodeBudget,
           nimBudget,
@@ -221,6 +236,8 @@ function proveLine(
     nimFailures = 0;
   let last = '';
   let guess: number | undefined;
+  /** A proven lower bound on the next (earlier) position's value: it is worth at least the move played from it. */
+  let floor: number | undefined;
   for (let k = line.states.length - 1; k >= 0; k--) {
     const state = line.states[k];
     const ply = line.startPly + k;
@@ -248,6 +265,7 @@ function proveLine(
       // ms = 0: no search, only the bounds the solver's table already holds
       e = cache.prove(state, {
         ms,
+        floor,
         moveValues: false,
         guess,
         resultOnly: failures > 0,
@@ -257,6 +275,8 @@ function proveLine(
       });
       if (e.nim?.nimber === 'unknown') nimFailures++;
     }
+    // the played move's lower bound joins what the search proved (as the review does)
+    if (floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper) e = { ...e, lower: floor };
     const result = resultOf(e.lower, e.upper, scoreLead(state));
     if (result === null && !quick) failures++;
     last = `ply ${ply} ${e.status === 'exact' ? `exact (${e.value! > 0 ? '+' : ''}${e.value})` : result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
@@ -278,7 +298,11 @@ function proveLine(
     const prev = k > 0 ? line.states[k - 1] : undefined;
     if (prev) {
       const completes = prev.openBoxCount() - state.openBoxCount();
-      guess = completes > 0 && prev.toMove === state.toMove ? completes + mid : -mid;
+      const again = completes > 0 && prev.toMove === state.toMove;
+      guess = again ? completes + mid : -mid;
+      const lower = e.status === 'exact' ? e.value! : e.lower,
+        upper = e.status === 'exact' ? e.value! : e.upper;
+      floor = again ? completes + lower : completes - upper;
     }
   }
 }

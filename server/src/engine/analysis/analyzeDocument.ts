@@ -26,6 +26,7 @@ import {
   mistakeMessage,
   valueUncheckedMessage,
   wrongValueMessage,
+  MOVES_NOT_FOUND,
 } from '../phrasebook';
 import type { NimSummary } from './nim';
 import { flipResult, resultOf, type GameResult } from './prove';
@@ -285,6 +286,7 @@ function reviewBoardLine(
 
     if (e.status === 'pending') report.pending++;
   });
+  boundsFromPlayedMoves(line, out);
   line.plies.forEach((mv, k) => {
     const before = out.positions[k],
       after = out.positions[k + 1];
@@ -338,6 +340,34 @@ function reviewBoardLine(
       reportOf.get(mv)?.variations.push(vr);
       report.lines.push(vr);
       if (v.states.length) reviewBoardLine(report, v, vr, g, options);
+    }
+  }
+}
+
+/**
+ * A position is worth at least the move that was played from it: v(P) >= c + v(next) when the
+ * move completes c boxes and the same player moves again, v(P) >= c - v(next) otherwise. So what is
+ * proven about the next position gives the position a lower bound, from the end of the line
+ * backwards (a proven win after the winner's move is a proven win before it). Where the bound
+ * meets the proven upper bound, the value is exact (its optimal moves are still unsearched).
+ */
+function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
+  for (let k = line.plies.length - 1; k >= 0; k--) {
+    const mv = line.plies[k],
+      before = out.positions[k],
+      after = out.positions[k + 1];
+    if (!after || before.exact || before.lower === null || before.upper === null) continue;
+    if (after.lower === null || after.upper === null) continue;
+    const c = mv.completed.length;
+    const floor = after.toMove === mv.player ? c + after.lower : c - after.upper;
+    // (a floor above the proven upper bound would be a contradiction: nothing is made up from it)
+    if (floor <= before.lower || floor > before.upper) continue;
+    before.lower = floor;
+    if (before.lower === before.upper) {
+      before.value = before.lower;
+      before.exact = true;
+      before.method = 'search';
+      before.note = MOVES_NOT_FOUND;
     }
   }
 }

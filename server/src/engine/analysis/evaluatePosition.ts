@@ -8,7 +8,7 @@ import { Solver, ThreadedSolver, type SolveOptions, type ThreadOptions } from '.
 import type { Evaluation } from './evaluation';
 import { nimSummary } from './nim';
 import { prove } from './prove';
-import { searchBudgetReached, unprovenNote } from '../phrasebook';
+import { MOVES_NOT_FOUND, searchBudgetReached, unprovenNote } from '../phrasebook';
 
 export type LoonyAnalysis = Extract<BoardEndgameAnalysis, { ok: true }>;
 
@@ -145,7 +145,6 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
   };
 }
 
-const MOVES_NOT_FOUND = 'value proven; the best moves were not searched within the budget';
 
 /**
  * An exact evaluation without its optimal moves (searched with moveValues: false, or cut short):

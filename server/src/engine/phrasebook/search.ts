@@ -10,6 +10,9 @@ export const SEARCHING_IN_BACKGROUND = 'searching: proofs improve in the backgro
 /** A position the background search gave up on without a more precise reason. */
 export const NOT_SOLVED_WITHIN_LIMITS = 'not solved within the search limits';
 
+/** An exact value whose optimal moves no search has named yet. */
+export const MOVES_NOT_FOUND = 'value proven; the best moves were not searched within the budget';
+
 /** "12.3 s" below 10 s, "42 s" above. */
 export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
