@@ -116,14 +116,26 @@ function searchPlan(doc: DabDocument, wanted: Set<string>): PlanItem[] {
     const name = entryLabel(m.kind, m.title);
     for (let i = m.states.length - 1; i >= 0; i--) {
       const state = m.states[i];
-      if (wanted.has(state.key())) plan.push({ state, group, label: positionLabel(name, i) });
+      if (wanted.has(state.key()))
+        plan.push({
+          state,
+          group,
+          label: positionLabel(name, i),
+          ...(i + 1 < m.states.length ? { next: m.states[i + 1] } : {}),
+        });
     }
     // Then the variations (the main line's positions come first: they are what the record is about).
     for (const line of allLines(m)) {
       if (line === m) continue;
       for (let i = line.states.length - 1; i >= 1; i--) {
         const state = line.states[i];
-        if (wanted.has(state.key())) plan.push({ state, group, label: positionLabel(name, line.startPly + i, true) });
+        if (wanted.has(state.key()))
+          plan.push({
+            state,
+            group,
+            label: positionLabel(name, line.startPly + i, true),
+            ...(i + 1 < line.states.length ? { next: line.states[i + 1] } : {}),
+          });
       }
     }
   }

@@ -63,6 +63,15 @@ export interface PlanItem {
   label: string;
   /** The record (entry) it belongs to. */
   group: number;
+  /** The position after the move the record plays here: what is proven of it bounds this one from below. */
+  next?: BoardState;
+}
+
+/** How a planned position's value is bounded by the next one's: v >= completes + v(next) (again) or completes - v(next). */
+interface PlayedMove {
+  nextKey: string;
+  completes: number;
+  again: boolean;
 }
 
 /** What the search is doing, for the progress report. */
@@ -97,6 +106,8 @@ interface Running {
 }
 
 interface Doc extends DocumentPlan {
+  /** Per planned position, the move the record plays there. */
+  played: Map<string, PlayedMove>;
   everPlanned: Set<string>;
   /** The keys of `positions`. */
   keys: Set<string>;
@@ -223,6 +234,7 @@ export class SearchService {
         lastActive: ++this.clock,
         everPlanned: new Set(),
         keys: new Set(),
+        played: new Map(),
         spentNotified: false,
       };
       this.docs.set(owner, d);
@@ -235,6 +247,14 @@ export class SearchService {
       if (seen.has(key)) continue;
       seen.add(key);
       positions.push({ key, label: it.label, group: it.group });
+      if (it.next) {
+        const completes = it.state.openBoxCount() - it.next.openBoxCount();
+        d.played.set(key, {
+          nextKey: it.next.key(),
+          completes,
+          again: completes > 0 && it.next.toMove === it.state.toMove,
+        });
+      }
       this.entry(key, it.state);
       if (!d.everPlanned.has(key)) {
         d.everPlanned.add(key);
@@ -243,6 +263,7 @@ export class SearchService {
     }
     d.positions = positions;
     d.keys = seen;
+    for (const key of d.played.keys()) if (!seen.has(key)) d.played.delete(key);
     // New positions earn their share of the background budget back (one new move of a 60-move
     // record: 1/60 of it), so that editing never restarts the whole budget.
     if (fresh > 0 && positions.length > 0) {
@@ -487,6 +508,26 @@ export class SearchService {
     }
   }
 
+  /**
+   * What a job starts from: the bounds proven so far, and the floor the played move gives (the
+   * position is worth at least that move: its captures plus, or minus, the next position's value).
+   */
+  private knownBounds(k: Known, played: PlayedMove | undefined): { known?: { lower: number; upper: number } } {
+    const open = k.state.openBoxCount();
+    let lower = -open,
+      upper = open;
+    if (k.evaluation && k.evaluation.status !== 'pending') {
+      lower = Math.max(lower, k.evaluation.lower);
+      upper = Math.min(upper, k.evaluation.upper);
+    }
+    const next = played && this.known.get(played.nextKey)?.evaluation;
+    if (played && next && next.status !== 'pending') {
+      const floor = played.again ? played.completes + next.lower : played.completes - next.upper;
+      if (floor > lower && floor <= upper) lower = floor;
+    }
+    return lower > -open || upper < open ? { known: { lower, upper } } : {};
+  }
+
   private attemptFailed(k: Known, pick: PickedJob): void {
     k.longestMs = Math.max(k.longestMs, pick.budgetMs);
     const { last } = attemptBudget(pick.level, this.settings.timeBudgetMs);
@@ -514,9 +555,7 @@ export class SearchService {
         nodeBudget: this.settings.nodeBudget,
         timeBudgetMs: Math.max(1, Math.round(pick.budgetMs)),
         nimBudget: k.evaluation?.nim && k.evaluation.nim.nimber !== 'unknown' ? 0 : nimBudget(pick.level),
-        ...(k.evaluation && k.evaluation.status !== 'pending'
-          ? { known: { lower: k.evaluation.lower, upper: k.evaluation.upper } }
-          : {}),
+        ...this.knownBounds(k, this.docs.get(pick.owner)?.played.get(pick.key)),
         lead: k.state.score[k.state.toMove] - k.state.score[1 - k.state.toMove],
       };
       this.running.set(job.id, { job, pick, startedAt: Date.now() });

@@ -145,7 +145,6 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
   };
 }
 
-
 /**
  * An exact evaluation without its optimal moves (searched with moveValues: false, or cut short):
  * search every move's value within the budget. Returns the evaluation completed, or unchanged.
