@@ -47,7 +47,15 @@ function record(r: () => number, w: number, h: number, setupCount: number) {
 test('review from proven bounds: bounds, results, loss bounds and flags hold against brute force (tight budgets)', () => {
   const r = mulberry32(80080);
   const solver = createSolver();
-  const n = { positions: 0, moves: 0, flaggedUnknownLoss: 0, resultChangeUnknownMargin: 0, flagged: 0, fromPlayed: 0 };
+  const n = {
+    positions: 0,
+    moves: 0,
+    flaggedUnknownLoss: 0,
+    resultChangeUnknownMargin: 0,
+    flagged: 0,
+    fromPlayed: 0,
+    fromPlayedUpper: 0,
+  };
   for (let k = 0; k < 160; k++) {
     const [w, h, setup] = (
       [
@@ -60,12 +68,12 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
     const rec = record(r, w, h, setup);
     if (r() < 0.3) solver.clear();
     const budgets = [1, 10, 50, 200, 1000, 100000];
-    // the searches' own lower bounds, to count those the played moves raised
-    const searched = new Map<string, number>();
+    // the searches' own bounds, to count those the played moves tightened
+    const searched = new Map<string, [number, number]>();
     const report = analyzeText(rec.text, {
       search: (st) => {
         const ev = searchEvaluate(solver, st, { nodeBudget: budgets[Math.floor(r() * budgets.length)] });
-        searched.set(st.key(), ev.lower);
+        searched.set(st.key(), [ev.lower, ev.upper]);
         return ev;
       },
     });
@@ -80,7 +88,9 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
       const label = `ply ${ply} of\n${rec.text}\n${JSON.stringify({ ...p, state: undefined, moveValues: undefined, nim: undefined })}`;
       assert.ok(p.lower! <= bf.value && bf.value <= p.upper!, `bounds exclude ${bf.value}: ${label}`);
       if (p.value !== null) assert.equal(p.value, bf.value, label);
-      if (searched.has(s.key()) && p.lower! > searched.get(s.key())!) n.fromPlayed++;
+      const own = searched.get(s.key());
+      if (own && p.lower! > own[0]) n.fromPlayed++;
+      if (own && p.upper! < own[1]) n.fromPlayedUpper++;
       const lead = p.score[p.toMove] - p.score[1 - p.toMove];
       if (p.result !== null) assert.equal(p.result, resultOf(lead + bf.value), `wrong result: ${label}`);
       if (p.best.length) assert.deepEqual(p.best, bf.best.map((l) => rec.g.lineName(l)).sort(), label);
@@ -123,5 +133,5 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
   assert.ok(n.positions > 1500 && n.moves > 1300, JSON.stringify(n));
   // the budgets must exercise the bound-only paths
   assert.ok(n.flaggedUnknownLoss > 10 && n.resultChangeUnknownMargin > 5, JSON.stringify(n));
-  assert.ok(n.fromPlayed > 20, `lower bounds from the played moves: ${JSON.stringify(n)}`);
+  assert.ok(n.fromPlayed > 20, `bounds from the played moves: ${JSON.stringify(n)}`);
 });

@@ -345,29 +345,50 @@ function reviewBoardLine(
 }
 
 /**
- * A position is worth at least the move that was played from it: v(P) >= c + v(next) when the
- * move completes c boxes and the same player moves again, v(P) >= c - v(next) otherwise. So what is
- * proven about the next position gives the position a lower bound, from the end of the line
- * backwards (a proven win after the winner's move is a proven win before it). Where the bound
- * meets the proven upper bound, the value is exact (its optimal moves are still unsearched).
+ * A position is worth at least the move played from it: v(P) >= c + v(next) when the move
+ * completes c boxes and the same player moves again, v(P) >= c - v(next) otherwise. Read both ways,
+ * what is proven about one of the two positions bounds the other: the next position's bounds give
+ * this one a lower bound (a proven win after the winner's move is a proven win before it; from the
+ * end of the line backwards), and this one's upper bound bounds the next (after any move from a
+ * proven loss, the loss stays proven; from the start forwards). Where bounds meet, the value is
+ * exact (its optimal moves are still unsearched).
  */
 function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
-  for (let k = line.plies.length - 1; k >= 0; k--) {
+  const tighten = (p: PositionReport, lower: number, upper: number) => {
+    if (p.exact || p.lower === null || p.upper === null) return;
+    // (bounds that contradict proven ones would mean a bug elsewhere: nothing is made up from them)
+    if (lower > p.upper || upper < p.lower || (lower <= p.lower && upper >= p.upper)) return;
+    p.lower = Math.max(p.lower, lower);
+    p.upper = Math.min(p.upper, upper);
+    if (p.lower === p.upper) {
+      p.value = p.lower;
+      p.exact = true;
+      p.method = 'search';
+      p.note = MOVES_NOT_FOUND;
+    }
+  };
+  const played = (k: number) => {
     const mv = line.plies[k],
       before = out.positions[k],
       after = out.positions[k + 1];
-    if (!after || before.exact || before.lower === null || before.upper === null) continue;
-    if (after.lower === null || after.upper === null) continue;
-    const c = mv.completed.length;
-    const floor = after.toMove === mv.player ? c + after.lower : c - after.upper;
-    // (a floor above the proven upper bound would be a contradiction: nothing is made up from it)
-    if (floor <= before.lower || floor > before.upper) continue;
-    before.lower = floor;
-    if (before.lower === before.upper) {
-      before.value = before.lower;
-      before.exact = true;
-      before.method = 'search';
-      before.note = MOVES_NOT_FOUND;
+    const known = (p: PositionReport | undefined) => p !== undefined && p.lower !== null && p.upper !== null;
+    return {
+      c: mv.completed.length,
+      again: after?.toMove === mv.player,
+      before,
+      after,
+      ok: known(before) && known(after),
+    };
+  };
+  for (let k = line.plies.length - 1; k >= 0; k--) {
+    const { c, again, before, after, ok } = played(k);
+    if (ok) tighten(before, again ? c + after.lower! : c - after.upper!, Infinity);
+  }
+  for (let k = 0; k < line.plies.length; k++) {
+    const { c, again, before, after, ok } = played(k);
+    if (ok) {
+      if (again) tighten(after, -Infinity, before.upper! - c);
+      else tighten(after, c - before.upper!, Infinity);
     }
   }
 }
