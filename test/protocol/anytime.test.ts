@@ -7,8 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { LspTestClient } from './lspClient';
+import { processCpuMs } from '../support/process';
 import { plausibleRecord } from '../support/boards';
 import { lcg } from '../support/random';
 import { readDab } from '../../server/src/engine/notation';
@@ -41,17 +41,6 @@ function recordingClient(settings: Record<string, unknown>) {
     counts.analysisChanged++;
   });
   return { client, progress, counts };
-}
-
-/** CPU time (user + system, all threads) of a process, in ms (Linux /proc; undefined elsewhere). */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return undefined;
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

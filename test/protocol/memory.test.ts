@@ -6,18 +6,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { LspTestClient } from './lspClient';
+import { residentMb } from '../support/process';
 import { plausibleRecord } from '../support/boards';
 import { lcg } from '../support/random';
 import { SERVER_WORKER_OVERHEAD_MB } from '../../server/src/engine/limits';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Resident memory of a process, MiB (Linux /proc). */
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
+const rssMb = (pid: number): number => residentMb(pid)!;
 
 test('memory: a long solve stays within the documented bound, and dab.search.tableMb takes effect', async () => {
   if (process.platform !== 'linux') {

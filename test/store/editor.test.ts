@@ -5,7 +5,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LspTestClient } from '../protocol/lspClient';
 import { plausibleGame, plausibleRecord } from '../support/boards';
@@ -13,17 +12,11 @@ import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { openProofCache } from '../../server/src/store';
 import { lcg } from '../support/random';
+import { processCpuMs } from '../support/process';
 import { assertTrue, records, tempDir } from './support';
 import { positionOfKey } from '../../server/src/store/proof';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** CPU time (user + system, all threads) of a process, ms (Linux /proc). */
-function processCpuMs(pid: number): number {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
 
 const MOVES = 24;
 /** Character of the start of move `k` (1-based) in a plausibleRecord's moves line. */
@@ -61,6 +54,27 @@ async function settledHovers(client: LspTestClient, uri: string, timeoutMs: numb
   }
 }
 
+/**
+ * One editor session on the record: a real server opens it, waits until nothing is being searched
+ * any more, and closes (flushing the store). Its hovers and the server's CPU time.
+ */
+async function session(
+  settings: Record<string, unknown>,
+  name: string,
+  text: string,
+  timeoutMs: number,
+): Promise<{ hovers: string[]; cpuMs: number }> {
+  const client = new LspTestClient(settings);
+  await client.initialize();
+  const uri = client.open(name, text);
+  await client.waitForDiagnostics(uri);
+  const hs = await settledHovers(client, uri, timeoutMs);
+  const cpuMs = processCpuMs(client.process.pid!)!;
+  await client.shutdown();
+  await new Promise((r) => client.process.once('exit', r));
+  return { hovers: hs, cpuMs };
+}
+
 test('store: a reopened editor starts from the last session: proofs, attempts that failed, Nimstring views', async () => {
   if (process.platform !== 'linux') {
     console.log('skipped: measures server CPU through /proc (Linux only)');
@@ -71,14 +85,7 @@ test('store: a reopened editor starts from the last session: proofs, attempts th
   const text = plausibleRecord(4, 4, MOVES, lcg(21), 'session');
   const settings = { store: { path }, search: { threads: 1, timeBudgetMs: 300, backgroundBudgetSeconds: 120 } };
 
-  const first = new LspTestClient(settings);
-  await first.initialize();
-  const uri1 = first.open('session-1.dab', text);
-  await first.waitForDiagnostics(uri1);
-  const before = await settledHovers(first, uri1, 120_000);
-  const cpuFirst = processCpuMs(first.process.pid!);
-  await first.shutdown();
-  await new Promise((r) => first.process.once('exit', r));
+  const { hovers: before, cpuMs: cpuFirst } = await session(settings, 'session-1.dab', text, 120_000);
 
   const rows = records(path);
   // every proof a fresh solve can check in a moment is checked (the early 4x4 positions take minutes)
@@ -97,13 +104,7 @@ test('store: a reopened editor starts from the last session: proofs, attempts th
     'the first session showed Nimstring views',
   );
 
-  const second = new LspTestClient(settings);
-  await second.initialize();
-  const uri2 = second.open('session-2.dab', text);
-  await second.waitForDiagnostics(uri2);
-  const after = await settledHovers(second, uri2, 30_000);
-  const cpuSecond = processCpuMs(second.process.pid!);
-  await second.shutdown();
+  const { hovers: after, cpuMs: cpuSecond } = await session(settings, 'session-2.dab', text, 30_000);
   const g = geometryOf(4, 4);
   const lines = plausibleGame(4, 4, lcg(21), MOVES);
   const proofs = openProofCache(path)!;

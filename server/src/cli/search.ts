@@ -12,7 +12,7 @@ import { BATCH_TABLE_MB } from '../engine/solver';
 import { completeMoves, createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import { allLines, type DabDocument, type LineModel } from '../engine/notation';
 import { nimSummary, type NimSummary } from '../engine/analysis/nim';
-import { resultOf, scoreLead } from '../engine/analysis/prove';
+import { playedMoveFloor, resultOf, scoreLead } from '../engine/analysis/prove';
 import {
   CLI_POSITION_BUDGET_MS,
   CLI_RECORD_BUDGET_MS,
@@ -300,9 +300,7 @@ function proveLine(
       const completes = prev.openBoxCount() - state.openBoxCount();
       const again = completes > 0 && prev.toMove === state.toMove;
       guess = again ? completes + mid : -mid;
-      const lower = e.status === 'exact' ? e.value! : e.lower,
-        upper = e.status === 'exact' ? e.value! : e.upper;
-      floor = again ? completes + lower : completes - upper;
+      floor = playedMoveFloor(completes, again, e.status === 'exact' ? { lower: e.value!, upper: e.value! } : e);
     }
   }
 }

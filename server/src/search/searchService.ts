@@ -24,6 +24,7 @@ import {
 } from '../engine/phrasebook';
 import { deserializeEvaluation, type SearchJob, type WorkerMessage } from './messages';
 import { mergeEvaluations } from './knowledge';
+import { playedMoveFloor } from '../engine/analysis/prove';
 import { attemptBudget, budgetLeft, pickJob, type DocumentPlan, type PickedJob, type PositionState } from './schedule';
 import { WorkerPool } from './workerPool';
 
@@ -67,7 +68,7 @@ export interface PlanItem {
   next?: BoardState;
 }
 
-/** How a planned position's value is bounded by the next one's: v >= completes + v(next) (again) or completes - v(next). */
+/** The move a record plays from a planned position: the next position's bounds give it a floor (playedMoveFloor). */
 interface PlayedMove {
   nextKey: string;
   completes: number;
@@ -522,7 +523,7 @@ export class SearchService {
     }
     const next = played && this.known.get(played.nextKey)?.evaluation;
     if (played && next && next.status !== 'pending') {
-      const floor = played.again ? played.completes + next.lower : played.completes - next.upper;
+      const floor = playedMoveFloor(played.completes, played.again, next);
       if (floor > lower && floor <= upper) lower = floor;
     }
     return lower > -open || upper < open ? { known: { lower, upper } } : {};

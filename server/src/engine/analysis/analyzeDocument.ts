@@ -29,7 +29,7 @@ import {
   MOVES_NOT_FOUND,
 } from '../phrasebook';
 import type { NimSummary } from './nim';
-import { flipResult, resultOf, type GameResult } from './prove';
+import { flipResult, playedMoveFloor, resultOf, type GameResult } from './prove';
 
 /** Supplies evaluations of positions that need search; undefined = not known yet (pending). */
 export type SearchLookup = (state: BoardState) => Evaluation | undefined;
@@ -382,7 +382,7 @@ function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
   };
   for (let k = line.plies.length - 1; k >= 0; k--) {
     const { c, again, before, after, ok } = played(k);
-    if (ok) tighten(before, again ? c + after.lower! : c - after.upper!, Infinity);
+    if (ok) tighten(before, playedMoveFloor(c, again, { lower: after.lower!, upper: after.upper! }), Infinity);
   }
   for (let k = 0; k < line.plies.length; k++) {
     const { c, again, before, after, ok } = played(k);

@@ -72,6 +72,15 @@ export function resultOf(lower: number, upper: number, lead: number): GameResult
   return null;
 }
 
+/**
+ * A position is worth at least the move played from it: the lower bound that move gives, from the
+ * next position's proven bounds. The move completes `completes` boxes; `again`: its player moves
+ * again (v >= completes + v(next)), else the other player does (v >= completes - v(next)).
+ */
+export function playedMoveFloor(completes: number, again: boolean, next: { lower: number; upper: number }): number {
+  return again ? completes + next.lower : completes - next.upper;
+}
+
 /** The same result seen by the other player. */
 export function flipResult(r: GameResult | null): GameResult | null {
   return r === 'win' ? 'loss' : r === 'loss' ? 'win' : r;

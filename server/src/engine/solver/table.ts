@@ -268,22 +268,11 @@ export class SharedTable extends TranspositionTable {
     move: number,
     priority: number,
   ): void {
-    const nw = this.nw,
-      ew = this.ew,
-      tab = this.tab,
-      bk = this.bucket;
-    const first = h & (this.size - bk),
-      v = first >>> this.shift;
+    const v = (h & (this.size - this.bucket)) >>> this.shift;
     const x = this.lock(v);
-    // the key's slot, read under the lock (only lock holders write)
-    let slot = -1;
-    for (let k = 0, j = first; k < bk && slot < 0; k++, j++) {
-      const e0 = j * ew;
-      if (tab[e0 + nw + 1] >>> PRIORITY_SHIFT === 0) continue;
-      let w = 0;
-      while (w < nw && tab[e0 + w] === (key[off + w] | 0)) w++;
-      if (w === nw) slot = j;
-    }
+    // the key's slot, by the one-thread probe under the lock (only lock holders write; the bounds it
+    // copies to lo, hi and mv are not read after a store)
+    const slot = super.probe(key, off, h);
     super.store(key, off, h, slot, lo, hi, move, priority);
     Atomics.store(this.ver, v, x + 2);
   }
