@@ -103,6 +103,7 @@ test('solver with every rule combination equals brute force on chain-rich positi
     new Solver({ tableBits: 6, etc: true }),
     new Solver({ handoutRule: false }),
     new Solver({ pairFloor: false }),
+    new Solver({ openingBound: false }),
     new Solver({ symmetrySlack: Infinity }),
     new Solver({ symmetrySlack: 0 }),
   ];
@@ -226,4 +227,69 @@ test("the chooser's floor: who may take or decline two boxes is never behind (br
   }
   assert.ok(found >= 1000, `only ${found} positions with the pattern`);
   assert.ok(zero > 0, 'no position at the floor: the check cannot tell a wrong floor from a loose one');
+});
+
+/** Maximal chains and loops of 2-boxes (no 3-box on the board): their boxes, undrawn lines, and whether a loop. */
+function chainsAndLoops(st: BoardState): { boxes: number[]; lines: number[]; loop: boolean }[] {
+  const g = st.geometry;
+  const seen = new Set<number>();
+  const out: { boxes: number[]; lines: number[]; loop: boolean }[] = [];
+  for (let b0 = 0; b0 < g.boxCount; b0++) {
+    if (st.sidesDrawn(b0) !== 2 || seen.has(b0)) continue;
+    // flood the 2-boxes joined to b0 by undrawn lines
+    const boxes: number[] = [];
+    const lines = new Set<number>();
+    const stack = [b0];
+    seen.add(b0);
+    while (stack.length > 0) {
+      const b = stack.pop()!;
+      boxes.push(b);
+      for (const l of g.linesOfBox(b)) {
+        if (st.drawn[l]) continue;
+        lines.add(l);
+        const y = g.boxesOfLine(l).find((x) => x !== b);
+        if (y !== undefined && st.sidesDrawn(y) === 2 && !seen.has(y)) {
+          seen.add(y);
+          stack.push(y);
+        }
+      }
+    }
+    // a loop has as many lines as boxes, all between two of its boxes
+    out.push({ boxes, lines: [...lines], loop: lines.size === boxes.length });
+  }
+  return out;
+}
+
+test('rule 6: opening a chain of k >= 3 is worth at most 2 - k, a loop of k >= 4 at most 4 - k (brute force, thousands of lines)', () => {
+  const r = rng(5007);
+  let chainLines = 0,
+    loopLines = 0,
+    atBound = 0,
+    positions = 0;
+  for (let i = 0; i < 8000 && positions < 2500; i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
+    if (st.isOver()) continue;
+    const g = st.geometry;
+    if (Array.from({ length: g.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3)) continue;
+    const long = chainsAndLoops(st).filter((c) => c.boxes.length >= (c.loop ? 4 : 3));
+    if (long.length === 0) continue;
+    positions++;
+    const bf = bruteForce(st);
+    for (const c of long) {
+      const bound = (c.loop ? 4 : 2) - c.boxes.length;
+      for (const l of c.lines) {
+        if (c.loop) loopLines++;
+        else chainLines++;
+        const v = bf.moveValues[l]!;
+        assert.ok(
+          v <= bound,
+          `${w}x${h} #${i} ${st.key()}: line ${l} of a ${c.loop ? 'loop' : 'chain'} of ${c.boxes.length} is worth ${v} > ${bound}`,
+        );
+        if (v === bound) atBound++;
+      }
+    }
+  }
+  assert.ok(chainLines >= 2000 && loopLines >= 100, `only ${chainLines} chain lines and ${loopLines} loop lines`);
+  assert.ok(atBound > 0, 'no line at its bound: the check cannot tell a wrong bound from a loose one');
 });

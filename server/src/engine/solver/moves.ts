@@ -1,7 +1,8 @@
 /**
- * Move generation: the moves a search node must try, in the order it tries them, after the four
- * move-restriction rules and rule 5 (each keeps at least one optimal move; the tests cross-check every rule
- * against bruteForce, see test/unit/solver.rules.test.ts).
+ * Move generation: the moves a search node must try, in the order it tries them, after the
+ * move-restriction rules 1-5 (each keeps at least one optimal move) and rule 6 (which leaves out
+ * only moves that cannot raise alpha). The tests cross-check every rule against bruteForce, see
+ * test/unit/solver.rules.test.ts.
  *
  * PROOFS of the restriction rules (P = position, mover A to move; "k-box" = box with k sides drawn).
  *
@@ -51,6 +52,21 @@
  *   (Only <=, not an equality: rootEquivalence does not use it; the root searches every line.)
  *   test/unit/solver.rules.test.ts checks the claim against bruteForce on thousands of 2-chains.
  *
+ * Rule 6 (long openings; `openingBound`), with no 3-box on the board. Let m be a line of a maximal
+ *   chain X1..Xk of 2-boxes (ends: the edge or 0/1-boxes) with k >= 3, or of an isolated loop of
+ *   k >= 4 2-boxes. Then val(m) <= 2 - k (chain) and val(m) <= 4 - k (loop), so a node whose alpha is
+ *   at least that bound may leave m out (its fail-low bound then takes the bound into account).
+ *   Proof, with Q = P + every undrawn line of the chain (loop): m completes nothing. In P + m the
+ *   opponent may (take) draw the remaining lines from the 3-boxes m made inwards, completing all k
+ *   boxes (an end box Z gets at most its third side, so never completes), and move again in Q:
+ *   v(P+m) >= k + v(Q). Or (decline) take all but two boxes (chain: m leaves a piece of >= 2 boxes
+ *   since k >= 3; take the other piece and all of this one but its last two X, Y, then draw Y's outer
+ *   line, which completes nothing) or all but four (loop: leave four in a row, draw the middle one of
+ *   their three inner lines): the mover then faces one (two) pairs of 3-boxes across a line, rule 1
+ *   makes them take the d = 2 (4) boxes, then move in Q: v(P+m) >= k - 2d - v(Q). So
+ *   v(P+m) >= max(k + v(Q), k - 2d - v(Q)) >= k - d, and val(m) = -v(P+m) <= d - k.
+ *   test/unit/solver.rules.test.ts checks the bound against bruteForce on thousands of lines.
+ *
  * Rule 4 (equivalent moves; `equivalentMoves`), with no 3-box on the board: see markEquivalent.
  *   (a) and (d) are automorphisms of the strings-and-coins graph; (b) follows from rule 1, (c) from
  *   rules 1 and 3. Each class keeps its least line, so classes merged by several relations still
@@ -64,6 +80,8 @@ import { DEFAULT_SYMMETRY_SLACK, type SolverConfig } from './types';
 
 /** Sacrifices of chains up to this length come before the opening of longer chains and loops. */
 const SHORT = 1;
+/** Rule 6's "no bound" (above every value). */
+const OPEN_BOUND_NONE = 10000;
 
 export class MoveGenerator extends SearchPosition {
   /** Per-ply move buffers: moves[ply * L ..]. */
@@ -86,6 +104,10 @@ export class MoveGenerator extends SearchPosition {
   readonly eqOf: Int16Array;
   readonly pair = new Int16Array(2);
   pairN = 0;
+  /** Rule 6 (`openingBound`): leave out chain and loop openings whose bound is at most alpha. */
+  openingBound: boolean;
+  /** After genMoves(): the largest rule 6 bound of the moves it left out (-OPEN_BOUND_NONE: none). */
+  dropped = -OPEN_BOUND_NONE;
 
   constructor(g: BoardGeometry, cfg: SolverConfig) {
     super(g, cfg.symmetry !== false, cfg.symmetrySlack ?? DEFAULT_SYMMETRY_SLACK);
@@ -95,6 +117,7 @@ export class MoveGenerator extends SearchPosition {
     this.equivRule = cfg.equivalentMoves !== false;
     this.handoutRule = this.equivRule && cfg.handoutRule !== false;
     this.killers = cfg.killers === true;
+    this.openingBound = this.equivRule && cfg.openingBound !== false;
     this.killer = new Int16Array(this.L + 2).fill(-1);
     this.visited = new Uint8Array(this.B);
     this.skip = new Uint8Array(this.L);
@@ -194,7 +217,8 @@ export class MoveGenerator extends SearchPosition {
    * every line. `checked`: forcedCapture() has just run on this position and found nothing forced;
    * pairN, pa, pb are its pairN and pair[].
    */
-  genMoves(ply: number, ttMove: number, checked = false, pairN = 0, pa = 0, pb = 0): number {
+  genMoves(ply: number, ttMove: number, checked = false, pairN = 0, pa = 0, pb = 0, alpha = -OPEN_BOUND_NONE): number {
+    this.dropped = -OPEN_BOUND_NONE;
     const L = this.L,
       buf = this.moves,
       base = ply * L,
@@ -293,6 +317,16 @@ export class MoveGenerator extends SearchPosition {
       let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
       // sacrifices of short chains before the opening of long chains and loops
       if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
+      if (cls === 3 && useSkip && this.openingBound) {
+        // rule 6: opening a chain of k >= 3 is worth at most 2 - k, a loop of k >= 4 at most 4 - k
+        const k = s0 === 2 ? clen[b0] : clen[b1];
+        const ub = k >= 64 ? (k >= 68 ? 68 - k : OPEN_BOUND_NONE) : k >= 3 ? 2 - k : OPEN_BOUND_NONE;
+        if (ub <= alpha) {
+          if (ub > this.dropped) this.dropped = ub;
+          clsOf[i] = -1;
+          continue;
+        }
+      }
       if (cls === 1 && l === killer) cls = 0; // the killer: right after the table move
       clsOf[i] = cls;
       if (cls === 0) n0++;

@@ -224,7 +224,9 @@ export class Engine extends MoveGenerator {
       if (v > alpha) alpha = v;
     }
     if (alpha < beta) {
-      const n = this.genMoves(ply, ttMove, true, pairN, pa, pb);
+      const n = this.genMoves(ply, ttMove, true, pairN, pa, pb, alpha);
+      // moves rule 6 left out are worth at most `dropped` <= alpha: a fail-low bound must cover them
+      if (this.dropped > best) best = this.dropped;
       const base = ply * this.L;
       if (reverse) this.moves.subarray(base, base + n).reverse();
       if (this.etc && n > 1 && undrawn >= ETC_MIN) {

@@ -107,6 +107,8 @@ export interface SolverConfig {
   pairFloor?: boolean;
   /** Enhanced transposition cutoffs (look up every child before searching any) (default false). */
   etc?: boolean;
+  /** Rule 6 (moves.ts): skip chain and loop openings whose static bound cannot raise alpha (default true). */
+  openingBound?: boolean;
   /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops) (default true). */
   equivalentMoves?: boolean;
   /**
