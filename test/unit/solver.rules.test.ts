@@ -104,6 +104,8 @@ test('solver with every rule combination equals brute force on chain-rich positi
     new Solver({ handoutRule: false }),
     new Solver({ pairFloor: false }),
     new Solver({ openingBound: false }),
+    new Solver({ killers: true }),
+    new Solver({ lazyMoves: false }),
     new Solver({ symmetrySlack: Infinity }),
     new Solver({ symmetrySlack: 0 }),
   ];

@@ -102,6 +102,8 @@ export class MoveGenerator extends SearchPosition {
   readonly eqBoxes: Int16Array;
   /** After markEquivalent(): for a skipped line, a smaller line of equal value (-1: kept). */
   readonly eqOf: Int16Array;
+  /** genSacrifices()' scratch: the openings of long chains and loops, which come last. */
+  readonly deferred: Int16Array;
   readonly pair = new Int16Array(2);
   pairN = 0;
   /** Rule 6 (`openingBound`): leave out chain and loop openings whose bound is at most alpha. */
@@ -126,6 +128,7 @@ export class MoveGenerator extends SearchPosition {
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
     this.eqOf = new Int16Array(this.L);
+    this.deferred = new Int16Array(this.L);
   }
 
   /** The missing side of a 3-box that rule 1 says to take now, or -1. */
@@ -348,6 +351,100 @@ export class MoveGenerator extends SearchPosition {
       else buf[o3++] = l;
     }
     return o3 - base;
+  }
+
+  /**
+   * The first stage of a node with no 3-box (genMoves in two parts, for nodes that stop at a safe
+   * move): the lines that give nothing away (no side of a 2-box), centre-out, the killer first,
+   * without `except` (the table move, already searched) and, of the undrawn edge lines of one box,
+   * all but the least (rule 4a). Returns their number, in moves[ply * L ..].
+   */
+  genSafe(ply: number, except: number): number {
+    const L = this.L,
+      buf = this.moves,
+      base = ply * L,
+      sides = this.sides,
+      order = this.order,
+      lb = this.lineBoxes,
+      bl = this.boxLines,
+      bits = this.bits,
+      equiv = this.equivRule;
+    const killer = this.killers ? this.killer[ply] : -1;
+    let cnt = 0;
+    if (killer >= 0 && killer !== except && !this.isDrawn(killer) && this.givesNothing(killer))
+      buf[base + cnt++] = killer;
+    for (let i = 0; i < L; i++) {
+      const l = order[i];
+      if (l === except || l === killer || (bits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
+      const b0 = lb[2 * l],
+        b1 = lb[2 * l + 1];
+      if ((b0 >= 0 && sides[b0] >= 2) || (b1 >= 0 && sides[b1] >= 2)) continue;
+      if (equiv && (b0 < 0 || b1 < 0)) {
+        // an edge line: kept only when no smaller undrawn edge line of its box
+        const b = b0 >= 0 ? b0 : b1;
+        let smaller = false;
+        for (let k = 4 * b; k < 4 * b + 4; k++) {
+          const o = bl[k];
+          if (o < l && (lb[2 * o] < 0 || lb[2 * o + 1] < 0) && (bits[o >>> 5] & (1 << (o & 31))) === 0) smaller = true;
+        }
+        if (smaller) continue;
+      }
+      buf[base + cnt++] = l;
+    }
+    return cnt;
+  }
+
+  /**
+   * The second stage: the sides of 2-boxes (sacrifices), short chains first, after rules 4-6
+   * (rule 6 with this alpha), without `except`. Returns their number, in moves[ply * L ..].
+   */
+  genSacrifices(ply: number, except: number, alpha: number): number {
+    const L = this.L,
+      buf = this.moves,
+      base = ply * L,
+      sides = this.sides,
+      order = this.order,
+      lb = this.lineBoxes,
+      clen = this.clen,
+      skip = this.skip,
+      bits = this.bits;
+    const useSkip = this.equivRule;
+    if (useSkip) this.markEquivalent();
+    this.dropped = -OPEN_BOUND_NONE;
+    let cnt = 0,
+      nLong = 0;
+    const longs = this.deferred;
+    for (let i = 0; i < L; i++) {
+      const l = order[i];
+      if (l === except || (bits[l >>> 5] & (1 << (l & 31))) !== 0 || (useSkip && skip[l])) continue;
+      const b0 = lb[2 * l],
+        b1 = lb[2 * l + 1];
+      const s0 = b0 >= 0 ? sides[b0] : 0,
+        s1 = b1 >= 0 ? sides[b1] : 0;
+      if (s0 !== 2 && s1 !== 2) continue;
+      if (useSkip && (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) <= SHORT) {
+        buf[base + cnt++] = l;
+        continue;
+      }
+      if (useSkip && this.openingBound) {
+        const k = s0 === 2 ? clen[b0] : clen[b1];
+        const ub = k >= 64 ? (k >= 68 ? 68 - k : OPEN_BOUND_NONE) : k >= 3 ? 2 - k : OPEN_BOUND_NONE;
+        if (ub <= alpha) {
+          if (ub > this.dropped) this.dropped = ub;
+          continue;
+        }
+      }
+      longs[nLong++] = l;
+    }
+    for (let i = 0; i < nLong; i++) buf[base + cnt++] = longs[i];
+    return cnt;
+  }
+
+  /** No side of the line is a side of a 2-box or 3-box. */
+  private givesNothing(l: number): boolean {
+    const b0 = this.lineBoxes[2 * l],
+      b1 = this.lineBoxes[2 * l + 1];
+    return (b0 < 0 || this.sides[b0] < 2) && (b1 < 0 || this.sides[b1] < 2);
   }
 
   /**

@@ -10,7 +10,9 @@
  * settle the node or narrow the window; a position with no box below 2 sides is valued exactly at
  * the leaf when the leaf evaluators can; the table move is searched before the other moves are
  * generated (`lazyMoves`: any legal move may be searched without changing the value, the rules only
- * decide what may be left out); optional enhanced transposition cutoffs (`etc`). Fail-soft bounds
+ * decide what may be left out); with no 3-box, the safe lines are generated and searched before the
+ * sacrifices are (genSafe, genSacrifices: most cut nodes stop at a safe line, and rule 6 then sees
+ * the alpha they raised); optional enhanced transposition cutoffs (`etc`). Fail-soft bounds
  * are rounded to the parity of the remaining boxes (every value has that parity) before they are
  * stored.
  *
@@ -223,25 +225,34 @@ export class Engine extends MoveGenerator {
       bestMove = first;
       if (v > alpha) alpha = v;
     }
-    if (alpha < beta) {
-      const n = this.genMoves(ply, ttMove, true, pairN, pa, pb, alpha);
-      // moves rule 6 left out are worth at most `dropped` <= alpha: a fail-low bound must cover them
-      if (this.dropped > best) best = this.dropped;
+    // With no 3-box, the moves come in two stages: the safe lines, then (if none cut) the sacrifices.
+    const staged = this.lazy && !this.etc && !reverse && this.threeCount === 0;
+    for (let stage = staged ? 0 : 2; alpha < beta && stage <= 2; stage = stage === 0 ? 1 : 3) {
       const base = ply * this.L;
-      if (reverse) this.moves.subarray(base, base + n).reverse();
-      if (this.etc && n > 1 && undrawn >= ETC_MIN) {
-        // enhanced transposition cutoff: a child already known to refute the window
-        for (let i = 0; i < n; i++) {
-          const m = this.moves[base + i];
-          const c = this.make(m);
-          const cs = this.probe(this.canon());
-          let v = -INF;
-          if (cs >= 0) v = c > 0 ? c + this.table.lo : -this.table.hi;
-          this.unmake(m, c);
-          if (v >= beta) {
-            this.canonSym = sym;
-            if (useTable && v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
-            return v;
+      let n: number;
+      if (stage === 0) n = this.genSafe(ply, first);
+      else {
+        n =
+          stage === 1 ? this.genSacrifices(ply, first, alpha) : this.genMoves(ply, ttMove, true, pairN, pa, pb, alpha);
+        // moves rule 6 left out are worth at most `dropped` <= alpha: a fail-low bound must cover them
+        if (this.dropped > best) best = this.dropped;
+      }
+      if (stage === 2) {
+        if (reverse) this.moves.subarray(base, base + n).reverse();
+        if (this.etc && n > 1 && undrawn >= ETC_MIN) {
+          // enhanced transposition cutoff: a child already known to refute the window
+          for (let i = 0; i < n; i++) {
+            const m = this.moves[base + i];
+            const c = this.make(m);
+            const cs = this.probe(this.canon());
+            let v = -INF;
+            if (cs >= 0) v = c > 0 ? c + this.table.lo : -this.table.hi;
+            this.unmake(m, c);
+            if (v >= beta) {
+              this.canonSym = sym;
+              if (useTable && v > lo) this.store(h, this.probe(h), v, hi, m, this.workPriority ? 1 : undrawn);
+              return v;
+            }
           }
         }
       }
