@@ -18,7 +18,6 @@ import { spawnSync } from 'node:child_process';
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
 import { BATCH_TABLE_MB, Solver, ThreadedSolver, bruteForce, type SolveResult } from '../server/src/engine/solver';
-import { solveParallel } from '../server/src/engine/solver/parallel';
 import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
 import { sourceThreads } from '../test/support/threads';
@@ -236,28 +235,29 @@ export default async function run(): Promise<void> {
 
 /** The last measured runs of `npm run bench:4x4` on the 2-core development machine. */
 const MEASURED_4X4 =
-  'measured 2026-11-21 with the old solver: exact, value 0, 472.2 s and 490.4 s wall on 2 threads (tableBits 26 each), 2.12G nodes. 2026-11-23, the new solver as a ThreadedSolver (one shared table of 2^26 entries, lazy SMP, value only): exact, 589.6 s wall; the root split here proved value >= 0 in 82 s with the new solver but was stopped unfinished at 488 s';
+  'measured 2026-11-21 with the old solver: exact, value 0, 472.2 s and 490.4 s wall on 2 threads (tableBits 26 each), 2.12G nodes; 2026-11-23 with the solver of rule 6 (7ef6d3d), threaded (lazy SMP, one shared table of 2^26 entries): exact, value 0, 381.9 s wall, 411M nodes';
 
 /**
- * The empty 4x4 board (value 0, a tie) proven exactly: value-only root MTD, root moves (one per
- * symmetry class) split between worker threads (solveParallel), 15-minute budget.
+ * The empty 4x4 board (value 0, a tie) proven exactly, as the CLI and the editor search: the
+ * threaded solver (one shared table, lazy SMP) on every thread asked for, value only, 15-minute
+ * budget.
  */
 export async function bench4x4(): Promise<void> {
   const st = new BoardState(geometryOf(4, 4));
   const threads = Number(process.env.DAB_BENCH_THREADS ?? 2);
   const bits = Number(process.env.DAB_BENCH_TABLE_BITS ?? 26);
   console.log(
-    `4x4 empty board: proving the value on ${threads} threads (tableBits ${bits} per thread, 15-minute budget)...`,
+    `4x4 empty board: proving the value on ${threads} threads (one shared table of 2^${bits} entries, 15-minute budget)...`,
   );
-  const res = await solveParallel(st, {
-    threads,
-    timeBudgetMs: 15 * 60_000,
-    config: { tableBits: bits },
-    log: (line) => console.log(`  ${line}`),
-  });
-  console.log(
-    `4x4 empty board: ${res.status} value ${res.value} bounds [${res.lower}, ${res.upper}], ${res.nodes} nodes, ${res.tests} null-window tests, ${(res.ms / 1000).toFixed(1)} s wall`,
-  );
+  const solver = new ThreadedSolver({ tableBits: bits }, sourceThreads(threads));
+  try {
+    const t = timed(() => solver.solve(st, { valueOnly: true, timeBudgetMs: 15 * 60_000 }));
+    console.log(
+      `4x4 empty board: ${t.res.status} value ${t.res.value} bounds [${t.res.lower}, ${t.res.upper}], ${count(t.res.nodes)} nodes, ${(t.ms / 1000).toFixed(1)} s wall`,
+    );
+  } finally {
+    solver.dispose();
+  }
 }
 
 if (process.argv.includes('--4x4')) {

@@ -9,18 +9,17 @@
  *  - symmetry.ts  the board's symmetries, the canonical key of a position and move mapping between
  *                 orientations (for callers such as a persistent store);
  *  - table.ts     the transposition table (bounds and a best move per canonical position; bit layout);
- *  - moves.ts     move generation and ordering, with the four move-restriction rules and their proofs;
+ *  - moves.ts     move generation and ordering, with the move-restriction rules and their proofs;
  *  - leaves.ts    exact values at leaves (chains and loops; a pluggable loony-endgame evaluator);
  *  - search.ts    negamax alpha-beta over all of the above;
  *  - threads.ts   the same solves on several threads sharing one table (ThreadedSolver);
- *  - parallel.ts  a value proof with the root moves split between worker threads;
  *  - brute.ts     the independent oracle (plain memoized minimax) the tests compare everything with.
  *
  * Root drivers: solve() gives every optimal move (and with moveValues every move's value) by
  * null-window (MTD) tests per root move (a root line that rule 4 proves equivalent to a smaller one
  * takes that line's value: `rootEquivalence`); with `valueOnly` the root is searched like an inner node by
  * null-window tests, the cheapest proof of the value; searchWindow() runs one window search (the
- * primitive of proofs that need only a bound, and of parallel.ts).
+ * primitive of proofs that need only a bound).
  */
 import { BoardGeometry } from '../board/geometry';
 import { BoardState } from '../board/state';
