@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BoardState } from '../../server/src/engine/board/state';
+import { geometryOf } from '../../server/src/engine/board/geometry';
 import { Solver, bruteForce, candidateMoves, type SolverConfig } from '../../server/src/engine/solver';
 import { mulberry32 as rng } from '../support/random';
 import { playedPosition } from '../support/boards';
@@ -126,13 +127,14 @@ test('solver with every rule combination equals brute force on chain-rich positi
   }
 });
 
-test('root equivalence (rule 4 at the root): every move value and the best set equal brute force on quiet chain-rich positions', () => {
+test('root equivalence (rule 4 at the root): every move value and the best set equal brute force on quiet chain-rich and loop-rich positions', () => {
   const r = rng(1618);
   const solver = new Solver({ tableBits: 12 });
   let followers = 0;
   for (let i = 0; i < 700; i++) {
     const [w, h, maxU] = sizes[i % sizes.length];
-    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
+    // every fourth position has isolated loops of one length (rule 4e)
+    const st = i % 4 === 3 ? loopy(r) : chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
     if (st.isOver()) continue;
     const bf = bruteForce(st);
     const res = solver.solve(st, { moveValues: true });
@@ -294,4 +296,106 @@ test('rule 6: opening a chain of k >= 3 is worth at most 2 - k, a loop of k >= 4
   }
   assert.ok(chainLines >= 2000 && loopLines >= 100, `only ${chainLines} chain lines and ${loopLines} loop lines`);
   assert.ok(atBound > 0, 'no line at its bound: the check cannot tell a wrong bound from a loose one');
+});
+
+/** A chain's lines in order from one end, and the boxes (or -1, the edge) across its two end lines. */
+function orderedChain(
+  st: BoardState,
+  c: { boxes: number[]; lines: number[] },
+): { lines: number[]; ends: [number, number] } {
+  const g = st.geometry;
+  const inChain = new Set(c.boxes);
+  const outside = (l: number, b: number) => g.boxesOfLine(l).find((x) => x !== b);
+  // an end line: a line of the chain with at most one box in the chain
+  const endLines = c.lines.filter((l) => g.boxesOfLine(l).filter((b) => inChain.has(b)).length === 1);
+  const start = endLines[0];
+  const lines = [start];
+  let box = g.boxesOfLine(start).find((b) => inChain.has(b))!;
+  const first = outside(start, box) ?? -1;
+  let via = start;
+  for (;;) {
+    const next = g.linesOfBox(box).find((l) => !st.drawn[l] && l !== via)!;
+    lines.push(next);
+    const y = outside(next, box);
+    if (y === undefined || !inChain.has(y)) return { lines, ends: [first, y ?? -1] };
+    box = y;
+    via = next;
+  }
+}
+
+/** Two or three isolated 2x2 loops (their boundaries drawn), then cautious random lines elsewhere down to `target` undrawn. */
+function loopy(r: () => number): BoardState {
+  const [w, h] = r() < 0.5 ? [4, 3] : [5, 3];
+  const g = geometryOf(w, h);
+  const st = new BoardState(g);
+  const corners = w === 4 ? [0, 2] : r() < 0.5 ? [0, 3] : [0, 2];
+  const inner = new Set<number>();
+  for (const x of corners) {
+    const block = [g.box(x, 0), g.box(x + 1, 0), g.box(x, 1), g.box(x + 1, 1)];
+    for (const b of block)
+      for (const l of g.linesOfBox(b)) {
+        const bs = g.boxesOfLine(l);
+        if (bs.length === 2 && bs.every((y) => block.includes(y))) inner.add(l);
+        else if (!st.drawn[l]) st.drawSilently(l);
+      }
+  }
+  const target = 6 + Math.floor(r() * 8);
+  while (st.undrawnLines().length > target) {
+    const free = st.undrawnLines().filter((l) => !inner.has(l));
+    if (free.length === 0) break;
+    const safe = free.filter((l) => g.boxesOfLine(l).every((b) => st.sidesDrawn(b) < 2));
+    const pool = safe.length > 0 ? safe : free;
+    st.drawSilently(pool[Math.floor(r() * pool.length)]);
+  }
+  return st;
+}
+
+test('rule 4e: parallel chains (same ends, same length) and loops of one length have equal move values (brute force)', () => {
+  const r = rng(5008);
+  let pairs = 0,
+    loopPairs = 0;
+  for (let i = 0; i < 9000 && (pairs < 1500 || loopPairs < 300); i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    // every third position has isolated loops of one length
+    const st = i % 3 === 2 ? loopy(r) : chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
+    if (st.isOver()) continue;
+    const g = st.geometry;
+    if (Array.from({ length: g.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3)) continue;
+    const comps = chainsAndLoops(st);
+    const chains = comps.filter((c) => !c.loop).map((c) => orderedChain(st, c));
+    const loops = comps.filter((c) => c.loop);
+    const key = (e: [number, number]) => [...e].sort((a, b) => a - b).join(',');
+    // [lines of one, matching lines of the other, 'chain' | 'loop', both ends the same]
+    const todo: [number[], number[], 'chain' | 'loop', boolean][] = [];
+    for (let a = 0; a < chains.length; a++)
+      for (let b = a + 1; b < chains.length; b++) {
+        const x = chains[a],
+          y = chains[b];
+        if (x.lines.length !== y.lines.length || key(x.ends) !== key(y.ends)) continue;
+        // y in x's direction: from the end x starts at
+        const ys = y.ends[0] === x.ends[0] ? y.lines : [...y.lines].reverse();
+        todo.push([x.lines, ys, 'chain', x.ends[0] === x.ends[1]]);
+      }
+    for (let a = 0; a < loops.length; a++)
+      for (let b = a + 1; b < loops.length; b++)
+        if (loops[a].boxes.length === loops[b].boxes.length) todo.push([loops[a].lines, loops[b].lines, 'loop', false]);
+    if (todo.length === 0) continue;
+    const v = bruteForce(st).moveValues;
+    for (const [xs, ys, kind, ends] of todo) {
+      const label = `${w}x${h} #${i} ${st.key()}: ${xs} / ${ys}`;
+      if (kind === 'chain') {
+        pairs++;
+        xs.forEach((l, k) => assert.equal(v[l], v[ys[k]], `${label}: line ${k} differs`));
+        // both ends at one box (or both at the edge): the other chain reversed matches too
+        if (ends)
+          xs.forEach((l, k) => assert.equal(v[l], v[ys[ys.length - 1 - k]], `${label}: reversed line ${k} differs`));
+      } else {
+        loopPairs++;
+        const all = new Set([...xs, ...ys].map((l) => v[l]));
+        assert.equal(all.size, 1, `${label}: loop lines differ`);
+      }
+    }
+  }
+  assert.ok(pairs >= 300, `only ${pairs} pairs of parallel chains`);
+  assert.ok(loopPairs >= 100, `only ${loopPairs} pairs of loops of one length`);
 });

@@ -68,7 +68,7 @@
  *   test/unit/solver.rules.test.ts checks the bound against bruteForce on thousands of lines.
  *
  * Rule 4 (equivalent moves; `equivalentMoves`), with no 3-box on the board: see markEquivalent.
- *   (a) and (d) are automorphisms of the strings-and-coins graph; (b) follows from rule 1, (c) from
+ *   (a), (d) and (e) are automorphisms of the strings-and-coins graph; (b) follows from rule 1, (c) from
  *   rules 1 and 3. Each class keeps its least line, so classes merged by several relations still
  *   keep one line. test/unit/solver.rules.test.ts checks on thousands of chain-rich positions that
  *   every skipped line has the brute-force value of a kept one, and the kept set holds an optimal line.
@@ -80,6 +80,8 @@ import { DEFAULT_SYMMETRY_SLACK, type SolverConfig } from './types';
 
 /** Sacrifices of chains up to this length come before the opening of longer chains and loops. */
 const SHORT = 1;
+/** The end of a loop in markEquivalent's record (rule 4e); -1 is the edge. */
+const LOOP_END = -2;
 /** Rule 6's "no bound" (above every value). */
 const OPEN_BOUND_NONE = 10000;
 
@@ -102,6 +104,12 @@ export class MoveGenerator extends SearchPosition {
   readonly eqBoxes: Int16Array;
   /** After markEquivalent(): for a skipped line, a smaller line of equal value (-1: kept). */
   readonly eqOf: Int16Array;
+  /** markEquivalent()'s record of the chains and loops met (rule 4e): ends, length, lines at chLines[chOff ..]. */
+  private readonly chA: Int16Array;
+  private readonly chB: Int16Array;
+  private readonly chK: Int16Array;
+  private readonly chOff: Int16Array;
+  private readonly chLines: Int16Array;
   /** genSacrifices()' scratch: the openings of long chains and loops, which come last. */
   readonly deferred: Int16Array;
   readonly pair = new Int16Array(2);
@@ -129,6 +137,11 @@ export class MoveGenerator extends SearchPosition {
     this.eqBoxes = new Int16Array(this.B + 1);
     this.eqOf = new Int16Array(this.L);
     this.deferred = new Int16Array(this.L);
+    this.chA = new Int16Array(this.B);
+    this.chB = new Int16Array(this.B);
+    this.chK = new Int16Array(this.B);
+    this.chOff = new Int16Array(this.B);
+    this.chLines = new Int16Array(this.L + this.B);
   }
 
   /** The missing side of a 3-box that rule 1 says to take now, or -1. */
@@ -456,7 +469,10 @@ export class MoveGenerator extends SearchPosition {
    *  (c) the two end lines of a 2-chain: either way the opponent's options are (rule 3) taking both
    *      boxes (P + all three lines) or declining (P + both end lines);
    *  (d) a chain of 2-boxes with both ends at the edge: e_i and e_(k-i) (reversal automorphism);
-   *      an isolated loop of 2-boxes: all its lines (rotation).
+   *      an isolated loop of 2-boxes: all its lines (rotation);
+   *  (e) two chains of one length with the same ends (the edge or the same 0/1-boxes): the i-th
+   *      line of each from the same end (swapping them is an automorphism); isolated loops of one
+   *      length: all their lines (swap and rotation).
    */
   markEquivalent(): void {
     const skip = this.skip,
@@ -468,6 +484,7 @@ export class MoveGenerator extends SearchPosition {
     eq.fill(-1);
     skip.fill(0);
     vis.fill(0);
+    this.nCh = 0;
     const lines = this.eqLines,
       boxes = this.eqBoxes;
     for (let b = 0; b < this.B; b++) {
@@ -552,6 +569,13 @@ export class MoveGenerator extends SearchPosition {
             skip[lines[i]] = 1;
             eq[lines[i]] = mn;
           }
+        // (e) a loop of the length of one met before: its least line matches that loop's
+        const c = this.parallelOf(LOOP_END, LOOP_END, k);
+        if (c >= 0) this.equate(mn, this.chLines[this.chOff[c]]);
+        else {
+          lines[0] = mn;
+          this.record(LOOP_END, LOOP_END, k, lines, 0, 1, false);
+        }
         continue;
       }
       // chain: boxes[0..k-1], lines[0..k]
@@ -570,6 +594,17 @@ export class MoveGenerator extends SearchPosition {
         // rule 5: the middle line of a 2-chain dominates its end lines (not an equality: eqOf is kept)
         if (k === 2 && this.handoutRule) skip[first] = skip[last] = 1;
       }
+      // (e) a chain with the ends and length of one met before: line i matches that chain's line i
+      {
+        const rev = endA > endB;
+        const a = rev ? endB : endA,
+          z = rev ? endA : endB;
+        const c = this.parallelOf(a, z, k);
+        if (c >= 0) {
+          const off = this.chOff[c];
+          for (let i = 0; i <= k; i++) this.equate(rev ? lines[k - i] : lines[i], this.chLines[off + i]);
+        } else this.record(a, z, k, lines, 0, k + 1, rev);
+      }
       if (endA < 0 && endB < 0) {
         for (let i = 0; i + i < k; i++) {
           const a = lines[i],
@@ -584,5 +619,33 @@ export class MoveGenerator extends SearchPosition {
         }
       }
     }
+  }
+
+  private nCh = 0;
+
+  /** The chain (loop) recorded with these ends and length, or -1. */
+  private parallelOf(a: number, z: number, k: number): number {
+    for (let c = 0; c < this.nCh; c++) if (this.chA[c] === a && this.chB[c] === z && this.chK[c] === k) return c;
+    return -1;
+  }
+
+  /** Records a chain (loop): its ends, length and lines from[at .. at + n), reversed if `rev`. */
+  private record(a: number, z: number, k: number, from: Int16Array, at: number, n: number, rev: boolean): void {
+    const c = this.nCh++,
+      off = c === 0 ? 0 : this.chOff[c - 1] + (this.chA[c - 1] === LOOP_END ? 1 : this.chK[c - 1] + 1);
+    this.chA[c] = a;
+    this.chB[c] = z;
+    this.chK[c] = k;
+    this.chOff[c] = off;
+    for (let i = 0; i < n; i++) this.chLines[off + i] = from[rev ? at + n - 1 - i : at + i];
+  }
+
+  /** Two lines of equal value: the larger is skipped, pointing to the smaller. */
+  private equate(x: number, y: number): void {
+    if (x === y) return;
+    const lo = x < y ? x : y,
+      hi = x < y ? y : x;
+    this.skip[hi] = 1;
+    if (this.eqOf[hi] < 0 || this.eqOf[hi] > lo) this.eqOf[hi] = lo;
   }
 }

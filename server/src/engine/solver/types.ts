@@ -109,7 +109,7 @@ export interface SolverConfig {
   etc?: boolean;
   /** Rule 6 (moves.ts): skip chain and loop openings whose static bound cannot raise alpha (default true). */
   openingBound?: boolean;
-  /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops) (default true). */
+  /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops, parallel chains) (default true). */
   equivalentMoves?: boolean;
   /**
    * Table replacement in a full bucket: evict the entry with the smaller search effort behind it
