@@ -85,6 +85,16 @@ const LOOP_END = -2;
 /** Rule 6's "no bound" (above every value). */
 const OPEN_BOUND_NONE = 10000;
 
+/**
+ * Rule 6: the most a line of a chain of 2-boxes is worth to the player drawing it, from the chain's
+ * length as markEquivalent leaves it in clen (k, or 64 + k for a loop): 2 - k for a chain of
+ * k >= 3, 4 - k for a loop of k >= 4, else no bound.
+ */
+function openingBound(clen: number): number {
+  if (clen >= 64) return clen >= 68 ? 68 - clen : OPEN_BOUND_NONE;
+  return clen >= 3 ? 2 - clen : OPEN_BOUND_NONE;
+}
+
 export class MoveGenerator extends SearchPosition {
   /** Per-ply move buffers: moves[ply * L ..]. */
   readonly moves: Int16Array;
@@ -110,6 +120,7 @@ export class MoveGenerator extends SearchPosition {
   private readonly chK: Int16Array;
   private readonly chOff: Int16Array;
   private readonly chLines: Int16Array;
+  private nCh = 0;
   /** genSacrifices()' scratch: the lines of 2-chains, after the 1-chains; the openings of long chains and loops, last. */
   readonly deferredPairs: Int16Array;
   readonly deferred: Int16Array;
@@ -336,9 +347,7 @@ export class MoveGenerator extends SearchPosition {
       // sacrifices of short chains before the opening of long chains and loops
       if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
       if (cls === 3 && useSkip && this.openingBound) {
-        // rule 6: opening a chain of k >= 3 is worth at most 2 - k, a loop of k >= 4 at most 4 - k
-        const k = s0 === 2 ? clen[b0] : clen[b1];
-        const ub = k >= 64 ? (k >= 68 ? 68 - k : OPEN_BOUND_NONE) : k >= 3 ? 2 - k : OPEN_BOUND_NONE;
+        const ub = openingBound(s0 === 2 ? clen[b0] : clen[b1]);
         if (ub <= alpha) {
           if (ub > this.dropped) this.dropped = ub;
           clsOf[i] = -1;
@@ -445,8 +454,7 @@ export class MoveGenerator extends SearchPosition {
         continue;
       }
       if (useSkip && this.openingBound) {
-        const k = s0 === 2 ? clen[b0] : clen[b1];
-        const ub = k >= 64 ? (k >= 68 ? 68 - k : OPEN_BOUND_NONE) : k >= 3 ? 2 - k : OPEN_BOUND_NONE;
+        const ub = openingBound(s0 === 2 ? clen[b0] : clen[b1]);
         if (ub <= alpha) {
           if (ub > this.dropped) this.dropped = ub;
           continue;
@@ -627,8 +635,6 @@ export class MoveGenerator extends SearchPosition {
       }
     }
   }
-
-  private nCh = 0;
 
   /** The chain (loop) recorded with these ends and length, or -1. */
   private parallelOf(a: number, z: number, k: number): number {

@@ -52,6 +52,11 @@ export const ABORT = new Abort('search aborted');
 export const INF = 10000;
 /** Enhanced transposition cutoffs only at nodes with at least this many undrawn lines. */
 const ETC_MIN = 16;
+/** A node's move-generation stages: its safe lines, then its sacrifices (no 3-box); or every move at once. */
+const STAGE_SAFE = 0,
+  STAGE_SACRIFICES = 1,
+  STAGE_ALL = 2,
+  STAGE_DONE = 3;
 
 /** Per-geometry search machinery and its transposition table. */
 export class Engine extends MoveGenerator {
@@ -227,17 +232,23 @@ export class Engine extends MoveGenerator {
     }
     // With no 3-box, the moves come in two stages: the safe lines, then (if none cut) the sacrifices.
     const staged = this.lazy && !this.etc && !reverse && this.threeCount === 0;
-    for (let stage = staged ? 0 : 2; alpha < beta && stage <= 2; stage = stage === 0 ? 1 : 3) {
+    for (
+      let stage = staged ? STAGE_SAFE : STAGE_ALL;
+      alpha < beta && stage !== STAGE_DONE;
+      stage = stage === STAGE_SAFE ? STAGE_SACRIFICES : STAGE_DONE
+    ) {
       const base = ply * this.L;
       let n: number;
-      if (stage === 0) n = this.genSafe(ply, first);
+      if (stage === STAGE_SAFE) n = this.genSafe(ply, first);
       else {
         n =
-          stage === 1 ? this.genSacrifices(ply, first, alpha) : this.genMoves(ply, ttMove, true, pairN, pa, pb, alpha);
+          stage === STAGE_SACRIFICES
+            ? this.genSacrifices(ply, first, alpha)
+            : this.genMoves(ply, ttMove, true, pairN, pa, pb, alpha);
         // moves rule 6 left out are worth at most `dropped` <= alpha: a fail-low bound must cover them
         if (this.dropped > best) best = this.dropped;
       }
-      if (stage === 2) {
+      if (stage === STAGE_ALL) {
         if (reverse) this.moves.subarray(base, base + n).reverse();
         if (this.etc && n > 1 && undrawn >= ETC_MIN) {
           // enhanced transposition cutoff: a child already known to refute the window
