@@ -5,10 +5,11 @@
  * server, and side by side with the server of the commit we started from (/work/baseline, when
  * built there), with the positions each has proven by the end and the CPU it used.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { LspTestClient } from '../test/protocol/lspClient';
 import { lcg } from '../test/support/random';
 import { plausibleRecord } from '../test/support/boards';
+import { processCpuMs } from '../test/support/process';
 
 function record60(): string {
   // A plausible 5x5 game (captures, else a safe move, else any), by a fixed PRNG.
@@ -34,16 +35,6 @@ async function hovers(client: LspTestClient, uri: string, n: number, edit: (i: n
   return times;
 }
 
-function cpuMs(pid: number): number {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
-
 const BASELINE_SERVER = '/work/baseline/dist/server.js';
 
 async function busy(name: string, text: string, serverPath?: string): Promise<void> {
@@ -51,7 +42,7 @@ async function busy(name: string, text: string, serverPath?: string): Promise<vo
   await client.initialize();
   const pid = client.process.pid!;
   let version = 1;
-  const c0 = cpuMs(pid);
+  const c0 = processCpuMs(pid) ?? NaN;
   const t0 = performance.now();
   const uri = client.open('sixty.dab', text, version);
   await client.waitForDiagnostics(uri);
@@ -59,7 +50,7 @@ async function busy(name: string, text: string, serverPath?: string): Promise<vo
   const view = await client.request('dab/boardView', { uri, position: { line: 0, character: 0 } });
   const exact = view.graph.filter((p: { valueForFirst: number | null }) => p.valueForFirst !== null).length;
   const wall = (performance.now() - t0) / 1000;
-  const cpu = (cpuMs(pid) - c0) / 1000;
+  const cpu = ((processCpuMs(pid) ?? NaN) - c0) / 1000;
   await client.shutdown();
   console.log(
     `${name}: hover p50 ${pct(times, 0.5).toFixed(1)} ms, p95 ${pct(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (aim: p95 < 50 ms); after ${wall.toFixed(1)} s: ${exact} of ${view.graph.length} positions exact, server CPU ${cpu.toFixed(1)} s`,

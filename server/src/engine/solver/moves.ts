@@ -105,11 +105,10 @@ export class MoveGenerator extends SearchPosition {
   killers: boolean;
   /** Killer move per ply (a safe line that refuted a sibling), -1 none. */
   readonly killer: Int16Array;
-  /** Scratch: visited boxes, skipped lines, chain length per box, class per ordered line. */
+  /** Scratch: visited boxes, skipped lines, chain length per box. */
   readonly visited: Uint8Array;
   readonly skip: Uint8Array;
   readonly clen: Uint8Array;
-  readonly clsOf: Int8Array;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
   /** After markEquivalent(): for a skipped line, a smaller line of equal value (-1: kept). */
@@ -144,7 +143,6 @@ export class MoveGenerator extends SearchPosition {
     this.visited = new Uint8Array(this.B);
     this.skip = new Uint8Array(this.L);
     this.clen = new Uint8Array(this.B);
-    this.clsOf = new Int8Array(this.L);
     this.eqLines = new Int16Array(this.L + 1);
     this.eqBoxes = new Int16Array(this.B + 1);
     this.eqOf = new Int16Array(this.L);
@@ -240,9 +238,9 @@ export class MoveGenerator extends SearchPosition {
 
   /**
    * Fill the move buffer moves[ply * L ..] for this position; returns the number of moves. Rules
-   * 1-4 decide what may be left out (each keeps an optimal move); the order is: the table move
-   * (`ttMove`, -1 for none), captures, the killer, lines that give nothing away, sacrifices of short
-   * chains, then the rest, centre-out within each class. Never used at solve()'s root, which tries
+   * 1-6 decide what may be left out (rules 1-5 keep an optimal move, rule 6 what may raise `alpha`);
+   * the order is: the table move (`ttMove`, -1 for none), captures, then with no 3-box genSafe's
+   * lines and genSacrifices' (the staged search's two stages in one list). Never used at solve()'s root, which tries
    * every line. `checked`: forcedCapture() has just run on this position and found nothing forced;
    * pairN, pa, pb are its pairN and pair[].
    */
@@ -316,77 +314,37 @@ export class MoveGenerator extends SearchPosition {
       }
     }
     let cnt = 0;
-    const skip = this.skip;
-    const useSkip = this.equivRule && this.threeCount === 0;
-    if (useSkip) {
-      this.markEquivalent();
-      if (ttMove >= 0 && skip[ttMove]) ttMove = -1;
-    }
     if (ttMove >= 0 && !this.isDrawn(ttMove)) buf[base + cnt++] = ttMove;
-    const order = this.order,
-      lb = this.lineBoxes;
-    // captures first, then lines giving nothing away, then sacrifices
-    const clen = this.clen,
-      clsOf = this.clsOf,
-      bits = this.bits;
-    const killer = this.killers ? this.killer[ply] : -1;
-    let n0 = 0,
-      n1 = 0,
-      n2 = 0;
-    for (let i = 0; i < L; i++) {
-      const l = order[i];
-      if (l === ttMove || (bits[l >>> 5] & (1 << (l & 31))) !== 0 || (useSkip && skip[l])) {
-        clsOf[i] = -1;
-        continue;
-      }
-      const b0 = lb[2 * l],
-        b1 = lb[2 * l + 1];
-      const s0 = b0 >= 0 ? sides[b0] : 0,
-        s1 = b1 >= 0 ? sides[b1] : 0;
-      let cls = s0 === 3 || s1 === 3 ? 0 : s0 === 2 || s1 === 2 ? 2 : 1;
-      // sacrifices of short chains before the opening of long chains and loops
-      if (cls === 2 && (!useSkip || (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) > SHORT)) cls = 3;
-      if (cls === 3 && useSkip && this.openingBound) {
-        const ub = openingBound(s0 === 2 ? clen[b0] : clen[b1]);
-        if (ub <= alpha) {
-          if (ub > this.dropped) this.dropped = ub;
-          clsOf[i] = -1;
-          continue;
+    if (this.threeCount > 0) {
+      // rule 3 off: the captures, then every other line
+      const order = this.order,
+        lb = this.lineBoxes;
+      for (let pass = 0; pass < 2; pass++)
+        for (let i = 0; i < L; i++) {
+          const l = order[i];
+          if (l === ttMove || this.isDrawn(l)) continue;
+          const b0 = lb[2 * l],
+            b1 = lb[2 * l + 1];
+          const capture = (b0 >= 0 && sides[b0] === 3) || (b1 >= 0 && sides[b1] === 3);
+          if (capture === (pass === 0)) buf[base + cnt++] = l;
         }
-      }
-      if (cls === 1 && l === killer) cls = 0; // the killer: right after the table move
-      clsOf[i] = cls;
-      if (cls === 0) n0++;
-      else if (cls === 1) n1++;
-      else if (cls === 2) n2++;
+      return cnt;
     }
-    // captures first, then lines giving nothing away, then short sacrifices, then the rest (static order within each)
-    let o0 = base + cnt,
-      o1 = o0 + n0,
-      o2 = o1 + n1,
-      o3 = o2 + n2;
-    for (let i = 0; i < L; i++) {
-      const c = clsOf[i];
-      if (c < 0) continue;
-      const l = order[i];
-      if (c === 0) buf[o0++] = l;
-      else if (c === 1) buf[o1++] = l;
-      else if (c === 2) buf[o2++] = l;
-      else buf[o3++] = l;
-    }
-    return o3 - base;
+    // the two stages of the search's staged nodes, in one list
+    cnt += this.genSafe(ply, ttMove, cnt);
+    return cnt + this.genSacrifices(ply, ttMove, alpha, cnt);
   }
 
   /**
    * The first stage of a node with no 3-box (genMoves in two parts, for nodes that stop at a safe
    * move): the lines that give nothing away (no side of a 2-box), centre-out, the killer first,
    * without `except` (the table move, already searched) and, of the undrawn edge lines of one box,
-   * all but the least (rule 4a). Returns their number, in moves[ply * L ..].
+   * all but the least (rule 4a). Returns their number, in moves[ply * L + at ..].
    */
-  genSafe(ply: number, except: number): number {
+  genSafe(ply: number, except: number, at = 0): number {
     const L = this.L,
       buf = this.moves,
-      base = ply * L,
+      base = ply * L + at,
       sides = this.sides,
       order = this.order,
       lb = this.lineBoxes,
@@ -421,12 +379,12 @@ export class MoveGenerator extends SearchPosition {
   /**
    * The second stage: the sides of 2-boxes (sacrifices): 1-chains, then 2-chains, then the openings
    * of long chains and loops (fewer nodes than other orders, measured), after rules 4-6
-   * (rule 6 with this alpha), without `except`. Returns their number, in moves[ply * L ..].
+   * (rule 6 with this alpha), without `except`. Returns their number, in moves[ply * L + at ..].
    */
-  genSacrifices(ply: number, except: number, alpha: number): number {
+  genSacrifices(ply: number, except: number, alpha: number, at = 0): number {
     const L = this.L,
       buf = this.moves,
-      base = ply * L,
+      base = ply * L + at,
       sides = this.sides,
       order = this.order,
       lb = this.lineBoxes,
