@@ -392,7 +392,7 @@ export class MoveGenerator extends SearchPosition {
       skip = this.skip,
       bits = this.bits;
     const useSkip = this.equivRule;
-    if (useSkip) this.markEquivalent();
+    if (useSkip) this.markEquivalent(false);
     this.dropped = -OPEN_BOUND_NONE;
     let cnt = 0,
       nPair = 0,
@@ -446,8 +446,10 @@ export class MoveGenerator extends SearchPosition {
    *  (e) two chains of one length with the same ends (the edge or the same 0/1-boxes): the i-th
    *      line of each from the same end (swapping them is an automorphism); isolated loops of one
    *      length: all their lines (swap and rotation).
+   * `edges` false: (a) is left out (genSacrifices: its lines are sides of 2-boxes, where (a) only
+   * repeats (b) on a corner box; genSafe applies (a) to the safe lines itself).
    */
-  markEquivalent(): void {
+  markEquivalent(edges = true): void {
     const skip = this.skip,
       sides = this.sides,
       bl = this.boxLines,
@@ -461,10 +463,10 @@ export class MoveGenerator extends SearchPosition {
     const lines = this.eqLines,
       boxes = this.eqBoxes;
     for (let b = 0; b < this.B; b++) {
-      if (sides[b] >= 4) continue;
+      if (sides[b] >= 4 || (!edges && sides[b] !== 2)) continue;
       // (a) edge lines of the box
       let g0 = -1;
-      for (let k = 0; k < 4; k++) {
+      for (let k = 0; k < 4 && edges; k++) {
         const l = bl[4 * b + k];
         if (this.isDrawn(l) || (lb[2 * l] >= 0 && lb[2 * l + 1] >= 0)) continue;
         if (g0 < 0 || l < g0) {

@@ -38,7 +38,7 @@ import { BoardGeometry } from '../board/geometry';
 import type { BoardState } from '../board/state';
 import { MoveGenerator } from './moves';
 import { LeafValues } from './leaves';
-import { SharedTable, TranspositionTable, tableBitsFor, type SharedTableMemory } from './table';
+import { SearchingNow, SharedTable, TranspositionTable, tableBitsFor, type SharedTableMemory } from './table';
 import { DEFAULT_TABLE_MB, type LeafEvaluator, type SolverConfig } from './types';
 
 /** log2 of the table entries a configuration asks for (tableBits, else tableMb, else the default). */
@@ -52,6 +52,8 @@ export const ABORT = new Abort('search aborted');
 export const INF = 10000;
 /** Enhanced transposition cutoffs only at nodes with at least this many undrawn lines. */
 const ETC_MIN = 16;
+/** Default of deferMinUndrawn. */
+const DEFER_MIN = 18;
 /** A node's move-generation stages: its safe lines, then its sacrifices (no 3-box); or every move at once. */
 const STAGE_SAFE = 0,
   STAGE_SACRIFICES = 1,
@@ -68,6 +70,8 @@ export class Engine extends MoveGenerator {
 
   // search control
   nodes = 0;
+  /** Moves searched last because another thread was searching them (since the engine was made). */
+  deferrals = 0;
   nodeLimit = Infinity;
   deadline = Infinity;
   shouldStop: (() => boolean) | undefined;
@@ -81,6 +85,12 @@ export class Engine extends MoveGenerator {
   readonly pairFloor: boolean;
   /** At ply 0, search the moves in reverse order and not the table move first (a helper thread's share). */
   reverseRoot = false;
+  /** With a table shared by threads: the moves they are searching now (simplified ABDADA), else null. */
+  private readonly searchingNow: SearchingNow | null;
+  /** Moves are deferred while another thread searches them only at nodes with this many undrawn lines. */
+  private readonly deferMin: number;
+  /** Per ply, the moves deferred while another thread searched them. */
+  private readonly deferredMoves: Int16Array;
 
   /** `shared`: the memory of a table shared with other threads (sharedTableMemory), instead of a table of its own. */
   constructor(g: BoardGeometry, cfg: SolverConfig, shared?: SharedTableMemory) {
@@ -98,6 +108,9 @@ export class Engine extends MoveGenerator {
     this.tableMin = cfg.tableMinUndrawn ?? 0;
     this.etc = cfg.etc === true;
     this.pairFloor = cfg.pairFloor !== false;
+    this.searchingNow = shared !== undefined && cfg.deferBusy !== false ? new SearchingNow(shared) : null;
+    this.deferMin = cfg.deferMinUndrawn ?? DEFER_MIN;
+    this.deferredMoves = new Int16Array(this.moves.length);
   }
 
   /** Slot of the current position (canon() done, its hash h) in the table, or -1. */
@@ -218,7 +231,8 @@ export class Engine extends MoveGenerator {
     const a0 = alpha;
     let best = -INF,
       bestMove = -1,
-      first = -1;
+      first = -1,
+      searched = false;
     const reverse = ply === 0 && this.reverseRoot;
     if (this.lazy && !this.etc && !reverse && ttMove >= 0 && !this.isDrawn(ttMove)) {
       // the table move before generating the others: most cut nodes stop here
@@ -228,6 +242,7 @@ export class Engine extends MoveGenerator {
       this.unmake(first, c);
       best = v;
       bestMove = first;
+      searched = true;
       if (v > alpha) alpha = v;
     }
     // With no 3-box, the moves come in two stages: the safe lines, then (if none cut) the sacrifices.
@@ -267,12 +282,27 @@ export class Engine extends MoveGenerator {
           }
         }
       }
-      for (let i = 0; i < n; i++) {
-        const m = this.moves[base + i];
+      // with other threads: a move one of them is searching now waits for the end of the stage
+      const now = this.searchingNow !== null && useTable && undrawn >= this.deferMin ? this.searchingNow : null;
+      let nDeferred = 0;
+      for (let i = 0; i < n + nDeferred; i++) {
+        const m = i < n ? this.moves[base + i] : this.deferredMoves[base + i - n];
         if (m === first) continue;
+        let mark = 0;
+        if (now !== null && i < n) {
+          mark = SearchingNow.mark(h, this.perm[sym * this.L + m]);
+          if (searched && now.busy(mark)) {
+            this.deferredMoves[base + nDeferred++] = m;
+            this.deferrals++;
+            continue;
+          }
+          now.start(mark);
+        }
         const c = this.make(m);
         const v = c > 0 ? c + this.search(alpha - c, beta - c, ply + 1) : 0 - this.search(0 - beta, 0 - alpha, ply + 1);
         this.unmake(m, c);
+        if (mark !== 0) now!.end(mark);
+        searched = true;
         if (v > best) {
           best = v;
           bestMove = m;

@@ -54,6 +54,12 @@ export class Solver {
     this.engine?.table.clear();
   }
 
+  /** Moves this thread searched last because another thread was searching them (deferBusy), all solves. */
+  deferrals(): number {
+    return this.pastDeferrals + (this.engine?.deferrals ?? 0);
+  }
+  private pastDeferrals = 0;
+
   /** Entries in use / capacity of the transposition table. */
   tableUsage(): { used: number; capacity: number } {
     return { used: this.engine?.table.used ?? 0, capacity: this.engine?.table.size ?? 0 };
@@ -61,6 +67,7 @@ export class Solver {
 
   private engineFor(g: BoardGeometry): Engine {
     if (!this.engine || this.engine.g.width !== g.width || this.engine.g.height !== g.height) {
+      this.pastDeferrals += this.engine?.deferrals ?? 0;
       this.engine = null; // release the old table first
       this.engine = new Engine(g, this.cfg, this.tableMemory?.(g));
     }

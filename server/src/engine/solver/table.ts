@@ -167,7 +167,12 @@ export interface SharedTableMemory {
   keepMaxPriority: boolean;
   entries: SharedArrayBuffer;
   versions: SharedArrayBuffer;
+  /** The moves being searched now, by any thread (SearchingNow). */
+  searching: SharedArrayBuffer;
 }
+
+/** Version words of a shared table (a power of two): bucket i is under version i mod VERSION_WORDS. */
+const VERSION_WORDS = 1 << 14;
 
 export function sharedTableMemory(
   keyWords: number,
@@ -184,7 +189,8 @@ export function sharedTableMemory(
     bucket,
     keepMaxPriority,
     entries: new SharedArrayBuffer(size * (keyWords + 2) * 4),
-    versions: new SharedArrayBuffer((size / bucket) * 4),
+    versions: new SharedArrayBuffer(Math.min(size / bucket, VERSION_WORDS) * 4),
+    searching: new SharedArrayBuffer(SEARCHING_WORDS * 4),
   };
 }
 
@@ -201,11 +207,13 @@ export function sharedTableMemory(
 export class SharedTable extends TranspositionTable {
   private readonly ver: Int32Array;
   private readonly shift: number;
+  private readonly vmask: number;
 
   constructor(mem: SharedTableMemory) {
     super(mem.keyWords, mem.bits, mem.bucket, mem.keepMaxPriority, mem.entries);
     this.ver = new Int32Array(mem.versions);
     this.shift = 31 - Math.clz32(this.bucket);
+    this.vmask = this.ver.length - 1;
   }
 
   override clear(): void {
@@ -229,7 +237,7 @@ export class SharedTable extends TranspositionTable {
       tab = this.tab,
       bk = this.bucket;
     const first = h & (this.size - bk),
-      v = first >>> this.shift;
+      v = (first >>> this.shift) & this.vmask;
     const v1 = Atomics.load(this.ver, v);
     if ((v1 & 1) !== 0) return -1;
     let hit = -1,
@@ -268,7 +276,7 @@ export class SharedTable extends TranspositionTable {
     move: number,
     priority: number,
   ): void {
-    const v = (h & (this.size - this.bucket)) >>> this.shift;
+    const v = ((h & (this.size - this.bucket)) >>> this.shift) & this.vmask;
     const x = this.lock(v);
     // the key's slot, by the one-thread probe under the lock (only lock holders write; the bounds it
     // copies to lo, hi and mv are not read after a store)
@@ -279,5 +287,46 @@ export class SharedTable extends TranspositionTable {
 
   protected override put(index: number, value: number): void {
     Atomics.store(this.tab, index, value);
+  }
+}
+
+/** Slots of the shared "searching now" table (a power of two; 128 KiB, it stays in a core's cache). */
+const SEARCHING_WORDS = 1 << 15;
+
+/**
+ * Which (position, move) pairs some thread is searching right now: a hash of each pair in a small
+ * shared table, written when a thread starts a move's search and cleared when it ends. A thread
+ * that meets a move another thread is searching searches it last (simplified ABDADA: Weill's
+ * ABDADA, as Kerrigan simplified it), so threads spread over a node's moves instead of searching
+ * the same ones; by then the other thread has usually stored its bound in the table. Only the
+ * order of moves depends on it, never a value: slots are overwritten freely (a lost or stale mark
+ * only changes which move comes first).
+ */
+export class SearchingNow {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(mem: SharedTableMemory) {
+    this.slots = new Int32Array(mem.searching);
+    this.mask = this.slots.length - 1;
+  }
+
+  /** The mark of move `move` (canonical orientation) of the position whose table hash is h: never 0. */
+  static mark(h: number, move: number): number {
+    const x = Math.imul(h ^ Math.imul(move + 1, 0x9e3779b1), 0x85ebca6b);
+    return (x ^ (x >>> 15)) | 1;
+  }
+
+  /** Is another thread searching the move with this mark? */
+  busy(mark: number): boolean {
+    return Atomics.load(this.slots, mark & this.mask) === mark;
+  }
+
+  start(mark: number): void {
+    Atomics.store(this.slots, mark & this.mask, mark);
+  }
+
+  end(mark: number): void {
+    Atomics.compareExchange(this.slots, mark & this.mask, mark, 0);
   }
 }

@@ -105,6 +105,13 @@ export interface SolverConfig {
    * at least 0: windows at or below it are cut without search (proof in search.ts) (default true).
    */
   pairFloor?: boolean;
+  /**
+   * On several threads: a move that another thread is searching now is searched last at its node
+   * (simplified ABDADA; only the order changes) (default true).
+   */
+  deferBusy?: boolean;
+  /** deferBusy only at nodes with at least this many undrawn lines (default 18). */
+  deferMinUndrawn?: number;
   /** Enhanced transposition cutoffs (look up every child before searching any) (default false). */
   etc?: boolean;
   /** Rule 6 (moves.ts): skip chain and loop openings whose static bound cannot raise alpha (default true). */
