@@ -157,8 +157,9 @@ export class TranspositionTable {
 }
 
 /**
- * The memory of a table that several threads share (SharedTable): the entries and one version
- * word per bucket, created once by the thread that owns the table and sent to the others.
+ * The memory of a table that several threads share (SharedTable): the entries, the version words
+ * and the moves being searched (SearchingNow), created once by the thread that owns the table and
+ * sent to the others.
  */
 export interface SharedTableMemory {
   keyWords: number;
@@ -196,7 +197,8 @@ export function sharedTableMemory(
 
 /**
  * A transposition table in shared memory, read and written by several search threads at once.
- * Each bucket has a version word, a sequence lock: a writer makes it odd (compare-and-swap, so
+ * Each bucket has a version word, a sequence lock (bucket i the word i mod VERSION_WORDS: a few
+ * buckets share one, so the words stay in cache): a writer makes it odd (compare-and-swap, so
  * writers exclude each other), writes the entry, and makes it even again; a reader reads the
  * version, the entry and the version again, and counts the probe as a miss when the version was
  * odd or changed. All accesses are Atomics, which the JavaScript memory model orders sequentially,
