@@ -83,7 +83,10 @@ export class Engine extends MoveGenerator {
   readonly tableMin: number;
   readonly etc: boolean;
   readonly pairFloor: boolean;
-  /** At ply 0, search the moves in reverse order and not the table move first (a helper thread's share). */
+  /**
+   * At ply 0, search the moves in reverse order and not the table move first (a helper thread's
+   * share; not when moves other threads search are deferred, deferBusy).
+   */
   reverseRoot = false;
   /** With a table shared by threads: the moves they are searching now (simplified ABDADA), else null. */
   private readonly searchingNow: SearchingNow | null;
@@ -233,7 +236,8 @@ export class Engine extends MoveGenerator {
       bestMove = -1,
       first = -1,
       searched = false;
-    const reverse = ply === 0 && this.reverseRoot;
+    // a helper deferring busy moves follows the same order as the others: deferral spreads the threads
+    const reverse = ply === 0 && this.reverseRoot && this.searchingNow === null;
     if (this.lazy && !this.etc && !reverse && ttMove >= 0 && !this.isDrawn(ttMove)) {
       // the table move before generating the others: most cut nodes stop here
       first = ttMove;

@@ -1,9 +1,12 @@
 /**
  * The solver on several threads (every core, a setting caps it): one transposition table in shared
  * memory (table.ts, SharedTable) and "lazy SMP". The calling thread runs the ordinary search; each
- * helper thread runs the same search of the same position on the same table, but through the root
- * moves in reverse order, so that the threads prove different root moves first and then find each
- * other's proofs in the table. Whichever thread finishes first gives the answer; the others are
+ * helper thread runs the same search of the same position on the same table. Two things spread
+ * them: solve()'s loop over the root moves goes through them in reverse order in a helper, so the
+ * threads prove different root moves first and then find each other's proofs in the table; and at
+ * every node with enough undrawn lines a move that another thread is searching right now is
+ * searched last (SearchingNow in table.ts: simplified ABDADA), so threads that meet at a node
+ * take different moves. Whichever thread finishes first gives the answer; the others are
  * stopped. Every bound in the table is proven by the thread that stored it, and an answer is a
  * whole search of one thread, so values, best moves and move values are exactly those of one
  * thread: the same as on one thread (only the time and the node counts vary).
