@@ -1,7 +1,8 @@
-// Nimstring nim-values: the graph engine (graphEngine.ts, all rules), the graph engine with no rules, the old
-// board-cell engine (cellEngine.ts) and Brinker's naive recursion ("Developing an efficient algorithm for nimber calculation in Dots and
-// Boxes"), on the same positions in one process:
-// the empty 3x3 board, 3x3 positions, 4x4 early positions, 5x5 midgames.
+// Nimstring nim-values: the board-cell engine (cellEngine.ts, the default) with its zero tests and with the
+// mex alone (as it was before the zero tests), the graph engine (graphEngine.ts) with all rules and with
+// none, and Brinker's naive recursion ("Developing an efficient algorithm for nimber calculation in Dots
+// and Boxes"), on the same positions in one process: the empty 3x3 board, 3x3 positions, 4x4 early
+// positions, 5x5 midgames, and the middle games of plausible 5x5 records.
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
 import {
@@ -19,7 +20,8 @@ import {
   regionsOfCells,
 } from '../server/src/engine/nimstring/index';
 import type { NimstringOptions } from '../server/src/engine/nimstring/index';
-import { lcg as rng } from '../test/support/random';
+import { lcg as rng, mulberry32 } from '../test/support/random';
+import { plausibleGame } from '../test/support/boards';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -48,7 +50,8 @@ function quiet(w: number, h: number, drawn: number, r: () => number): BoardState
 
 type Config = { name: string; opts: NimstringOptions };
 const CONFIGS: Config[] = [
-  { name: 'old cell engine', opts: { engine: 'cells' } },
+  { name: 'cells, zero tests', opts: { engine: 'cells' } },
+  { name: 'cells, mex only', opts: { engine: 'cells', zeroTestMinCoins: Infinity } },
   { name: 'graph, no rules', opts: { rules: NO_RULES } },
   { name: 'graph, all rules', opts: { engine: 'graph' } },
 ];
@@ -137,7 +140,7 @@ export default async function run(): Promise<void> {
     }
     console.log(
       `3x3 with 10 lines drawn (${naiveT.length} positions, cold memo each): naive (Brinker) median ${ms(median(naiveT))} (${median(naiveN)} nodes); ` +
-        `old cell engine ${ms(median(cellT))}; graph engine ${ms(median(graphT))}; speed-up over naive x${(median(naiveT) / median(graphT)).toFixed(0)}`,
+        `cell engine ${ms(median(cellT))}; graph engine ${ms(median(graphT))}; speed-up over naive x${(median(naiveT) / median(graphT)).toFixed(0)}`,
     );
   }
 
@@ -179,6 +182,23 @@ export default async function run(): Promise<void> {
       ps,
       300_000,
       false,
+    );
+  }
+
+  // 6. the middle games of plausible 5x5 records (the positions the CLI reviews), value only
+  for (const ply of [24, 22, 20]) {
+    const ps: BoardState[] = [];
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const s = new BoardState(geometryOf(5, 5));
+      for (const l of plausibleGame(5, 5, mulberry32(seed), 60).slice(0, ply)) s.play(l);
+      ps.push(s);
+    }
+    compare(
+      `plausible 5x5 records (seeds 1-6), ply ${ply}, value only, budget 300k`,
+      ps,
+      300_000,
+      false,
+      CONFIGS.slice(0, 2),
     );
   }
 }

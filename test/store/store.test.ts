@@ -20,6 +20,7 @@ import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/e
 import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
 import { checkProof, toRow } from '../../server/src/store/proof';
+import { checkNimView } from '../../server/src/store/nimView';
 import { assertTrue, records, tempDir } from './support';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -371,4 +372,17 @@ test('store: Nimstring views are kept per position and checked before use', () =
   for (const s of states) proofs.nim(s, 5000, compute(s));
   assert.equal(computed, 2 * states.length, 'damaged views are computed again, never used');
   proofs.close();
+});
+
+test('store: a Nimstring view whose chain fight contradicts its nim-value is refused', () => {
+  const s = randomPosition(3, 3, mulberry32(5), 6, true);
+  const n = nimSummary(s, 50_000);
+  assert.notEqual(n.nimber, 'unknown');
+  assert.equal(n.moverWinsChainFight, n.nimber !== 0);
+  assert.deepEqual(checkNimView(s, JSON.stringify(n)), n);
+  assert.equal(checkNimView(s, JSON.stringify({ ...n, moverWinsChainFight: !n.moverWinsChainFight })), undefined);
+  assert.equal(checkNimView(s, JSON.stringify({ ...n, moverWinsChainFight: 'yes' })), undefined);
+  // a proven fight with the value unknown is a view of its own
+  const fightOnly = { ...n, nimber: 'unknown', moverWinsChainFight: true };
+  assert.deepEqual(checkNimView(s, JSON.stringify(fightOnly)), fightOnly);
 });

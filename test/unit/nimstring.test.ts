@@ -14,10 +14,16 @@ import {
   cellsOfState,
   simplify,
   LOONY,
+  NimstringOptions,
+  wins,
+  chainFight,
 } from '../../server/src/engine/nimstring/index';
 import { bruteLosingHeaps, clearBruteMemo } from '../../server/src/engine/nimstring/brute';
-import { lcg as rng } from '../support/random';
-import { randomPosition } from '../support/boards';
+import { sharedCache } from '../../server/src/engine/nimstring/cellEngine';
+import { nimSummary } from '../../server/src/engine/analysis/nim';
+import { nimVerdict } from '../../server/src/engine/phrasebook/nimstring';
+import { lcg as rng, mulberry32 } from '../support/random';
+import { plausibleGame, randomPosition } from '../support/boards';
 
 /** A board with every line drawn except the named ones. */
 function onlyUndrawn(w: number, h: number, names: string[]): BoardState {
@@ -34,14 +40,22 @@ function onlyUndrawn(w: number, h: number, names: string[]): BoardState {
   return s;
 }
 
-function crossCheck(w: number, h: number, count: number, minDrawn: number, seed: number, withMoves: number) {
+function crossCheck(
+  w: number,
+  h: number,
+  count: number,
+  minDrawn: number,
+  seed: number,
+  withMoves: number,
+  options: NimstringOptions = {},
+) {
   const r = rng(seed);
   const cache = new NimCache();
   const seen = new Map<string, number>();
   let checked = 0;
   for (let it = 0; it < count; it++) {
     const s = randomPosition(w, h, r, minDrawn, it % 2 === 0);
-    const res = nimstring(s, { cache, moveValues: it < withMoves });
+    const res = nimstring(s, { ...options, cache, moveValues: it < withMoves });
     const b = bruteValue(s);
     assert.equal(res.nimber, b, `${w}x${h} ${s.key()}: nimstring ${res.nimber} vs brute ${b}`);
     assert.equal(res.nimber === 0, !bruteWins(s), `${s.key()}: zero iff player to move loses`);
@@ -139,6 +153,119 @@ test('random late 3x4 positions agree with the brute force', () => {
   const { seen } = crossCheck(3, 4, 400, 19, 33, 150);
   assert.ok((seen.get('1') ?? 0) > 10, JSON.stringify([...seen]));
   clearBruteMemo();
+});
+
+// The zero tests (cellEngine.ts, `wins`) are off on small regions by default; here every region is
+// valued by them (min coins 1), and, as the other side, by the mex alone (Infinity).
+for (const [label, zeroTestMinCoins] of [
+  ['every region by zero tests', 1],
+  ['the mex alone', Infinity],
+] as const) {
+  test(`${label}: random 2x3, late 3x3 and late 3x4 positions agree with the brute force`, () => {
+    const opts = { zeroTestMinCoins, engine: 'cells' as const };
+    assert.equal(crossCheck(2, 3, 1500, 0, 111, 500, opts).checked, 1500);
+    const { seen } = crossCheck(3, 3, 800, 10, 222, 200, opts);
+    assert.ok((seen.get('2') ?? 0) > 5 && (seen.get('0') ?? 0) > 5, JSON.stringify([...seen]));
+    crossCheck(3, 4, 150, 19, 333, 50, opts);
+    clearBruteMemo();
+  });
+}
+
+test('zero tests: a region plus *h loses exactly when h is its value', () => {
+  const r = rng(44);
+  let tested = 0;
+  for (let it = 0; it < 300; it++) {
+    const s = randomPosition(3, 3, r, 8, true);
+    const parts = simplify(cellsOfState(s).cells);
+    if (parts === LOONY) continue;
+    for (const p of parts) {
+      const value = regionValue(p, newContext(1e7, new NimCache(), Infinity));
+      const ctx = newContext(1e7, new NimCache(), 1);
+      // heaps above the value first, so the answers do not come from memoized smaller tests
+      for (const h of [value + 2, value + 1, value, 0, 1, 2, 3]) assert.equal(wins(p, h, ctx), h !== value);
+      tested++;
+    }
+  }
+  assert.ok(tested > 200, `${tested} regions`);
+});
+
+test('5x5 middle games: zero tests and the mex give the same nim-values', () => {
+  let compared = 0;
+  for (const seed of [1, 2, 3, 4]) {
+    const lines = plausibleGame(5, 5, mulberry32(seed), 60);
+    for (const ply of [28, 25, 23]) {
+      const s = new BoardState(geometryOf(5, 5));
+      for (const l of lines.slice(0, ply)) s.play(l);
+      const run = (zeroTestMinCoins: number) =>
+        nimstring(s, { cache: new NimCache(), engine: 'cells', budget: 400_000, moveValues: true, zeroTestMinCoins });
+      const a = run(1),
+        b = run(Infinity);
+      if (a.nimber === 'unknown' || b.nimber === 'unknown') continue;
+      assert.equal(a.nimber, b.nimber, `seed ${seed} ply ${ply}`);
+      assert.deepEqual(
+        a.moveValues.map((m) => [m.name, m.nimber]),
+        b.moveValues.map((m) => [m.name, m.nimber]),
+        `seed ${seed} ply ${ply} moves`,
+      );
+      compared++;
+    }
+  }
+  assert.ok(compared >= 8, `${compared} positions compared`);
+});
+
+test('the chain fight alone (one zero test) agrees with the brute force', () => {
+  const counts = { wins: 0, loses: 0 };
+  for (const [w, h, minDrawn, n, seed] of [
+    [2, 3, 0, 1500, 7],
+    [3, 3, 9, 600, 8],
+    [3, 4, 19, 120, 9],
+  ] as const) {
+    const r = rng(seed);
+    for (let it = 0; it < n; it++) {
+      const s = randomPosition(w, h, r, minDrawn, it % 2 === 0);
+      const truth = bruteWins(s);
+      for (const zeroTestMinCoins of [1, 8]) {
+        const f = chainFight(s, { cache: new NimCache(), zeroTestMinCoins });
+        assert.equal(f.moverWins, truth, `${w}x${h} ${s.key()} (zero tests from ${zeroTestMinCoins} coins)`);
+      }
+      counts[truth ? 'wins' : 'loses']++;
+    }
+  }
+  clearBruteMemo();
+  assert.ok(counts.wins > 200 && counts.loses > 200, JSON.stringify(counts));
+  // over budget: unknown, never a guess
+  assert.equal(
+    chainFight(new BoardState(geometryOf(4, 4)), { budget: 10, cache: new NimCache() }).moverWins,
+    'unknown',
+  );
+});
+
+test('5x5 middle games: the Nimstring view proves the chain fight where the value runs out of budget', () => {
+  let verdictsOnly = 0;
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    const lines = plausibleGame(5, 5, mulberry32(seed), 60);
+    for (const ply of [25, 24, 23, 22]) {
+      const s = new BoardState(geometryOf(5, 5));
+      for (const l of lines.slice(0, ply)) s.play(l);
+      const truth = nimstring(s, { cache: new NimCache(), budget: 300_000, moveValues: false });
+      if (truth.nimber === 'unknown') continue;
+      sharedCache.map.clear();
+      sharedCache.wins.clear();
+      const small = nimSummary(s, 1500, false);
+      if (small.nimber !== 'unknown') assert.equal(small.nimber, truth.nimber, `seed ${seed} ply ${ply}`);
+      if (small.moverWinsChainFight !== undefined)
+        assert.equal(small.moverWinsChainFight, truth.nimber !== 0, `seed ${seed} ply ${ply} chain fight`);
+      if (small.nimber === 'unknown' && small.moverWinsChainFight !== undefined) {
+        verdictsOnly++;
+        assert.match(
+          nimVerdict(small, 'Alice', false),
+          /: not 0( = .*)? — Alice wins the chain fight \(its nim-value is not found/,
+        );
+      }
+    }
+  }
+  console.log(`# ${verdictsOnly} positions with the chain fight proven and the value unknown`);
+  assert.ok(verdictsOnly >= 2, `${verdictsOnly} positions with the chain fight proven and the value unknown`);
 });
 
 test('symmetric regions get the same canonical key and value', () => {

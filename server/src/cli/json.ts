@@ -71,6 +71,7 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
             nim: {
               label: NIM_VIEW_LABEL,
               nimber: p.nim.nimber,
+              moverWinsChainFight: p.nim.moverWinsChainFight ?? null,
               longChains: p.nim.longChains,
               loops: p.nim.loops,
               wantsLongChains: p.nim.wantsLongChains,

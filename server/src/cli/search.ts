@@ -273,7 +273,7 @@ function proveLine(
         // the Nimstring view shares the record's budget too (at most one position's worth)
         nimMs: Math.max(0, Math.min(o.positionBudgetMs, recordLeft - ms, totalLeft - ms)),
       });
-      if (e.nim?.nimber === 'unknown') nimFailures++;
+      if (e.nim && e.nim.moverWinsChainFight === undefined) nimFailures++;
     }
     // the played move's lower bound joins what the search proved (as the review does)
     if (floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper) e = { ...e, lower: floor };

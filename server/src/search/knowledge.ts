@@ -43,10 +43,16 @@ function withExtras(main: Evaluation, other: Evaluation): Evaluation {
 }
 
 /** A Nimstring view with a known value beats one without (each is true as far as it goes). */
+/**
+ * The Nimstring view that knows more: the value and the winning moves, the value, who wins the chain
+ * fight, nothing; `a` on a tie.
+ */
 function betterNim(a: Evaluation['nim'], b: Evaluation['nim']): Evaluation['nim'] {
   if (!a) return b;
   if (!b) return a;
-  return a.nimber === 'unknown' && b.nimber !== 'unknown' ? b : a;
+  const known = (n: NonNullable<Evaluation['nim']>) =>
+    n.nimber !== 'unknown' ? (n.winningMoves ? 3 : 2) : n.moverWinsChainFight !== undefined ? 1 : 0;
+  return known(b) > known(a) ? b : a;
 }
 
 function mergeMoveValues(

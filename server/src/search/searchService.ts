@@ -555,7 +555,7 @@ export class SearchService {
         drawn: new Uint8Array(k.state.drawn),
         nodeBudget: this.settings.nodeBudget,
         timeBudgetMs: Math.max(1, Math.round(pick.budgetMs)),
-        nimBudget: k.evaluation?.nim && k.evaluation.nim.nimber !== 'unknown' ? 0 : nimBudget(pick.level),
+        nimBudget: k.evaluation?.nim?.winningMoves ? 0 : nimBudget(pick.level),
         ...this.knownBounds(k, this.docs.get(pick.owner)?.played.get(pick.key)),
         lead: k.state.score[k.state.toMove] - k.state.score[1 - k.state.toMove],
       };

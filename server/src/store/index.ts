@@ -24,7 +24,7 @@ export interface ProofCache {
   combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
   /** The Nimstring view of `state` from the store, else `compute()` (and stored). */
   nim(state: BoardState, budget: number, compute: () => NimSummary): NimSummary;
-  /** A stored Nimstring view with a known value, or undefined. */
+  /** A stored Nimstring view that knows the value or who wins the chain fight, or undefined. */
   storedNim(state: BoardState): NimSummary | undefined;
   /** Keep a Nimstring view computed with `budget` regions. */
   keepNim(state: BoardState, budget: number, n: NimSummary): void;
@@ -58,8 +58,9 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       return n;
     },
     storedNim(state) {
-      const n = store.getNim(state, Infinity);
-      return n && n.nimber !== 'unknown' ? n : undefined;
+      // a view that knows the value, or at least who wins the chain fight
+      const n = store.getNim(state, 0);
+      return n && (n.nimber !== 'unknown' || n.moverWinsChainFight !== undefined) ? n : undefined;
     },
     keepNim: (state, budget, n) => store.putNim(state, budget, n),
     flush: () => store.flush(),

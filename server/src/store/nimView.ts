@@ -21,6 +21,11 @@ export function checkNimView(state: BoardState, text: string): NimSummary | unde
   if (!isCount(n.longChains) || !isCount(n.loops)) return undefined;
   if (n.wantsLongChains !== 'even' && n.wantsLongChains !== 'odd') return undefined;
   if (typeof n.currentFavoursPlayerToMove !== 'boolean' || !Array.isArray(n.regions)) return undefined;
+  // the chain fight, when given, is a boolean that agrees with a known nim-value
+  if (n.moverWinsChainFight !== undefined) {
+    if (typeof n.moverWinsChainFight !== 'boolean') return undefined;
+    if (n.nimber !== 'unknown' && n.moverWinsChainFight !== (n.nimber !== 0)) return undefined;
+  }
   for (const r of n.regions) {
     if (typeof r !== 'object' || r === null || !isNimber(r.nimber) || !Array.isArray(r.boxes)) return undefined;
     if (!r.boxes.every((b) => Number.isInteger(b) && b >= 0 && b < g.boxCount)) return undefined;

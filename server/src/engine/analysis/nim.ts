@@ -4,7 +4,7 @@
  * chain rule asks for, and the moves that win the chain fight. Budgeted: 'unknown' beyond it.
  */
 import type { BoardState } from '../board/state';
-import { nimstring } from '../nimstring';
+import { chainFight, nimstring } from '../nimstring';
 
 export interface NimSummary {
   nimber: number | 'loony' | 'unknown';
@@ -14,6 +14,12 @@ export interface NimSummary {
   /** The parity of the long chain count the player to move wants. */
   wantsLongChains: 'even' | 'odd';
   currentFavoursPlayerToMove: boolean;
+  /**
+   * Proven: the player to move wins the chain fight (Nimstring: the nim-value is not 0, or loony) or
+   * loses it (0). Known whenever the nim-value is, and sometimes without it (a zero test); undefined
+   * when not found within the budget.
+   */
+  moverWinsChainFight?: boolean;
   /** Moves that win Nimstring for the player to move (line indices); undefined when not computed. */
   winningMoves?: number[];
 }
@@ -22,13 +28,25 @@ export function nimSummary(state: BoardState, budget: number, moveValues = true,
   const deadline = timeBudgetMs === undefined ? undefined : Date.now() + timeBudgetMs;
   const msLeft = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
   // the value first: the moves only when it is known (each costs about as much as the value)
-  const root = nimstring(state, { budget, moveValues: false, timeBudgetMs: msLeft() });
+  let root = nimstring(state, { budget, moveValues: false, timeBudgetMs: msLeft() });
+  let moverWinsChainFight = root.nimber === 'unknown' ? undefined : root.nimber !== 0;
+  if (root.nimber === 'unknown') {
+    // the chain fight alone (one zero test) reaches further back; the value's memo helps it
+    const fight = chainFight(state, { budget, timeBudgetMs: msLeft() });
+    if (fight.moverWins !== 'unknown') moverWinsChainFight = fight.moverWins;
+    // a lost fight proves the value 0, and memoized the region values: asked again, it comes at once
+    if (fight.moverWins === false) {
+      const again = nimstring(state, { budget, moveValues: false, timeBudgetMs: msLeft() });
+      root = { ...again, nimber: 0 };
+    }
+  }
   const r =
     moveValues && root.nimber !== 'unknown'
       ? nimstring(state, { budget: Math.max(1, budget - root.nodes), moveValues, timeBudgetMs: msLeft() })
       : root;
   return {
     nimber: root.nimber,
+    ...(moverWinsChainFight !== undefined ? { moverWinsChainFight } : {}),
     regions: r.regions.map((x) => ({ boxes: x.boxes, nimber: x.nimber })),
     longChains: r.longChains,
     loops: r.loops,

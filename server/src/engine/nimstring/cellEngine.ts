@@ -12,6 +12,9 @@
 import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './cells';
 import { NIM_BUDGET_DEFAULT, NIM_CACHE_ENTRIES } from '../limits';
 
+/** Default of SearchContext.zeroTestMinCoins (the zero tests are described at `wins`). */
+export const ZERO_TEST_MIN_COINS = 8;
+
 export class BudgetExceeded extends Error {
   constructor() {
     super('nimstring: node budget exceeded');
@@ -21,6 +24,11 @@ export class BudgetExceeded extends Error {
 /** Memo of region values by canonical key; shared between calls unless a fresh one is passed. */
 export class NimCache {
   readonly map = new Map<string, number>();
+  /**
+   * Zero tests that came out "wins" (zeroTests.ts): canonical key + heap -> the region plus that heap
+   * is a first-player win. A loss is not kept here: it is the region's value, kept in `map`.
+   */
+  readonly wins = new Set<string>();
   /**
    * Graph engine (graphEngine.ts) entries: a 30-bit hash of a graph's encoding -> entries holding the
    * whole encoding, compared in full on every hit (a hash collision never returns a wrong value).
@@ -34,6 +42,10 @@ export class NimCache {
   set(key: string, v: number): void {
     if (this.map.size >= this.maxEntries) this.map.clear();
     this.map.set(key, v);
+  }
+  addWin(key: string): void {
+    if (this.wins.size >= this.maxEntries) this.wins.clear();
+    this.wins.add(key);
   }
   /** Value of the graph whose encoding is codes[0..len), or undefined. */
   getCodes(hash: number, codes: ArrayLike<number>, len: number): number | undefined {
@@ -57,7 +69,7 @@ export class NimCache {
     this.graphCount++;
   }
   get size(): number {
-    return this.map.size + this.graphCount;
+    return this.map.size + this.wins.size + this.graphCount;
   }
 }
 
@@ -76,6 +88,8 @@ export interface SearchContext {
   /** Memo hits. */
   hits: number;
   budget: number;
+  /** Regions of at least this many coins are valued by zero tests (wins below), smaller ones by the mex. */
+  zeroTestMinCoins: number;
   /** Date.now() after which the search gives up like over budget (checked every 64 regions). */
   deadline?: number;
 }
@@ -87,13 +101,20 @@ export function spent(ctx: { nodes: number; budget: number; deadline?: number })
   );
 }
 
-export function newContext(budget = NIM_BUDGET_DEFAULT, cache: NimCache = sharedCache): SearchContext {
-  return { cache, nodes: 0, hits: 0, budget };
+export function newContext(
+  budget = NIM_BUDGET_DEFAULT,
+  cache: NimCache = sharedCache,
+  zeroTestMinCoins = ZERO_TEST_MIN_COINS,
+): SearchContext {
+  return { cache, nodes: 0, hits: 0, budget, zeroTestMinCoins };
 }
 
-/** Value of a simplified, connected, non-loony region. */
-export function regionValue(cells: Cell[], ctx: SearchContext): number {
-  if (cells.length === 0) return 0;
+/**
+ * The value of a region when it needs no search (an isolated chain or loop) or is memoized, else
+ * undefined; `key` is then its canonical key (computed once, for the caller to store under).
+ */
+function knownValue(cells: Cell[], ctx: SearchContext): { value: number } | { key: string; raw: string } {
+  if (cells.length === 0) return { value: 0 };
   // Shortcut: a region whose coins all have two strings is an isolated chain (both ends on the
   // ground) or a loop. Loops and long chains are 0 (every move is loony); 1- and 2-chains are *1.
   let allTwo = true,
@@ -105,19 +126,30 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
     }
     ground += c.g;
   }
-  if (allTwo) return ground === 0 || cells.length >= 3 ? 0 : 1;
+  if (allTwo) return { value: ground === 0 || cells.length >= 3 ? 0 : 1 };
   const raw = rawKey(cells);
   const quick = ctx.cache.get(raw);
   if (quick !== undefined) {
     ctx.hits++;
-    return quick;
+    return { value: quick };
   }
   const key = canonicalKey(cells);
   const known = ctx.cache.get(key);
   if (known !== undefined) {
     ctx.hits++;
     ctx.cache.set(raw, known);
-    return known;
+    return { value: known };
+  }
+  return { key, raw };
+}
+
+/** Value of a simplified, connected, non-loony region. */
+export function regionValue(cells: Cell[], ctx: SearchContext): number {
+  const k = knownValue(cells, ctx);
+  if ('value' in k) return k.value;
+  if (cells.length >= ctx.zeroTestMinCoins) {
+    // the first heap the region loses against is its value (zeroTests below)
+    for (let h = 0; ; h++) if (!wins(cells, h, ctx)) return h;
   }
   if (spent(ctx)) throw new BudgetExceeded();
   const moves = regionMoves(cells);
@@ -129,9 +161,58 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
   }
   let mex = 0;
   while (seen[mex]) mex++;
-  ctx.cache.set(key, mex);
-  if (raw !== key) ctx.cache.set(raw, mex);
+  ctx.cache.set(k.key, mex);
+  if (k.raw !== k.key) ctx.cache.set(k.raw, mex);
   return mex;
+}
+
+/**
+ * ZERO TESTS. Does the player to move win the region R plus a nim heap *h? By Sprague-Grundy, R + *h
+ * is lost exactly when h is R's value, so the value is the first h whose test fails; and a test
+ * stops at the first winning move, where the mex needs the value of every option. A move is either
+ * in R (a loony move loses, as in the mex: skipped; otherwise the options' parts plus *h must be a
+ * loss, sumWins) or in the heap (R + *y, y < h, must be a loss). A loss proves R's value is h and is
+ * memoized as that value; a win is memoized with its heap. By default only regions of at least
+ * ZERO_TEST_MIN_COINS coins are tested (`zeroTestMinCoins`): smaller ones are cheaper by the mex.
+ * Cross-checked with every region tested and with none against the whole-board brute force
+ * (test/unit/nimstring.test.ts).
+ */
+
+export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
+  const k = knownValue(cells, ctx);
+  if ('value' in k) return k.value !== h;
+  const winKey = k.key + '|' + h;
+  if (ctx.cache.wins.has(winKey)) {
+    ctx.hits++;
+    return true;
+  }
+  if (spent(ctx)) throw new BudgetExceeded();
+  const idx = indexOf(cells);
+  let win = false;
+  for (const m of regionMoves(cells)) {
+    const parts = applyMove(cells, m, idx);
+    if (parts !== LOONY && !sumWins(parts, h, ctx)) {
+      win = true;
+      break;
+    }
+  }
+  for (let y = 0; !win && y < h; y++) win = !wins(cells, y, ctx);
+  if (win) ctx.cache.addWin(winKey);
+  else {
+    ctx.cache.set(k.key, h);
+    if (k.raw !== k.key) ctx.cache.set(k.raw, h);
+  }
+  return win;
+}
+
+/** Does the player to move win the sum of these regions and *h? The largest is tested, the rest valued. */
+export function sumWins(parts: Cell[][], h: number, ctx: SearchContext): boolean {
+  if (parts.length === 0) return h !== 0;
+  let big = 0;
+  for (let i = 1; i < parts.length; i++) if (parts[i].length > parts[big].length) big = i;
+  let x = h;
+  for (let i = 0; i < parts.length; i++) if (i !== big) x ^= regionValue(parts[i], ctx);
+  return wins(parts[big], x, ctx);
 }
 
 /** Value of the position after a move in a region (xor of its parts), or LOONY. */

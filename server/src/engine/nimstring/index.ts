@@ -30,7 +30,7 @@ import type { BoardState } from '../board/state';
 import { NIM_BUDGET_DEFAULT } from '../limits';
 import { UNCLAIMED } from '../board/state';
 import { Cell, LOONY, cellsOfState, componentIndices, simplify, cloneCells, degree, indexOf, neighbour } from './cells';
-import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache } from './cellEngine';
+import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache, sumWins } from './cellEngine';
 import { GraphContext, NimRules, newGraphContext, regionsOfCells, regionsValue } from './graphEngine';
 
 /**
@@ -64,6 +64,12 @@ export interface NimstringOptions {
    * strings-and-coins graph engine (graphEngine.ts). Both are exact and cross-checked with the brute force.
    */
   engine?: 'graph' | 'cells';
+  /**
+   * The cell engine values regions of at least this many coins by zero tests (cellEngine.ts, `wins`),
+   * smaller ones by the mex of every option; Infinity: the mex only. Default ZERO_TEST_MIN_COINS. The
+   * value never depends on it, only the time.
+   */
+  zeroTestMinCoins?: number;
 }
 
 export interface NimRegion {
@@ -152,7 +158,7 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
   const engine = options.engine ?? (options.rules ? 'graph' : DEFAULT_NIM_ENGINE);
   const ctx =
     engine === 'cells'
-      ? newContext(budget, options.cache)
+      ? newContext(budget, options.cache, options.zeroTestMinCoins)
       : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
   if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
   const g = state.geometry;
@@ -214,6 +220,28 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
 }
 
 /**
+ * Who wins the chain fight (Nimstring, the score ignored) from this position: the player to move
+ * wins exactly when the nim-value is not 0 (or the position is loony). Decided by one zero test of
+ * the whole position (cellEngine.ts, `wins`), which stops at the first winning move and so often
+ * finishes where the value does not. 'unknown' beyond the budget, never a guess.
+ */
+export function chainFight(
+  state: BoardState,
+  options: Pick<NimstringOptions, 'budget' | 'cache' | 'timeBudgetMs' | 'zeroTestMinCoins'> = {},
+): { moverWins: boolean | 'unknown'; nodes: number } {
+  const parts = simplify(cellsOfState(state).cells);
+  if (parts === LOONY) return { moverWins: true, nodes: 0 };
+  const ctx = newContext(options.budget ?? NIM_BUDGET_DEFAULT, options.cache, options.zeroTestMinCoins);
+  if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
+  try {
+    return { moverWins: sumWins(parts, 0, ctx), nodes: ctx.nodes };
+  } catch (e) {
+    if (e instanceof BudgetExceeded) return { moverWins: 'unknown', nodes: ctx.nodes };
+    throw e;
+  }
+}
+
+/**
  * Chains and loops as they stand: maximal runs of degree-2 coins. A run that closes on itself is a
  * loop; otherwise it is a chain, long when it has >= 3 coins. (Runs through junctions are not
  * chains yet; the count is a guide for the long chain rule, not a prediction.)
@@ -260,7 +288,16 @@ export function countChains(cells: readonly Cell[]): {
   };
 }
 
-export { NimCache, sharedCache, regionValue, naiveValue, newContext, BudgetExceeded } from './cellEngine';
+export {
+  NimCache,
+  sharedCache,
+  regionValue,
+  naiveValue,
+  newContext,
+  wins,
+  sumWins,
+  BudgetExceeded,
+} from './cellEngine';
 export { bruteValue, bruteWins } from './brute';
 export { orderingRules, chainStructure, firstOpening } from './ordering';
 export type { OrderChain, OrderingResult } from './ordering';

@@ -15,7 +15,9 @@ export function nimText(v: number | 'loony' | 'unknown'): string {
 export function nimVerdict(n: NimSummary, mover: string, valueKnown: boolean): string {
   const fight =
     n.nimber === 'unknown'
-      ? 'the chain fight is not solved within the budget'
+      ? n.moverWinsChainFight === true
+        ? `${mover} wins the chain fight (its nim-value is not found within the budget)`
+        : 'the chain fight is not solved within the budget'
       : n.nimber === 0
         ? `${mover} loses the chain fight (nim-value 0)`
         : n.nimber === 'loony'
@@ -25,7 +27,8 @@ export function nimVerdict(n: NimSummary, mover: string, valueKnown: boolean): s
     n.regions.length > 1
       ? ` = ${n.regions.map((r) => nimText(r.nimber)).join(' ⊕ ')} over ${n.regions.length} regions`
       : '';
-  return `${valueKnown ? 'Nimstring' : NIM_VIEW_LABEL}: ${nimText(n.nimber)}${regions} — ${fight}.`;
+  const value = n.nimber === 'unknown' && n.moverWinsChainFight === true ? 'not 0' : nimText(n.nimber);
+  return `${valueKnown ? 'Nimstring' : NIM_VIEW_LABEL}: ${value}${regions} — ${fight}.`;
 }
 
 /** "Long chains now: 2, loops: 1; the long chain rule asks Alice for an even number (met now)." */
