@@ -71,10 +71,11 @@ export const NIM_BUDGET_CLI = 20_000;
 export const NIM_BUDGET_CLI_PROBE = 100;
 /**
  * Per position searched by the server's background search, after an attempt (its budget grows with
- * the attempts up to this cap): off the main thread, so larger than the CLI's; 50,000 regions cost
- * 3-8 s on an early 5x5 position, more than the first attempts' search.
+ * the attempts up to this cap, and the per-document background budget bounds the whole): off the
+ * main thread, so larger than the CLI's. 200,000 regions cost up to about 10 s, and prove who wins
+ * the chain fight back to ply 19 on plausible 5x5 records (ply 20-23 with the CLI's 20,000).
  */
-export const NIM_BUDGET_WORKER = 50_000;
+export const NIM_BUDGET_WORKER = 200_000;
 /** Region values memoized across calls (the shared cache); cleared when full so memory stays bounded. */
 export const NIM_CACHE_ENTRIES = 500_000;
 /** The server's memo of quick Nimstring views, by position; cleared when full. */

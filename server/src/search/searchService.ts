@@ -117,9 +117,9 @@ interface Doc extends DocumentPlan {
 }
 
 /**
- * Nimstring regions evaluated after an attempt at `level` (until the position's Nimstring value is
- * known): grows with the attempts like the search time (a 50,000-region budget costs 3-8 s on an
- * early 5x5 position, more than the first attempts' search).
+ * Nimstring regions evaluated after an attempt at `level` (until the position's Nimstring view has
+ * its value and winning moves): grows with the attempts like the search time, up to
+ * NIM_BUDGET_WORKER (its cost is said there).
  */
 function nimBudget(level: number): number {
   return Math.min(NIM_BUDGET_WORKER, 500 * 4 ** level);

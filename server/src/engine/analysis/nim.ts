@@ -27,22 +27,18 @@ export interface NimSummary {
 export function nimSummary(state: BoardState, budget: number, moveValues = true, timeBudgetMs?: number): NimSummary {
   const deadline = timeBudgetMs === undefined ? undefined : Date.now() + timeBudgetMs;
   const msLeft = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
-  // the value first: the moves only when it is known (each costs about as much as the value)
-  let root = nimstring(state, { budget, moveValues: false, timeBudgetMs: msLeft() });
-  let moverWinsChainFight = root.nimber === 'unknown' ? undefined : root.nimber !== 0;
-  if (root.nimber === 'unknown') {
-    // the chain fight alone (one zero test) reaches further back; the value's memo helps it
-    const fight = chainFight(state, { budget, timeBudgetMs: msLeft() });
-    if (fight.moverWins !== 'unknown') moverWinsChainFight = fight.moverWins;
-    // a lost fight proves the value 0, and memoized the region values: asked again, it comes at once
-    if (fight.moverWins === false) {
-      const again = nimstring(state, { budget, moveValues: false, timeBudgetMs: msLeft() });
-      root = { ...again, nimber: 0 };
-    }
-  }
+  // Who wins the chain fight first (one zero test, cheaper than the value and reaching further back),
+  // then the value with what is left (the test's memo makes its start free), then the moves only when
+  // the value is known (each costs about as much as the value).
+  const fight = chainFight(state, { budget, timeBudgetMs: msLeft() });
+  let root = nimstring(state, { budget: Math.max(1, budget - fight.nodes), moveValues: false, timeBudgetMs: msLeft() });
+  // a lost fight proves the value 0 (the region values are memoized then: the call above finds them)
+  if (fight.moverWins === false) root = { ...root, nimber: 0 };
+  const moverWinsChainFight =
+    root.nimber !== 'unknown' ? root.nimber !== 0 : fight.moverWins === 'unknown' ? undefined : fight.moverWins;
   const r =
     moveValues && root.nimber !== 'unknown'
-      ? nimstring(state, { budget: Math.max(1, budget - root.nodes), moveValues, timeBudgetMs: msLeft() })
+      ? nimstring(state, { budget: Math.max(1, budget - fight.nodes - root.nodes), moveValues, timeBudgetMs: msLeft() })
       : root;
   return {
     nimber: root.nimber,
