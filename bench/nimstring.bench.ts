@@ -18,6 +18,7 @@ import {
   newGraphContext,
   regionsValue,
   regionsOfCells,
+  chainFight,
 } from '../server/src/engine/nimstring/index';
 import type { NimstringOptions } from '../server/src/engine/nimstring/index';
 import { lcg as rng, mulberry32 } from '../test/support/random';
@@ -185,8 +186,9 @@ export default async function run(): Promise<void> {
     );
   }
 
-  // 6. the middle games of plausible 5x5 records (the positions the CLI reviews), value only
-  for (const ply of [24, 22, 20]) {
+  // 6. the middle games of plausible 5x5 records (the positions the CLI reviews): the value, and who
+  // wins the chain fight alone (one zero test, `chainFight`)
+  for (const ply of [24, 22, 20, 19]) {
     const ps: BoardState[] = [];
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const s = new BoardState(geometryOf(5, 5));
@@ -199,6 +201,19 @@ export default async function run(): Promise<void> {
       300_000,
       false,
       CONFIGS.slice(0, 2),
+    );
+    const ts: number[] = [],
+      ns: number[] = [];
+    let unknown = 0;
+    for (const s of ps) {
+      const t0 = performance.now();
+      const f = chainFight(s, { cache: new NimCache(), budget: 300_000 });
+      ts.push(performance.now() - t0);
+      ns.push(f.nodes);
+      if (f.moverWins === 'unknown') unknown++;
+    }
+    console.log(
+      `    ${'chain fight alone'.padEnd(18)} median ${ms(median(ts)).padStart(9)}  max ${ms(Math.max(...ts)).padStart(9)}  total ${ms(ts.reduce((a, b) => a + b, 0)).padStart(9)}  median ${median(ns)} regions evaluated, ${unknown}/${ps.length} unknown`,
     );
   }
 }

@@ -76,7 +76,7 @@ export const NIM_BUDGET_CLI_PROBE = 100;
  * the chain fight back to ply 19 on plausible 5x5 records (ply 20-23 with the CLI's 20,000).
  */
 export const NIM_BUDGET_WORKER = 200_000;
-/** Region values memoized across calls (the shared cache); cleared when full so memory stays bounded. */
+/** Entries memoized across Nimstring calls (the shared cache: values, zero-test wins, canonical keys); cleared when full so memory stays bounded. */
 export const NIM_CACHE_ENTRIES = 500_000;
 /** The server's memo of quick Nimstring views, by position; cleared when full. */
 export const NIM_QUICK_MEMO_ENTRIES = 20_000;
