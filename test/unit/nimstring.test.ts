@@ -316,6 +316,18 @@ test('budget exhausted gives unknown, never a guess', () => {
   assert.ok(res.moveValues.filter((m) => m.nimber === 'unknown').every((m) => m.winning === 'unknown'));
 });
 
+test('told to stop, the Nimstring view ends at once with what it knows: unknown, never a guess', () => {
+  const s = new BoardState(geometryOf(5, 5));
+  let asked = 0;
+  const t0 = Date.now();
+  const n = nimSummary(s, 10_000_000, true, undefined, () => ++asked > 3);
+  assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
+  assert.equal(n.nimber, 'unknown');
+  assert.equal(n.moverWinsChainFight, undefined);
+  assert.equal(n.winningMoves, undefined);
+  assert.ok(asked > 3, 'the stop was asked');
+});
+
 test('long chain rule: first player wants dots + long chains even', () => {
   for (const [w, h] of [
     [3, 3],

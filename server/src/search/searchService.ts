@@ -474,7 +474,9 @@ export class SearchService {
         else if (!m.cancelled) this.attemptFailed(k, r.pick);
         const tried = k.evaluation.status !== 'exact' && !m.cancelled ? r.job.timeBudgetMs : 0;
         if (e.status === 'exact' || !m.cancelled) this.proofStore?.put(k.state, k.evaluation, tried);
-        if (e.nim && r.job.nimBudget > 0) this.proofStore?.keepNim(k.state, r.job.nimBudget, e.nim);
+        // a cancelled view did not run its budget: kept only when it knows something
+        if (e.nim && r.job.nimBudget > 0 && (!m.cancelled || e.nim.moverWinsChainFight !== undefined))
+          this.proofStore?.keepNim(k.state, r.job.nimBudget, e.nim);
       } else if (m.message !== 'cancelled') {
         k.settled = true;
         k.reason = searchFailed(m.message);

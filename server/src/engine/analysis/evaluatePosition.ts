@@ -108,7 +108,8 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     }
   }
   const stopped = budget.shouldStop?.() ?? false;
-  const nim = nimBudget && !stopped ? nimSummary(state, nimBudget, true, budget.nimTimeBudgetMs) : undefined;
+  const nim =
+    nimBudget && !stopped ? nimSummary(state, nimBudget, true, budget.nimTimeBudgetMs, budget.shouldStop) : undefined;
   const common = {
     method: 'search' as const,
     moveValues: moveValues.size ? moveValues : undefined,

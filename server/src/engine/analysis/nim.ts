@@ -24,21 +24,38 @@ export interface NimSummary {
   winningMoves?: number[];
 }
 
-export function nimSummary(state: BoardState, budget: number, moveValues = true, timeBudgetMs?: number): NimSummary {
+/** `shouldStop` (an edit cancelled the work) ends it like the budget: what is not found is unknown. */
+export function nimSummary(
+  state: BoardState,
+  budget: number,
+  moveValues = true,
+  timeBudgetMs?: number,
+  shouldStop?: () => boolean,
+): NimSummary {
   const deadline = timeBudgetMs === undefined ? undefined : Date.now() + timeBudgetMs;
   const msLeft = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
   // Who wins the chain fight first (one zero test, cheaper than the value and reaching further back),
   // then the value with what is left (the test's memo makes its start free), then the moves only when
   // the value is known (each costs about as much as the value).
-  const fight = chainFight(state, { budget, timeBudgetMs: msLeft() });
-  let root = nimstring(state, { budget: Math.max(1, budget - fight.nodes), moveValues: false, timeBudgetMs: msLeft() });
+  const fight = chainFight(state, { budget, timeBudgetMs: msLeft(), shouldStop });
+  let root = nimstring(state, {
+    budget: Math.max(1, budget - fight.nodes),
+    moveValues: false,
+    timeBudgetMs: msLeft(),
+    shouldStop,
+  });
   // a lost fight proves the value 0 (the region values are memoized then: the call above finds them)
   if (fight.moverWins === false) root = { ...root, nimber: 0 };
   const moverWinsChainFight =
     root.nimber !== 'unknown' ? root.nimber !== 0 : fight.moverWins === 'unknown' ? undefined : fight.moverWins;
   const r =
     moveValues && root.nimber !== 'unknown'
-      ? nimstring(state, { budget: Math.max(1, budget - fight.nodes - root.nodes), moveValues, timeBudgetMs: msLeft() })
+      ? nimstring(state, {
+          budget: Math.max(1, budget - fight.nodes - root.nodes),
+          moveValues,
+          timeBudgetMs: msLeft(),
+          shouldStop,
+        })
       : root;
   return {
     nimber: root.nimber,

@@ -110,13 +110,18 @@ export interface SearchContext {
   zeroTestMinCoins: number;
   /** Date.now() after which the search gives up like over budget (checked every 64 regions). */
   deadline?: number;
+  /** Gives up like over budget when this says so (an edit cancelled the work; checked every 64 regions). */
+  shouldStop?: () => boolean;
 }
 
-/** Over the region budget, or (every 64 regions) past the deadline: the caller reports `unknown`. */
-export function spent(ctx: { nodes: number; budget: number; deadline?: number }): boolean {
-  return (
-    ++ctx.nodes > ctx.budget || ((ctx.nodes & 63) === 0 && ctx.deadline !== undefined && Date.now() > ctx.deadline)
-  );
+/**
+ * Over the region budget, or (checked every 64 regions) past the deadline or told to stop: the caller
+ * reports `unknown`.
+ */
+export function spent(ctx: { nodes: number; budget: number; deadline?: number; shouldStop?: () => boolean }): boolean {
+  if (++ctx.nodes > ctx.budget) return true;
+  if ((ctx.nodes & 63) !== 0) return false;
+  return (ctx.deadline !== undefined && Date.now() > ctx.deadline) || (ctx.shouldStop?.() ?? false);
 }
 
 export function newContext(

@@ -60,6 +60,8 @@ export interface GraphContext {
   budget: number;
   /** Date.now() after which the search gives up like over budget. */
   deadline?: number;
+  /** Gives up like over budget when this says so (checked every 64 regions). */
+  shouldStop?: () => boolean;
   /** Rule counters (how often each simplification fired). */
   shortened: number;
   dropped: number;

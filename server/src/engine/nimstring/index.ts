@@ -70,6 +70,8 @@ export interface NimstringOptions {
    * value never depends on it, only the time.
    */
   zeroTestMinCoins?: number;
+  /** Gives up (the value 'unknown') when this says so: an edit cancelled the work. */
+  shouldStop?: () => boolean;
 }
 
 export interface NimRegion {
@@ -161,6 +163,7 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
       ? newContext(budget, options.cache, options.zeroTestMinCoins)
       : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
   if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
+  ctx.shouldStop = options.shouldStop;
   const g = state.geometry;
   const { cells, boxes } = cellsOfState(state);
   const comps = componentIndices(cells);
@@ -227,12 +230,13 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
  */
 export function chainFight(
   state: BoardState,
-  options: Pick<NimstringOptions, 'budget' | 'cache' | 'timeBudgetMs' | 'zeroTestMinCoins'> = {},
+  options: Pick<NimstringOptions, 'budget' | 'cache' | 'timeBudgetMs' | 'zeroTestMinCoins' | 'shouldStop'> = {},
 ): { moverWins: boolean | 'unknown'; nodes: number } {
   const parts = simplify(cellsOfState(state).cells);
   if (parts === LOONY) return { moverWins: true, nodes: 0 };
   const ctx = newContext(options.budget ?? NIM_BUDGET_DEFAULT, options.cache, options.zeroTestMinCoins);
   if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
+  ctx.shouldStop = options.shouldStop;
   try {
     return { moverWins: sumWins(parts, 0, ctx), nodes: ctx.nodes };
   } catch (e) {
