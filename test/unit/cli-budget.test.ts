@@ -49,7 +49,12 @@ test('dab analyze --json: record budget respected, unproven positions listed wit
     const decided = lead + lo > 0 ? 'win' : lead + hi < 0 ? 'loss' : lead + lo >= 0 && lead + hi <= 0 ? 'tie' : null;
     assert.equal(p.result, decided, JSON.stringify(p));
     if (p.bestSoFar) assert.equal(p.bestSoFar.label, 'best found so far, not proven');
-    if (p.nim) assert.match(p.nim.label, /ignores the score/);
+    if (p.nim) {
+      assert.match(p.nim.label, /ignores the score/);
+      // who wins the chain fight: proven (and 0 exactly when lost) or null, never missing
+      assert.ok([true, false, null].includes(p.nim.moverWinsChainFight), JSON.stringify(p.nim));
+      if (typeof p.nim.nimber === 'number') assert.equal(p.nim.moverWinsChainFight, p.nim.nimber !== 0);
+    }
   }
   assert.ok(
     e.positions.some((p: { nim?: unknown }) => p.nim),
