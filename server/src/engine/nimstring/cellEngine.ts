@@ -24,7 +24,8 @@ export class BudgetExceeded extends Error {
 /**
  * Memo of region values by canonical key; shared between calls unless a fresh one is passed. Its
  * three maps of the cell engine share `maxEntries`: values half, zero-test wins and canonical keys a
- * quarter each, each cleared when full (at the default, about 55 MiB at most, measured).
+ * quarter each, each cleared when full (at the default, about 55 MiB at most, measured). Values are
+ * kept by canonical key only, so the half holds as many regions as the whole did with raw keys too.
  */
 export class NimCache {
   readonly map = new Map<string, number>();
@@ -136,7 +137,7 @@ export function newContext(
  * The value of a region when it needs no search (an isolated chain or loop) or is memoized, else
  * undefined; `key` is then its canonical key (computed once, for the caller to store under).
  */
-function knownValue(cells: Cell[], ctx: SearchContext): { value: number } | { key: string; raw: string } {
+function knownValue(cells: Cell[], ctx: SearchContext): { value: number } | { key: string } {
   if (cells.length === 0) return { value: 0 };
   // Shortcut: a region whose coins all have two strings is an isolated chain (both ends on the
   // ground) or a loop. Loops and long chains are 0 (every move is loony); 1- and 2-chains are *1.
@@ -150,20 +151,15 @@ function knownValue(cells: Cell[], ctx: SearchContext): { value: number } | { ke
     ground += c.g;
   }
   if (allTwo) return { value: ground === 0 || cells.length >= 3 ? 0 : 1 };
-  const raw = rawKey(cells);
-  const quick = ctx.cache.get(raw);
-  if (quick !== undefined) {
-    ctx.hits++;
-    return { value: quick };
-  }
-  const key = ctx.cache.canonicalOf(raw, cells);
+  // values are kept by canonical key only (one entry per region and its symmetric images); the
+  // canonical key itself is memoized by raw key
+  const key = ctx.cache.canonicalOf(rawKey(cells), cells);
   const known = ctx.cache.get(key);
   if (known !== undefined) {
     ctx.hits++;
-    ctx.cache.set(raw, known);
     return { value: known };
   }
-  return { key, raw };
+  return { key };
 }
 
 /** Value of a simplified, connected, non-loony region. */
@@ -185,7 +181,6 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
   let mex = 0;
   while (seen[mex]) mex++;
   ctx.cache.set(k.key, mex);
-  if (k.raw !== k.key) ctx.cache.set(k.raw, mex);
   return mex;
 }
 
@@ -242,7 +237,6 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   if (win) ctx.cache.addWin(winKey);
   else {
     ctx.cache.set(k.key, h);
-    if (k.raw !== k.key) ctx.cache.set(k.raw, h);
   }
   return win;
 }
