@@ -281,18 +281,25 @@ test(
           ['hc', 'Dark High Contrast', 'vscode-high-contrast'],
         ] as const;
         for (const [name, theme, cls] of themes) {
-          await openThemePicker(p);
-          const input = p.locator('.quick-input-widget input');
-          await input.waitFor({ state: 'visible', timeout: 10_000 });
-          await input.fill(theme);
-          await p
-            .locator('.quick-input-widget .monaco-list-row', { hasText: theme })
-            .first()
-            .waitFor({ timeout: 10_000 })
-            .catch(async (e) => {
-              shots.push(await screenshot(p, '6-theme-picker'));
-              throw e;
-            });
+          // the picker sometimes opens without its list filled in time (a loaded machine): closed
+          // and opened again, up to three times, before the test gives up
+          for (let attempt = 1; ; attempt++) {
+            await openThemePicker(p);
+            const input = p.locator('.quick-input-widget input');
+            await input.waitFor({ state: 'visible', timeout: 10_000 });
+            await input.fill(theme);
+            const row = p.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first();
+            const shown = await row.waitFor({ timeout: 10_000 }).then(
+              () => true,
+              async (e) => {
+                shots.push(await screenshot(p, `6-theme-picker-${attempt}`));
+                if (attempt >= 3) throw e;
+                return false;
+              },
+            );
+            if (shown) break;
+            await p.keyboard.press('Escape');
+          }
           await p.keyboard.press('Enter');
           let last: unknown;
           seen[name] = await waitFor(
