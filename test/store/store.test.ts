@@ -386,3 +386,36 @@ test('store: a Nimstring view whose chain fight contradicts its nim-value is ref
   const fightOnly = { ...n, nimber: 'unknown', moverWinsChainFight: true };
   assert.deepEqual(checkNimView(s, JSON.stringify(fightOnly)), fightOnly);
 });
+
+test('store: a Nimstring view that knows less never replaces one that knows more (same process or another)', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const s = randomPosition(3, 3, mulberry32(5), 6, true);
+  const full = nimSummary(s, 50_000);
+  assert.notEqual(full.nimber, 'unknown');
+  assert.ok(full.winningMoves !== undefined, 'the full view names its winning moves');
+  const valueOnly: typeof full = { ...full, winningMoves: undefined };
+  const fightOnly: typeof full = { ...full, nimber: 'unknown', winningMoves: undefined };
+  const nothing: typeof full = { ...fightOnly, moverWinsChainFight: undefined };
+  const a = openProofCache(path)!;
+  a.keepNim(s, 1000, valueOnly);
+  a.keepNim(s, 2000, fightOnly); // pending: the value stays
+  assert.deepEqual(a.storedNim(s), JSON.parse(JSON.stringify(valueOnly)));
+  a.flush();
+  a.keepNim(s, 3000, nothing); // after a flush: the stored value stays
+  a.flush();
+  assert.deepEqual(a.storedNim(s), JSON.parse(JSON.stringify(valueOnly)));
+  // another process writes a view that knows more, then this one flushes a weaker one
+  const b = openProofCache(path)!;
+  b.keepNim(s, 1000, full);
+  b.close();
+  a.keepNim(s, 4000, fightOnly);
+  a.close();
+  const c = openProofCache(path)!;
+  assert.deepEqual(c.storedNim(s), full, 'the full view survives');
+  // a view that knows as much or more does replace
+  c.keepNim(s, 5000, full);
+  c.close();
+  const d = openProofCache(path)!;
+  assert.deepEqual(d.storedNim(s), full);
+  d.close();
+});

@@ -6,6 +6,7 @@
  * cancelled search reports only bounds it proved), so the intersection is a proof as well.
  */
 import type { Evaluation } from '../engine/analysis/evaluation';
+import { nimKnowledge } from '../engine/analysis/nim';
 import { inconsistentBoundsIgnored } from '../engine/phrasebook';
 
 /** The merge of two evaluations of the same position (either may be undefined). */
@@ -42,17 +43,11 @@ function withExtras(main: Evaluation, other: Evaluation): Evaluation {
   };
 }
 
-/** A Nimstring view with a known value beats one without (each is true as far as it goes). */
-/**
- * The Nimstring view that knows more: the value and the winning moves, the value, who wins the chain
- * fight, nothing; `a` on a tie.
- */
-function betterNim(a: Evaluation['nim'], b: Evaluation['nim']): Evaluation['nim'] {
+/** The Nimstring view that knows more (nimKnowledge); `a` on a tie. */
+export function betterNim(a: Evaluation['nim'], b: Evaluation['nim']): Evaluation['nim'] {
   if (!a) return b;
   if (!b) return a;
-  const known = (n: NonNullable<Evaluation['nim']>) =>
-    n.nimber !== 'unknown' ? (n.winningMoves ? 3 : 2) : n.moverWinsChainFight !== undefined ? 1 : 0;
-  return known(b) > known(a) ? b : a;
+  return nimKnowledge(b) > nimKnowledge(a) ? b : a;
 }
 
 function mergeMoveValues(

@@ -23,7 +23,7 @@ import {
   searchLimitReached,
 } from '../engine/phrasebook';
 import { deserializeEvaluation, type SearchJob, type WorkerMessage } from './messages';
-import { mergeEvaluations } from './knowledge';
+import { betterNim, mergeEvaluations } from './knowledge';
 import { playedMoveFloor } from '../engine/analysis/prove';
 import { attemptBudget, budgetLeft, pickJob, type DocumentPlan, type PickedJob, type PositionState } from './schedule';
 import { WorkerPool } from './workerPool';
@@ -197,7 +197,8 @@ export class SearchService {
         upper: open,
         best: [],
       };
-      k.evaluation = { ...base, nim };
+      // the stored view joins only when it knows more than the one in memory
+      if (betterNim(base.nim, nim) !== base.nim) k.evaluation = { ...base, nim };
     }
   }
 

@@ -4,7 +4,7 @@
  * shape and for lines and boxes that exist on the board before it is used.
  */
 import type { BoardState } from '../engine/board/state';
-import type { NimSummary } from '../engine/analysis/nim';
+import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
 
 const isNimber = (v: unknown) => v === 'loony' || v === 'unknown' || (Number.isInteger(v) && (v as number) >= 0);
 const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
@@ -36,4 +36,17 @@ export function checkNimView(state: BoardState, text: string): NimSummary | unde
       return undefined;
   }
   return n;
+}
+
+/**
+ * What a stored view knows (nimKnowledge), read from its JSON without the position (a flush compares
+ * it with the view it would write); -1 when the text is not a view.
+ */
+export function storedNimKnowledge(text: string): number {
+  try {
+    const n = JSON.parse(text) as NimSummary;
+    return typeof n === 'object' && n !== null && isNimber(n.nimber) ? nimKnowledge(n) : -1;
+  } catch {
+    return -1;
+  }
 }

@@ -13,8 +13,8 @@ import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
 import { checkProof, crc32, fromCanonical, fromRow, toCanonical, toRow, type Proof, type ProofRow } from './proof';
-import type { NimSummary } from '../engine/analysis/nim';
-import { checkNimView } from './nimView';
+import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
+import { checkNimView, storedNimKnowledge } from './nimView';
 
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const FLUSH_MS = 500;
@@ -77,7 +77,8 @@ export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
 export class ProofStore {
   private file: StoreFile | null;
   private readonly pending = new Map<string, Proof>();
-  private readonly pendingNims = new Map<string, { budget: number; view: string }>();
+  /** Views waiting for the next flush, with what each knows (nimKnowledge). */
+  private readonly pendingNims = new Map<string, { budget: number; view: string; knows: number }>();
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxBytes: number;
@@ -159,14 +160,18 @@ export class ProofStore {
         f.write(() => {
           for (const [key, proof] of batch) this.writeMerged(f, key, proof, 'replace');
           for (const [key, n] of nims)
-            f.read((db) =>
+            f.read((db) => {
+              // a view another process (or an earlier flush) stored that knows more stays
+              const row = db.get('SELECT budget, view, crc FROM nims WHERE key = ?', [key]);
+              if (row && Number(row.crc) === nimCrc(key, Number(row.budget), String(row.view)))
+                if (storedNimKnowledge(String(row.view)) > n.knows) return;
               db.run('INSERT OR REPLACE INTO nims VALUES (?, ?, ?, ?)', [
                 key,
                 n.budget,
                 n.view,
                 nimCrc(key, n.budget, n.view),
-              ]),
-            );
+              ]);
+            });
           return true;
         }),
       false,
@@ -218,7 +223,11 @@ export class ProofStore {
 
   putNim(state: BoardState, budget: number, n: NimSummary): void {
     if (!this.file) return;
-    this.pendingNims.set(rawKey(state), { budget, view: JSON.stringify(n) });
+    const key = rawKey(state),
+      knows = nimKnowledge(n);
+    const pending = this.pendingNims.get(key);
+    if (pending && pending.knows > knows) return; // a view that knows less never replaces one that knows more
+    this.pendingNims.set(key, { budget, view: JSON.stringify(n), knows });
     if (this.pendingNims.size >= FLUSH_COUNT) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_MS);

@@ -24,6 +24,15 @@ export interface NimSummary {
   winningMoves?: number[];
 }
 
+/**
+ * How much a view knows: 3 the value and its winning moves, 2 the value, 1 who wins the chain fight,
+ * 0 nothing. Every view is true as far as it goes; of two, the one that knows more is kept.
+ */
+export function nimKnowledge(n: Pick<NimSummary, 'nimber' | 'moverWinsChainFight' | 'winningMoves'>): number {
+  if (n.nimber !== 'unknown') return n.winningMoves !== undefined ? 3 : 2;
+  return n.moverWinsChainFight !== undefined ? 1 : 0;
+}
+
 /** `shouldStop` (an edit cancelled the work) ends it like the budget: what is not found is unknown. */
 export function nimSummary(
   state: BoardState,
