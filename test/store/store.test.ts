@@ -21,6 +21,7 @@ import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
 import { checkProof, toRow } from '../../server/src/store/proof';
 import { checkNimView } from '../../server/src/store/nimView';
+import { nimVerdict } from '../../server/src/engine/phrasebook/nimstring';
 import { assertTrue, records, tempDir } from './support';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -382,9 +383,28 @@ test('store: a Nimstring view whose chain fight contradicts its nim-value is ref
   assert.deepEqual(checkNimView(s, JSON.stringify(n)), n);
   assert.equal(checkNimView(s, JSON.stringify({ ...n, moverWinsChainFight: !n.moverWinsChainFight })), undefined);
   assert.equal(checkNimView(s, JSON.stringify({ ...n, moverWinsChainFight: 'yes' })), undefined);
+  // region values that do not add up to the value are refused
+  if (n.regions.length > 0 && typeof n.nimber === 'number') {
+    const regions = n.regions.map((r, i) => (i === 0 ? { ...r, nimber: (r.nimber as number) ^ 1 } : r));
+    assert.equal(checkNimView(s, JSON.stringify({ ...n, regions })), undefined);
+  }
   // a proven fight with the value unknown is a view of its own
   const fightOnly = { ...n, nimber: 'unknown', moverWinsChainFight: true };
   assert.deepEqual(checkNimView(s, JSON.stringify(fightOnly)), fightOnly);
+  assert.match(
+    nimVerdict(checkNimView(s, JSON.stringify(fightOnly))!, 'Alice', false),
+    /: not 0.* — Alice wins the chain/,
+  );
+  // a lost fight with the value unknown (nimSummary never makes one; a view from elsewhere may) reads as 0
+  const lost = checkNimView(
+    s,
+    JSON.stringify({
+      ...fightOnly,
+      moverWinsChainFight: false,
+      regions: n.regions.map((r) => ({ ...r, nimber: 'unknown' })),
+    }),
+  )!;
+  assert.match(nimVerdict(lost, 'Alice', false), /: 0.* — Alice loses the chain fight \(nim-value 0\)\.$/);
 });
 
 test('store: a Nimstring view that knows less never replaces one that knows more (same process or another)', () => {

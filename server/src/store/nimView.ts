@@ -30,6 +30,12 @@ export function checkNimView(state: BoardState, text: string): NimSummary | unde
     if (typeof r !== 'object' || r === null || !isNimber(r.nimber) || !Array.isArray(r.boxes)) return undefined;
     if (!r.boxes.every((b) => Number.isInteger(b) && b >= 0 && b < g.boxCount)) return undefined;
   }
+  // regions whose values are all known add up (nim-sum) to the position's value and decide the fight
+  if (n.regions.every((r) => typeof r.nimber === 'number')) {
+    const sum = n.regions.reduce((x, r) => x ^ (r.nimber as number), 0);
+    if (typeof n.nimber === 'number' && n.nimber !== sum) return undefined;
+    if (n.moverWinsChainFight !== undefined && n.moverWinsChainFight !== (sum !== 0)) return undefined;
+  }
   if (n.winningMoves !== undefined) {
     if (!Array.isArray(n.winningMoves)) return undefined;
     if (!n.winningMoves.every((l) => Number.isInteger(l) && l >= 0 && l < g.lineCount && !state.drawn[l]))

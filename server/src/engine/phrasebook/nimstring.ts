@@ -13,21 +13,23 @@ export function nimText(v: number | 'loony' | 'unknown'): string {
  * as the Nimstring view (the exact value is unknown; it ignores the score).
  */
 export function nimVerdict(n: NimSummary, mover: string, valueKnown: boolean): string {
+  // a lost chain fight proves the nim-value 0 (nimSummary sets it; a view from elsewhere may not)
+  const nimber = n.nimber === 'unknown' && n.moverWinsChainFight === false ? 0 : n.nimber;
   const fight =
-    n.nimber === 'unknown'
+    nimber === 'unknown'
       ? n.moverWinsChainFight === true
         ? `${mover} wins the chain fight (its nim-value is not found within the budget)`
         : 'the chain fight is not solved within the budget'
-      : n.nimber === 0
+      : nimber === 0
         ? `${mover} loses the chain fight (nim-value 0)`
-        : n.nimber === 'loony'
+        : nimber === 'loony'
           ? `${mover} wins the chain fight (the last move was loony)`
           : `${mover} wins the chain fight`;
   const regions =
     n.regions.length > 1
       ? ` = ${n.regions.map((r) => nimText(r.nimber)).join(' ⊕ ')} over ${n.regions.length} regions`
       : '';
-  const value = n.nimber === 'unknown' && n.moverWinsChainFight === true ? 'not 0' : nimText(n.nimber);
+  const value = nimber === 'unknown' && n.moverWinsChainFight === true ? 'not 0' : nimText(nimber);
   return `${valueKnown ? 'Nimstring' : NIM_VIEW_LABEL}: ${value}${regions} — ${fight}.`;
 }
 
