@@ -8,6 +8,8 @@ import { bruteForce } from '../../server/src/engine/solver';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
 import { mulberry32 } from '../support/random';
+import { playLineTitle, reviewSummary, valuePhrase } from '../../server/src/engine/phrasebook';
+import { overMaxLoss } from '../../server/src/cli/text';
 
 type R = 'win' | 'tie' | 'loss';
 const resultOf = (margin: number): R => (margin > 0 ? 'win' : margin < 0 ? 'loss' : 'tie');
@@ -134,4 +136,69 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
   // the budgets must exercise the bound-only paths
   assert.ok(n.flaggedUnknownLoss > 10 && n.resultChangeUnknownMargin > 5, JSON.stringify(n));
   assert.ok(n.fromPlayed > 20, `bounds from the played moves: ${JSON.stringify(n)}`);
+});
+
+test('summaries count proven loss bounds and result changes; --max-loss sees bounds; unowned boxes are named', () => {
+  const r = mulberry32(4242);
+  const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)];
+  let bounded = 0,
+    changes = 0;
+  for (let k = 0; k < 300; k++) {
+    const g = geometryOf(3, 3);
+    const s = new BoardState(g);
+    const setup: number[] = [];
+    while (setup.length < 8) {
+      const safe = s.undrawnLines().filter((l) => !g.boxesOfLine(l).some((b) => s.sidesDrawn(b) >= 2));
+      if (!safe.length) break;
+      const l = pick(safe);
+      s.drawSilently(l);
+      setup.push(l);
+    }
+    const moves: number[] = [];
+    while (!s.isOver() && moves.length < 6) {
+      const l = pick(s.undrawnLines());
+      s.play(l);
+      moves.push(l);
+    }
+    const text = `position "s"\n  size 3x3\n  lines ${setup.map((l) => g.lineName(l)).join(' ')}\n  moves ${moves.map((l) => g.lineName(l)).join(' ')}\n`;
+    const rep = analyzeText(text, { search: (st) => searchEvaluate(createSolver(1), st, { nodeBudget: 30 }) });
+    const e = rep.entries[0];
+    // the summary adds up what the moves prove: exact losses and the lower bounds of the others
+    for (const p of [0, 1] as const) {
+      const mine = e.moves.filter((m) => m.player === p);
+      const sum = mine.reduce((a, m) => a + (m.loss ?? m.lossAtLeast ?? 0), 0);
+      assert.equal(e.summary.lost[p], sum, text);
+      const atLeast = mine.some((m) => m.loss === null && (m.lossAtLeast ?? 0) > 0);
+      assert.equal(e.summary.lostAtLeast[p], atLeast, text);
+      if (atLeast) bounded++;
+      assert.match(
+        reviewSummary(e),
+        new RegExp(`${e.players[p]} (gave away )?${atLeast ? 'at least ' : ''}${sum} box`),
+      );
+    }
+    const changing = e.moves.filter((m) => m.changesResult).length;
+    assert.equal(e.summary.resultChanging, changing, text);
+    if (e.moves.some((m) => m.changesResult && m.loss === null)) changes++;
+    // --max-loss: a proven lower bound over the limit counts like an exact loss
+    for (const m of e.moves) {
+      const over = overMaxLoss(m, 3);
+      const proven = m.loss ?? m.lossAtLeast;
+      assert.equal(over !== null, proven !== null && proven > 3, text);
+    }
+  }
+  assert.ok(bounded >= 10 && changes >= 5, `${bounded} bounded totals, ${changes} result changes with unknown margins`);
+  // completed boxes with no owner are named beside the predicted final score
+  const unowned = analyzeText('position\n  size 2x2\n  lines a1-b1 a1-a2 b1-b2 a2-b2 b1-c1 c1-c2\n  moves b2-c2\n', {
+    search: (st) => searchEvaluate(createSolver(1), st, {}),
+  });
+  const p0 = unowned.entries[0].positions[0];
+  assert.equal(p0.unowned, 1);
+  assert.match(valuePhrase(p0, unowned.entries[0].players), /not counting 1 box with no owner/);
+  // an endgame line with nothing valued is not called optimal
+  const eg = analyzeText(
+    'endgame\n  components 1*20 + 2*20 + 3*20 + 5*20 + 6*20 + 4l*20 + 6l*20 + 7*5\n  play 3:all 1 7:all 4l\n',
+  );
+  assert.ok(eg.entries[0].moves.every((m) => m.loss === null));
+  assert.doesNotMatch(playLineTitle(eg.entries[0]), /^Optimal/);
+  assert.match(playLineTitle(eg.entries[0]), /moves not valued/);
 });

@@ -19,7 +19,7 @@ import { searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
-import { formatText } from './text';
+import { formatText, overMaxLoss } from './text';
 import { render } from './render';
 import { importDbl } from './import';
 import { openProofCache, resolveStorePath } from '../store';
@@ -212,7 +212,7 @@ export function main(argv: string[]): number {
     reports.push({ file, report, proofs });
     if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
     if (o.command === 'check' && o.maxLoss !== null) {
-      for (const e of report.entries) for (const m of e.moves) if (m.loss !== null && m.loss > o.maxLoss) failed = true;
+      for (const e of report.entries) for (const m of e.moves) if (overMaxLoss(m, o.maxLoss)) failed = true;
     }
   }
   proofs?.close();

@@ -1,5 +1,11 @@
 /** Readable text output of `dab analyze` / `dab check`. */
-import type { DocumentReport, EntryReport, LineReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import type {
+  DocumentReport,
+  EntryReport,
+  LineReport,
+  MoveReport,
+  PositionReport,
+} from '../engine/analysis/analyzeDocument';
 import {
   BEST_SO_FAR_LABEL,
   NOT_ANALYSED,
@@ -36,10 +42,11 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
     if (options.maxLoss !== null && options.maxLoss !== undefined) {
       for (const e of report.entries)
         for (const m of e.moves) {
-          if (m.loss !== null && m.loss > options.maxLoss) {
+          const over = overMaxLoss(m, options.maxLoss);
+          if (over) {
             errors++;
             out.push(
-              `${file}:${m.range.line + 1}:${m.range.character + 1}: error: ${maxLossMessage(m.move, m.loss, options.maxLoss)}`,
+              `${file}:${m.range.line + 1}:${m.range.character + 1}: error: ${maxLossMessage(m.move, over.loss, options.maxLoss, over.atLeast)}`,
             );
           }
         }
@@ -104,4 +111,13 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
     }
   });
   return out;
+}
+
+/**
+ * `--max-loss`: the move's proven loss when it is more than `maxLoss` (exact, or a proven lower bound:
+ * `atLeast`), else null.
+ */
+export function overMaxLoss(m: MoveReport, maxLoss: number): { loss: number; atLeast: boolean } | null {
+  if (m.loss !== null) return m.loss > maxLoss ? { loss: m.loss, atLeast: false } : null;
+  return m.lossAtLeast !== null && m.lossAtLeast > maxLoss ? { loss: m.lossAtLeast, atLeast: true } : null;
 }

@@ -49,6 +49,11 @@ export interface PositionReport {
   ply: number;
   toMove: 0 | 1;
   score: [number, number];
+  /**
+   * Boxes complete at the start with no owner (no `score`, no initial): they count for nobody, so
+   * `score` and the final scores and results built on it leave them out. Absent when there are none.
+   */
+  unowned?: number;
   /** Boxes not yet claimed. */
   remaining: number;
   /** For the player to move, over the remaining boxes; null when unknown or pending. */
@@ -114,8 +119,13 @@ export interface MoveReport {
 
 /** What a line's review adds up to: boxes thrown away by each player, result-changing mistakes, unvalued moves. */
 export interface ReviewSummary {
+  /** Boxes each player threw away: exact losses plus the proven lower bounds of the others. */
   lost: [number, number];
+  /** Per player: `lost` includes a lower bound (a move whose loss is only bounded), so it is "at least". */
+  lostAtLeast: [boolean, boolean];
+  /** Moves proven to change the result (with their margins known or not). */
   resultChanging: number;
+  /** Moves whose loss is not known exactly. */
   unknownMoves: number;
 }
 
@@ -190,7 +200,7 @@ function emptyReport(model: EntryModel, index: number): EntryReport {
     moves: [],
     lines: [],
     pending: 0,
-    summary: { lost: [0, 0], resultChanging: 0, unknownMoves: 0 },
+    summary: { lost: [0, 0], lostAtLeast: [false, false], resultChanging: 0, unknownMoves: 0 },
   };
   report.lines.push(report);
   return report;
@@ -265,6 +275,7 @@ function reviewBoardLine(
       ply: line.startPly + k,
       toMove: state.toMove,
       score: [state.score[0], state.score[1]],
+      ...(report.model.unassigned > 0 ? { unowned: report.model.unassigned } : {}),
       remaining,
       value: e.value,
       exact: e.status === 'exact',
@@ -335,7 +346,7 @@ function reviewBoardLine(
         startPly: v.startPly,
         positions: [],
         moves: [],
-        summary: { lost: [0, 0], resultChanging: 0, unknownMoves: 0 },
+        summary: { lost: [0, 0], lostAtLeast: [false, false], resultChanging: 0, unknownMoves: 0 },
       };
       reportOf.get(mv)?.variations.push(vr);
       report.lines.push(vr);
@@ -445,10 +456,16 @@ function pushMove(
     changesResult,
     variations: [],
   });
-  if (m.loss === null) report.summary.unknownMoves++;
+  const sum = report.summary;
+  if (changesResult) sum.resultChanging++;
+  if (m.loss !== null) sum.lost[m.player] += m.loss;
   else {
-    report.summary.lost[m.player] += m.loss;
-    if (changesResult) report.summary.resultChanging++;
+    sum.unknownMoves++;
+    // a proven lower bound counts, and makes the player's total a lower bound
+    if (lossBounds && lossBounds[0] > 0) {
+      sum.lost[m.player] += lossBounds[0];
+      sum.lostAtLeast[m.player] = true;
+    }
   }
 }
 

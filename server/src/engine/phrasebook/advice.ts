@@ -1,6 +1,6 @@
 /** What to play, in words: the code lenses' advice, endgame openings, keeping control or taking all. */
 import type { EntryReport, PositionReport } from '../analysis/analyzeDocument';
-import { boxes, capitalized, listOr, signed } from './grammar';
+import { boxes, capitalized, listOr, plural, signed } from './grammar';
 import { finalInWords, gameOver, predictedFinal, restWinner, roleWinner, unknownValue } from './values';
 
 /** "4-loop", "3-chain" from a component's name ("4l", "3"). */
@@ -83,7 +83,12 @@ export function playLineTitle(e: EntryReport): string {
   const end =
     last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then ${positionAdvice(e, last)}`;
   const bad = e.moves.filter((m) => (m.loss ?? 0) > 0);
-  if (bad.length === 0) return `Optimal line of play — ${end}`;
+  if (bad.length === 0) {
+    // optimal only when every step is proven to lose nothing
+    const unvalued = e.moves.filter((m) => m.loss === null).length;
+    if (unvalued === 0) return `Optimal line of play — ${end}`;
+    return `Line of play: ${plural(unvalued, 'move')} not valued${unvalued < e.moves.length ? ', the others optimal' : ''} — ${end}`;
+  }
   const first = bad[0];
   const lost = bad.reduce((a, m) => a + (m.loss ?? 0), 0);
   const what =
@@ -96,7 +101,7 @@ export function boardValueText(e: EntryReport, p: PositionReport): string {
   const advice = positionAdvice(e, p);
   if (p.value === null || p.remaining === 0) return advice;
   const final = predictedFinal(p.score, p.remaining, p.value, p.toMove);
-  return `${advice}. ${capitalized(finalInWords(final, e.players))}.`;
+  return `${advice}. ${capitalized(finalInWords(final, e.players, p.unowned))}.`;
 }
 
 /** After an opening: "Keep control: +1 · take all: -2 → keep control". */

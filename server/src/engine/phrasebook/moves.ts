@@ -1,5 +1,5 @@
 /** Moves and mistakes in words: diagnostics, the hover's verdict on a move, reviews, code actions. */
-import type { EntryReport, LineReport, MoveReport, PositionReport } from '../analysis/analyzeDocument';
+import type { EntryReport, LineReport, MoveReport, PositionReport, ReviewSummary } from '../analysis/analyzeDocument';
 import { boxes, listAll, listOr, plural } from './grammar';
 import { outcome, restWinner, valuePhrase } from './values';
 import { resultChangeWords } from './proofs';
@@ -77,12 +77,17 @@ export function reviewSummary(e: EntryReport): string {
   const unknown = s.unknownMoves
     ? `; ${plural(s.unknownMoves, 'move')} ${e.pending ? 'still being searched' : 'not valued yet'}`
     : '';
-  return `${e.players[0]} gave away ${boxes(s.lost[0])}, ${e.players[1]} ${boxes(s.lost[1])}; ${plural(s.resultChanging, 'result-changing error')}${unknown}`;
+  return `${e.players[0]} gave away ${lostBoxes(s, 0)}, ${e.players[1]} ${lostBoxes(s, 1)}; ${plural(s.resultChanging, 'result-changing error')}${unknown}`;
 }
 
-/** CLI `--max-loss`: "a1-b1 gives away 5 boxes, more than --max-loss 3". */
-export function maxLossMessage(move: string, loss: number, maxLoss: number): string {
-  return `${move} gives away ${boxes(loss)}, more than --max-loss ${maxLoss}`;
+/** "3 boxes", or "at least 8 boxes" when a loss in the total is only bounded. */
+function lostBoxes(s: ReviewSummary, player: 0 | 1): string {
+  return `${s.lostAtLeast[player] ? 'at least ' : ''}${boxes(s.lost[player])}`;
+}
+
+/** CLI `--max-loss`: "a1-b1 gives away 5 boxes, more than --max-loss 3" ("at least 5 boxes": a proven bound). */
+export function maxLossMessage(move: string, loss: number, maxLoss: number, atLeast = false): string {
+  return `${move} gives away ${atLeast ? 'at least ' : ''}${boxes(loss)}, more than --max-loss ${maxLoss}`;
 }
 
 /**
@@ -120,7 +125,7 @@ export function variationSummary(v: LineReport & { replaces: number }, players: 
   const lost =
     s.lost[0] + s.lost[1] === 0 && !s.unknownMoves
       ? 'no boxes thrown away'
-      : `${players[0]} gives away ${boxes(s.lost[0])}, ${players[1]} ${boxes(s.lost[1])}${unknown}`;
+      : `${players[0]} gives away ${lostBoxes(s, 0)}, ${players[1]} ${lostBoxes(s, 1)}${unknown}`;
   return `instead of move ${v.replaces}: ${lost}`;
 }
 

@@ -44,9 +44,13 @@ export function resultInWords(final: [number, number], players: [string, string]
   return `${players[w]} wins ${final[w]}-${final[1 - w]}`;
 }
 
-/** "predicted final score 6-3, Bob wins 6-3". */
-export function finalInWords(final: [number, number], players: [string, string]): string {
-  return `predicted final score ${final[0]}-${final[1]}, ${resultInWords(final, players)}`;
+/**
+ * "predicted final score 6-3, Bob wins 6-3"; with `unowned` boxes (complete at the start, no owner)
+ * it says they are left out: "…, Bob wins 6-3 (not counting 2 boxes with no owner)".
+ */
+export function finalInWords(final: [number, number], players: [string, string], unowned = 0): string {
+  const left = unowned > 0 ? ` (not counting ${boxes(unowned)} with no owner)` : '';
+  return `predicted final score ${final[0]}-${final[1]}, ${resultInWords(final, players)}${left}`;
 }
 
 /** A game's margin for one player, as a result: "a 3-box win", "a 5-box loss", "a tie". */
@@ -61,7 +65,7 @@ export function outcome(margin: number, article = true): string {
 export function valuePhrase(p: PositionReport, players: [string, string]): string {
   if (p.value === null) return 'value unknown';
   const rest = restWinner(p.value, players[p.toMove], players[1 - p.toMove]);
-  return `${rest}; ${finalInWords(predictedFinal(p.score, p.remaining, p.value, p.toMove), players)}`;
+  return `${rest}; ${finalInWords(predictedFinal(p.score, p.remaining, p.value, p.toMove), players, p.unowned)}`;
 }
 
 /** "game over: 5-4". */
