@@ -40,7 +40,12 @@ test('dab analyze --json: record budget respected, unproven positions listed wit
   for (const u of s.unproven) {
     assert.ok(['budget', 'probe', 'skipped', 'record-budget', 'total-budget'].includes(u.reason));
     assert.ok(typeof u.why === 'string' && u.why.length > 10);
+    // the summary says what the report shows (the review adds bounds from the played moves)
+    for (let ply = u.fromPly; ply <= u.toPly; ply++)
+      assert.equal(u.resultProven, e.positions[ply].result !== null, `ply ${ply}: ${JSON.stringify(u)}`);
   }
+  assert.equal(s.exact, e.positions.filter((p: { exact: boolean }) => p.exact).length);
+  assert.equal(s.resultProven, e.positions.filter((p: { result: unknown }) => p.result !== null).length);
   for (const p of e.positions) {
     const lo = p.exact ? p.value : p.lower,
       hi = p.exact ? p.value : p.upper;

@@ -15,7 +15,7 @@ import {
   type RecordProof,
 } from './search';
 import { createProgress } from './progress';
-import { searchSummary } from './summary';
+import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
@@ -209,7 +209,7 @@ export function main(argv: string[]): number {
       : [];
     progress.clear();
     const report = analyzeDocument(doc, { search: cache?.lookup, nim: cache?.nim, minLoss: 1 });
-    reports.push({ file, report, proofs });
+    reports.push({ file, report, proofs: proofs.map((p) => reconcileProof(p, report)) });
     if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
     if (o.command === 'check' && o.maxLoss !== null) {
       for (const e of report.entries) for (const m of e.moves) if (overMaxLoss(m, o.maxLoss)) failed = true;

@@ -17,6 +17,31 @@ function groups(
   return out;
 }
 
+/**
+ * The record's proof as the review shows it: the review also takes bounds from the played moves
+ * (a position is worth at least the move played from it), so some positions the search left open
+ * are exact or have their result proven in the report. Counts and unproven plies follow the report.
+ */
+export function reconcileProof(p: RecordProof, report: DocumentReport): RecordProof {
+  const e = report.entries[p.entry];
+  if (!e) return p;
+  const at = (ply: number) => e.positions.find((q) => q.ply === ply);
+  const unproven = p.unproven
+    .filter((u) => at(u.ply)?.exact !== true)
+    .map((u) => ({ ...u, resultProven: u.resultProven || (at(u.ply)?.result ?? null) !== null }));
+  const exactPlies = e.positions.filter((q) => q.exact).map((q) => q.ply);
+  const resultPlies = e.positions.filter((q) => q.result !== null).map((q) => q.ply);
+  // the report counts what the search proved, and more: never fewer
+  return {
+    ...p,
+    unproven,
+    exact: Math.max(p.exact, exactPlies.length),
+    resultProven: Math.max(p.resultProven, resultPlies.length),
+    firstExactPly: exactPlies.length ? Math.min(...exactPlies) : p.firstExactPly,
+    firstResultPly: resultPlies.length ? Math.min(...resultPlies) : p.firstResultPly,
+  };
+}
+
 export function searchSummary(proofs: RecordProof[], report: DocumentReport, positionBudgetMs: number): string {
   const out: string[] = [];
   for (const p of proofs) {
@@ -24,8 +49,8 @@ export function searchSummary(proofs: RecordProof[], report: DocumentReport, pos
     if (!e || e.kind === 'endgame' || p.exact === p.positions) continue;
     out.push(
       `search of ${e.kind} ${e.title !== null ? JSON.stringify(e.title) : '(untitled)'}: ${seconds(p.ms)} (budget ${seconds(p.budgetMs)} per record, ${seconds(positionBudgetMs)} per position); ` +
-        `${p.exact} of ${p.positions} positions exact${p.firstExactPly !== null ? ` (from ply ${p.firstExactPly})` : ''}, ` +
-        `${p.resultProven} with the result proven${p.firstResultPly !== null ? ` (from ply ${p.firstResultPly})` : ''}`,
+        `${p.exact} of ${p.positions} positions exact${p.firstExactPly !== null ? ` (the earliest at ply ${p.firstExactPly})` : ''}, ` +
+        `${p.resultProven} with the result proven${p.firstResultPly !== null ? ` (the earliest at ply ${p.firstResultPly})` : ''}`,
     );
     for (const g of groups(p))
       out.push(

@@ -297,6 +297,9 @@ function reviewBoardLine(
 
     if (e.status === 'pending') report.pending++;
   });
+  // bounds that met (merged from several searches) are the value
+  for (const p of out.positions.slice(-line.states.length))
+    if (!p.exact && !p.pending && p.lower !== null && p.lower === p.upper) makeExact(p, p.lower);
   boundsFromPlayedMoves(line, out);
   line.plies.forEach((mv, k) => {
     const before = out.positions[k],
@@ -364,6 +367,14 @@ function reviewBoardLine(
  * proven loss, the loss stays proven; from the start forwards). Where bounds meet, the value is
  * exact (its optimal moves are still unsearched).
  */
+/** Proven bounds that meet: the exact value, its optimal moves not found. */
+function makeExact(p: PositionReport, value: number): void {
+  p.value = value;
+  p.exact = true;
+  p.method = 'search';
+  p.note = MOVES_NOT_FOUND;
+}
+
 function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
   const tighten = (p: PositionReport, lower: number, upper: number) => {
     if (p.exact || p.lower === null || p.upper === null) return;
@@ -371,12 +382,7 @@ function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
     if (lower > p.upper || upper < p.lower || (lower <= p.lower && upper >= p.upper)) return;
     p.lower = Math.max(p.lower, lower);
     p.upper = Math.min(p.upper, upper);
-    if (p.lower === p.upper) {
-      p.value = p.lower;
-      p.exact = true;
-      p.method = 'search';
-      p.note = MOVES_NOT_FOUND;
-    }
+    if (p.lower === p.upper) makeExact(p, p.lower);
   };
   const played = (k: number) => {
     const mv = line.plies[k],

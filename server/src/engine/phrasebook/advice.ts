@@ -43,6 +43,8 @@ export function positionAdvice(e: EntryReport, p: PositionReport): string {
     const d = p.decision?.best ?? p.loony?.controller?.decision;
     return `${capitalized(decisionWords(d))} — ${rest}`;
   }
+  // an exact value whose optimal moves the budget did not reach
+  if (p.best.length === 0) return capitalized(rest);
   return `Best: ${listOr(p.best, 4)} — ${rest}`;
 }
 
