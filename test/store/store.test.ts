@@ -12,7 +12,7 @@ import { randomFillSync } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { mulberry32 } from '../support/random';
-import { playedPosition, randomPosition } from '../support/boards';
+import { playedPosition, plausibleRecord, randomPosition } from '../support/boards';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
@@ -438,4 +438,31 @@ test('store: a Nimstring view that knows less never replaces one that knows more
   const d = openProofCache(path)!;
   assert.deepEqual(d.storedNim(s), full);
   d.close();
+});
+
+test('store: dab analyze keeps its Nimstring views, and a warm run reads them instead of computing them', () => {
+  const dir = tempDir();
+  const path = join(dir, 'p.sqlite');
+  const file = join(dir, 'r.dab');
+  writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(21), 'nim views'));
+  const cli = () =>
+    spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin', 'dab.js'), 'analyze', '--json', '--budget-ms', '300', '--store', path, file],
+      {
+        encoding: 'utf8',
+      },
+    );
+  const cold = cli();
+  assert.equal(cold.status, 0, cold.stderr);
+  const db = new Database(path);
+  const views = Number(db.get('SELECT count(*) AS n FROM nims')?.n ?? 0);
+  db.close();
+  const shown = JSON.parse(cold.stdout).entries[0].positions.filter((p: { nim?: unknown }) => p.nim).length;
+  assert.ok(shown > 0 && views >= shown, `${views} views stored, ${shown} shown`);
+  const warm = cli();
+  // every proven answer and every Nimstring view is the same; "best found so far" is an estimate of a
+  // search, which the warm run does not repeat (the store keeps proofs, not estimates)
+  const answers = (out: string) => JSON.stringify(JSON.parse(out), (k, v) => (k === 'bestSoFar' ? undefined : v));
+  assert.equal(answers(warm.stdout), answers(cold.stdout), 'the warm run gives the same answers');
 });

@@ -99,22 +99,29 @@ export function createSearchCache(
           known: withFloor(state, known, b.floor),
           timeBudgetMs: b.ms,
           nodeBudget: budget.nodeBudget,
-          nimBudget,
-          nimTimeBudgetMs: b.nimMs,
+          nimBudget: 0, // the Nimstring view comes from the store, or is computed once below
           guess: b.guess,
           resultOnly: b.resultOnly,
           moveValues: b.moveValues,
         }),
       b.ms,
     );
-    if (nimBudget > 0) e.nim ??= nimSummary(state, nimBudget, true, b.nimMs); // a stored proof keeps no Nimstring view
+    if (nimBudget > 0) e.nim ??= storedOrComputed(state, nimBudget, () => nimSummary(state, nimBudget, true, b.nimMs));
     return e;
   };
+  /** The store's Nimstring view computed with at least `nimBudget` regions, else `compute()` (then stored). */
+  const storedOrComputed = (state: BoardState, nimBudget: number, compute: () => NimSummary): NimSummary =>
+    proofs ? proofs.nim(state, nimBudget, compute) : compute();
   return {
     nim(state) {
       const key = state.key();
       let n = nims.get(key);
-      if (!n) n = remember(nims, key, nimSummary(state, NIM_BUDGET_CLI));
+      if (!n)
+        n = remember(
+          nims,
+          key,
+          storedOrComputed(state, NIM_BUDGET_CLI, () => nimSummary(state, NIM_BUDGET_CLI)),
+        );
       return n;
     },
     lookup(state) {

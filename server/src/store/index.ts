@@ -81,7 +81,8 @@ function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | und
     lower: p.lower,
     upper: p.upper,
     best: exact ? p.best.slice() : [],
-    moveValues,
+    // bounds alone carry no move values (as a search that found none reports them: absent)
+    ...(exact || p.moves.length > 0 ? { moveValues } : {}),
     nodes: p.work,
     ...(exact ? {} : { note: p.tried > 0 ? searchBudgetReached(p.work) : STORE_NOTE }),
   };
