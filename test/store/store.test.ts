@@ -437,6 +437,19 @@ test('store: a Nimstring view that knows less never replaces one that knows more
   c.close();
   const d = openProofCache(path)!;
   assert.deepEqual(d.storedNim(s), full);
+  // a view its computation says not to keep (cut short by a time limit) is not stored
+  const other = randomPosition(3, 3, mulberry32(6), 6, true);
+  let computed = 0;
+  d.nim(
+    other,
+    5000,
+    () => (computed++, nimSummary(other, 5000)),
+    () => false,
+  );
+  d.nim(other, 5000, () => (computed++, nimSummary(other, 5000)));
+  assert.equal(computed, 2, 'the view not kept is computed again');
+  d.nim(other, 5000, () => (computed++, nimSummary(other, 5000)));
+  assert.equal(computed, 2, 'the view kept is read back');
   d.close();
 });
 

@@ -106,22 +106,28 @@ export function createSearchCache(
         }),
       b.ms,
     );
-    if (nimBudget > 0) e.nim ??= storedOrComputed(state, nimBudget, () => nimSummary(state, nimBudget, true, b.nimMs));
+    if (nimBudget > 0) e.nim ??= storedOrComputed(state, nimBudget, b.nimMs);
     return e;
   };
-  /** The store's Nimstring view computed with at least `nimBudget` regions, else `compute()` (then stored). */
-  const storedOrComputed = (state: BoardState, nimBudget: number, compute: () => NimSummary): NimSummary =>
-    proofs ? proofs.nim(state, nimBudget, compute) : compute();
+  /**
+   * The store's Nimstring view computed with at least `nimBudget` regions, else a new one (stored
+   * only when the time limit `nimMs` did not cut it short: a stored view stands for its whole budget).
+   */
+  const storedOrComputed = (state: BoardState, nimBudget: number, nimMs?: number): NimSummary => {
+    let cut = false;
+    const compute = () => {
+      const t0 = Date.now();
+      const n = nimSummary(state, nimBudget, true, nimMs);
+      cut = nimMs !== undefined && Date.now() - t0 >= nimMs;
+      return n;
+    };
+    return proofs ? proofs.nim(state, nimBudget, compute, () => !cut) : compute();
+  };
   return {
     nim(state) {
       const key = state.key();
       let n = nims.get(key);
-      if (!n)
-        n = remember(
-          nims,
-          key,
-          storedOrComputed(state, NIM_BUDGET_CLI, () => nimSummary(state, NIM_BUDGET_CLI)),
-        );
+      if (!n) n = remember(nims, key, storedOrComputed(state, NIM_BUDGET_CLI));
       return n;
     },
     lookup(state) {

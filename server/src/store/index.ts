@@ -6,7 +6,7 @@
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { NimSummary } from '../engine/analysis/nim';
-import { searchBudgetReached } from '../engine/phrasebook';
+import { MOVES_NOT_FOUND, searchBudgetReached } from '../engine/phrasebook';
 import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
 
@@ -22,8 +22,12 @@ export interface ProofCache {
   put(state: BoardState, e: Evaluation, triedMs?: number): void;
   /** A search result combined with what was stored before it (tighter bounds; exact if they meet). */
   combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
-  /** The Nimstring view of `state` from the store, else `compute()` (and stored). */
-  nim(state: BoardState, budget: number, compute: () => NimSummary): NimSummary;
+  /**
+   * The Nimstring view of `state` from the store (computed with at least `budget` regions), else
+   * `compute()`, stored unless `keep` says no (a view cut short by a time limit is not one of `budget`
+   * regions).
+   */
+  nim(state: BoardState, budget: number, compute: () => NimSummary, keep?: (n: NimSummary) => boolean): NimSummary;
   /** A stored Nimstring view that knows the value or who wins the chain fight, or undefined. */
   storedNim(state: BoardState): NimSummary | undefined;
   /** Keep a Nimstring view computed with `budget` regions. */
@@ -50,11 +54,11 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       if (p) store.put(state, p);
     },
     combine,
-    nim(state, budget, compute) {
+    nim(state, budget, compute, keep = () => true) {
       const stored = store.getNim(state, budget);
       if (stored) return stored;
       const n = compute();
-      store.putNim(state, budget, n);
+      if (keep(n)) store.putNim(state, budget, n);
       return n;
     },
     storedNim(state) {
@@ -81,10 +85,14 @@ function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | und
     lower: p.lower,
     upper: p.upper,
     best: exact ? p.best.slice() : [],
-    // bounds alone carry no move values (as a search that found none reports them: absent)
-    ...(exact || p.moves.length > 0 ? { moveValues } : {}),
+    // no proven move value and no optimal moves: no table of move values (as a search reports it)
+    ...((exact && p.best.length > 0) || p.moves.length > 0 ? { moveValues } : {}),
     nodes: p.work,
-    ...(exact ? {} : { note: p.tried > 0 ? searchBudgetReached(p.work) : STORE_NOTE }),
+    ...(exact
+      ? p.best.length > 0
+        ? {}
+        : { note: MOVES_NOT_FOUND }
+      : { note: p.tried > 0 ? searchBudgetReached(p.work) : STORE_NOTE }),
   };
 }
 
