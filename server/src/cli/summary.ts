@@ -31,12 +31,11 @@ export function reconcileProof(p: RecordProof, report: DocumentReport): RecordPr
     .map((u) => ({ ...u, resultProven: u.resultProven || (at(u.ply)?.result ?? null) !== null }));
   const exactPlies = e.positions.filter((q) => q.exact).map((q) => q.ply);
   const resultPlies = e.positions.filter((q) => q.result !== null).map((q) => q.ply);
-  // the report counts what the search proved, and more: never fewer
   return {
     ...p,
     unproven,
-    exact: Math.max(p.exact, exactPlies.length),
-    resultProven: Math.max(p.resultProven, resultPlies.length),
+    exact: exactPlies.length,
+    resultProven: resultPlies.length,
     firstExactPly: exactPlies.length ? Math.min(...exactPlies) : p.firstExactPly,
     firstResultPly: resultPlies.length ? Math.min(...resultPlies) : p.firstResultPly,
   };

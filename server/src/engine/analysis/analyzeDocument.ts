@@ -298,7 +298,7 @@ function reviewBoardLine(
     if (e.status === 'pending') report.pending++;
   });
   // bounds that met (merged from several searches) are the value
-  for (const p of out.positions.slice(-line.states.length))
+  for (const p of out.positions)
     if (!p.exact && !p.pending && p.lower !== null && p.lower === p.upper) makeExact(p, p.lower);
   boundsFromPlayedMoves(line, out);
   line.plies.forEach((mv, k) => {
@@ -358,6 +358,14 @@ function reviewBoardLine(
   }
 }
 
+/** Proven bounds that meet: the exact value, its optimal moves not found. */
+function makeExact(p: PositionReport, value: number): void {
+  p.value = value;
+  p.exact = true;
+  p.method = 'search';
+  p.note = MOVES_NOT_FOUND;
+}
+
 /**
  * A position is worth at least the move played from it: v(P) >= c + v(next) when the move
  * completes c boxes and the same player moves again, v(P) >= c - v(next) otherwise. Read both ways,
@@ -367,14 +375,6 @@ function reviewBoardLine(
  * proven loss, the loss stays proven; from the start forwards). Where bounds meet, the value is
  * exact (its optimal moves are still unsearched).
  */
-/** Proven bounds that meet: the exact value, its optimal moves not found. */
-function makeExact(p: PositionReport, value: number): void {
-  p.value = value;
-  p.exact = true;
-  p.method = 'search';
-  p.note = MOVES_NOT_FOUND;
-}
-
 function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
   const tighten = (p: PositionReport, lower: number, upper: number) => {
     if (p.exact || p.lower === null || p.upper === null) return;

@@ -84,18 +84,19 @@ export function playLineTitle(e: EntryReport): string {
   const last = e.positions[e.positions.length - 1];
   const end =
     last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then ${positionAdvice(e, last)}`;
-  const bad = e.moves.filter((m) => (m.loss ?? 0) > 0);
+  // what each step is proven to throw away (exactly, or at least); optimal only when every step is valued
+  const proven = (m: (typeof e.moves)[number]) => m.loss ?? m.lossAtLeast ?? 0;
+  const bad = e.moves.filter((m) => proven(m) > 0);
+  const unvalued = e.moves.filter((m) => m.loss === null).length;
   if (bad.length === 0) {
-    // optimal only when every step is proven to lose nothing
-    const unvalued = e.moves.filter((m) => m.loss === null).length;
     if (unvalued === 0) return `Optimal line of play — ${end}`;
     return `Line of play: ${plural(unvalued, 'move')} not valued${unvalued < e.moves.length ? ', the others optimal' : ''} — ${end}`;
   }
   const first = bad[0];
-  const lost = bad.reduce((a, m) => a + (m.loss ?? 0), 0);
+  const lost = bad.reduce((a, m) => a + proven(m), 0);
   const what =
     first.move === 'keep' ? 'keeping control' : first.move === 'all' ? 'taking all' : `opening ${first.move}`;
-  return `This line throws away ${boxes(lost)}, first by ${what} (step ${Math.ceil(first.ply / 2)}) — ${end}`;
+  return `This line throws away ${unvalued > 0 ? 'at least ' : ''}${boxes(lost)}, first by ${what} (step ${Math.ceil(first.ply / 2)}) — ${end}`;
 }
 
 /** The board's caption: the advice, then the predicted final score. */
