@@ -129,6 +129,11 @@ export class MoveGenerator extends SearchPosition {
   openingBound: boolean;
   /** After genMoves(): the largest rule 6 bound of the moves it left out (-OPEN_BOUND_NONE: none). */
   dropped = -OPEN_BOUND_NONE;
+  /**
+   * Rule 4a's table: edgeSiblings[3 * l ..] = the edge lines of the box of edge line l that are
+   * smaller than l (up to 3, on a board one box wide), then -1.
+   */
+  readonly edgeSiblings: Int16Array;
 
   constructor(g: BoardGeometry, cfg: SolverConfig) {
     super(g, cfg.symmetry !== false, cfg.symmetrySlack ?? DEFAULT_SYMMETRY_SLACK);
@@ -153,6 +158,16 @@ export class MoveGenerator extends SearchPosition {
     this.chK = new Int16Array(this.B);
     this.chOff = new Int16Array(this.B);
     this.chLines = new Int16Array(this.L + this.B);
+    this.edgeSiblings = new Int16Array(3 * this.L).fill(-1);
+    const lb = this.lineBoxes,
+      bl = this.boxLines;
+    const isEdge = (l: number) => lb[2 * l] < 0 || lb[2 * l + 1] < 0;
+    for (let l = 0; l < this.L; l++) {
+      if (!isEdge(l)) continue;
+      const b = lb[2 * l] >= 0 ? lb[2 * l] : lb[2 * l + 1];
+      let n = 0;
+      for (let k = 4 * b; k < 4 * b + 4; k++) if (bl[k] < l && isEdge(bl[k])) this.edgeSiblings[3 * l + n++] = bl[k];
+    }
   }
 
   /** The missing side of a 3-box that rule 1 says to take now, or -1. */
@@ -339,41 +354,57 @@ export class MoveGenerator extends SearchPosition {
    * The first stage of a node with no 3-box (genMoves in two parts, for nodes that stop at a safe
    * move): the lines that give nothing away (no side of a 2-box), centre-out, the killer first,
    * without `except` (the table move, already searched) and, of the undrawn edge lines of one box,
-   * all but the least (rule 4a). Returns their number, in moves[ply * L + at ..].
+   * all but the least (rule 4a). Returns their number, in moves[ply * L + at ..]. The search itself
+   * takes them one at a time with nextSafe (most cut nodes stop at the first).
    */
   genSafe(ply: number, except: number, at = 0): number {
-    const L = this.L,
-      buf = this.moves,
-      base = ply * L + at,
-      sides = this.sides,
-      order = this.order,
-      lb = this.lineBoxes,
-      bl = this.boxLines,
-      bits = this.bits,
-      equiv = this.equivRule;
+    const buf = this.moves,
+      base = ply * this.L + at,
+      order = this.order;
     const killer = this.killers ? this.killer[ply] : -1;
     let cnt = 0;
     if (killer >= 0 && killer !== except && !this.isDrawn(killer) && this.givesNothing(killer))
       buf[base + cnt++] = killer;
-    for (let i = 0; i < L; i++) {
+    for (let i = this.nextSafe(0, except); i < this.L; i = this.nextSafe(i + 1, except))
+      if (order[i] !== killer) buf[base + cnt++] = order[i];
+    return cnt;
+  }
+
+  /**
+   * The position in the centre-out order, at or after `from`, of the next line genSafe gives (no
+   * side of a 2-box or 3-box, not `except`, not an edge line of a box with a smaller undrawn edge
+   * line under rule 4a), or L when none.
+   */
+  nextSafe(from: number, except: number): number {
+    const L = this.L,
+      sides = this.sides,
+      order = this.order,
+      lb = this.lineBoxes,
+      bits = this.bits,
+      sib = this.edgeSiblings,
+      equiv = this.equivRule;
+    for (let i = from; i < L; i++) {
       const l = order[i];
-      if (l === except || l === killer || (bits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
+      if (l === except || (bits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
       const b0 = lb[2 * l],
         b1 = lb[2 * l + 1];
       if ((b0 >= 0 && sides[b0] >= 2) || (b1 >= 0 && sides[b1] >= 2)) continue;
-      if (equiv && (b0 < 0 || b1 < 0)) {
-        // an edge line: kept only when no smaller undrawn edge line of its box
-        const b = b0 >= 0 ? b0 : b1;
+      if (equiv) {
+        // an edge line: kept only when no smaller edge line of its box is undrawn
         let smaller = false;
-        for (let k = 4 * b; k < 4 * b + 4; k++) {
-          const o = bl[k];
-          if (o < l && (lb[2 * o] < 0 || lb[2 * o + 1] < 0) && (bits[o >>> 5] & (1 << (o & 31))) === 0) smaller = true;
+        for (let k = 3 * l; k < 3 * l + 3; k++) {
+          const o = sib[k];
+          if (o < 0) break;
+          if ((bits[o >>> 5] & (1 << (o & 31))) === 0) {
+            smaller = true;
+            break;
+          }
         }
         if (smaller) continue;
       }
-      buf[base + cnt++] = l;
+      return i;
     }
-    return cnt;
+    return L;
   }
 
   /**

@@ -10,9 +10,9 @@
  * settle the node or narrow the window; a position with no box below 2 sides is valued exactly at
  * the leaf when the leaf evaluators can; the table move is searched before the other moves are
  * generated (`lazyMoves`: any legal move may be searched without changing the value, the rules only
- * decide what may be left out); with no 3-box, the safe lines are generated and searched before the
- * sacrifices are (genSafe, genSacrifices: most cut nodes stop at a safe line, and rule 6 then sees
- * the alpha they raised); optional enhanced transposition cutoffs (`etc`). Fail-soft bounds
+ * decide what may be left out); with no 3-box, the safe lines are searched before the sacrifices
+ * are generated (nextSafe gives the safe lines one at a time, since most cut nodes stop at the first;
+ * genSacrifices: rule 6 then sees the alpha they raised); optional enhanced transposition cutoffs (`etc`). Fail-soft bounds
  * are rounded to the parity of the remaining boxes (every value has that parity) before they are
  * stored.
  *
@@ -258,8 +258,15 @@ export class Engine extends MoveGenerator {
     ) {
       const base = ply * this.L;
       let n: number;
-      if (stage === STAGE_SAFE) n = this.genSafe(ply, first);
-      else {
+      // the safe lines one at a time (cursor: where nextSafe goes on in the centre-out order; L: all given)
+      let cursor = this.L;
+      if (stage === STAGE_SAFE) {
+        if (this.killers) n = this.genSafe(ply, first);
+        else {
+          n = 0;
+          cursor = 0;
+        }
+      } else {
         n =
           stage === STAGE_SACRIFICES
             ? this.genSacrifices(ply, first, alpha)
@@ -289,7 +296,12 @@ export class Engine extends MoveGenerator {
       // with other threads: a move one of them is searching now waits for the end of the stage
       const now = this.searchingNow !== null && useTable && undrawn >= this.deferMin ? this.searchingNow : null;
       let nDeferred = 0;
-      for (let i = 0; i < n + nDeferred; i++) {
+      for (let i = 0; ; i++) {
+        if (i === n && cursor < this.L) {
+          cursor = this.nextSafe(cursor, first);
+          if (cursor < this.L) this.moves[base + n++] = this.order[cursor++];
+        }
+        if (i >= n + nDeferred) break;
         const m = i < n ? this.moves[base + i] : this.deferredMoves[base + i - n];
         if (m === first) continue;
         let mark = 0;
