@@ -125,7 +125,9 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
       upper: proof.upper,
       best,
       ...(best.length === 0 ? { note: MOVES_NOT_FOUND } : {}),
-      ...(best.length === 0 && proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar } : {}),
+      ...(best.length === 0 && proof.bestSoFar !== undefined
+        ? { bestSoFar: proof.bestSoFar, bestSoFarNodes: proof.nodes }
+        : {}),
       ...common,
     };
   }
@@ -135,7 +137,7 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     lower: proof.lower,
     upper: proof.upper,
     best: [],
-    ...(proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar } : {}),
+    ...(proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar, bestSoFarNodes: proof.nodes } : {}),
     // the store gives back the same sentence for the bounds it keeps (searchBudgetReached)
     note:
       proof.stopped === 'cancelled' || proof.nodes === 0
@@ -165,6 +167,7 @@ export function completeMoves(
   const done: Evaluation = { ...e, best: r.best.slice(), moveValues, nodes: (e.nodes ?? 0) + r.nodes };
   delete done.note;
   delete done.bestSoFar;
+  delete done.bestSoFarNodes;
   return done;
 }
 

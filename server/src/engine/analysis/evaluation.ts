@@ -27,6 +27,11 @@ export interface Evaluation {
    * estimate, never proven optimal; always shown as "best found so far, not proven".
    */
   bestSoFar?: number;
+  /**
+   * Search nodes of the search whose table gave bestSoFar: how well informed the estimate is (of two,
+   * the one with more search behind it is kept: betterEstimate).
+   */
+  bestSoFarNodes?: number;
   /** The Nimstring view, when computed. */
   nim?: import('./nim').NimSummary;
 }
@@ -35,4 +40,39 @@ export interface Evaluation {
 export interface Evaluator {
   /** Returns an evaluation, or undefined while it is still being computed elsewhere. */
   evaluate(key: string, state: import('../board/state').BoardState): Evaluation | undefined;
+}
+
+/** A best move found so far (not proven) and the search nodes behind it. */
+export interface Estimate {
+  move: number;
+  nodes: number;
+}
+
+/** The estimate of `e`, when it has one and its optimal moves are not known (a proven move outranks any estimate). */
+export function estimateOf(e: Pick<Evaluation, 'best' | 'bestSoFar' | 'bestSoFarNodes'>): Estimate | undefined {
+  if (e.best.length > 0 || e.bestSoFar === undefined) return undefined;
+  return { move: e.bestSoFar, nodes: e.bestSoFarNodes ?? 0 };
+}
+
+/**
+ * Of two estimates of one position, the better informed: the one with more search behind it; `a`
+ * on a tie (callers pass the one kept first, so an answer does not flip between equal searches).
+ * Every place that keeps estimates (the proof store, the CLI, the editor's knowledge) decides with this.
+ */
+export function betterEstimate(a: Estimate | undefined, b: Estimate | undefined): Estimate | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return b.nodes > a.nodes ? b : a;
+}
+
+/** `e` with `est` as its best move found so far (none when `e` names its optimal moves). */
+export function withEstimate(e: Evaluation, est: Estimate | undefined): Evaluation {
+  const out: Evaluation = { ...e };
+  delete out.bestSoFar;
+  delete out.bestSoFarNodes;
+  if (est && e.best.length === 0) {
+    out.bestSoFar = est.move;
+    out.bestSoFarNodes = est.nodes;
+  }
+  return out;
 }
