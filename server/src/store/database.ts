@@ -20,7 +20,11 @@ import { dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 
 export const STORE_FORMAT = 'dab-proof-store';
-export const STORE_VERSION = 3;
+/**
+ * 4: the table `estimates` (best moves found so far, not proven). A version-3 store is migrated in
+ * place when it is opened (the table is added; its proofs and Nimstring views are kept as they are).
+ */
+export const STORE_VERSION = 4;
 /**
  * A lock directory without an owner file older than this is left over from a killed process (only
  * single statements, which take milliseconds, hold the lock without writing the owner file).
@@ -29,6 +33,11 @@ export const STALE_LOCK_MS = 2_000;
 /** A lock whose owner is alive is respected, unless it is this old (a reused pid). */
 const ABANDONED_LOCK_MS = 120_000;
 
+/** Added by version 4 (proof.ts describes the row). */
+const ESTIMATES = `CREATE TABLE IF NOT EXISTS estimates (
+  key TEXT PRIMARY KEY, line INTEGER NOT NULL, work REAL NOT NULL, crc INTEGER NOT NULL
+) WITHOUT ROWID;`;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS proofs (
@@ -36,7 +45,8 @@ CREATE TABLE IF NOT EXISTS proofs (
   best TEXT NOT NULL, moves TEXT NOT NULL, work REAL NOT NULL, tried INTEGER NOT NULL, crc INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);
-CREATE TABLE IF NOT EXISTS nims (key TEXT PRIMARY KEY, budget INTEGER NOT NULL, view TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID;`;
+CREATE TABLE IF NOT EXISTS nims (key TEXT PRIMARY KEY, budget INTEGER NOT NULL, view TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID;
+${ESTIMATES}`;
 
 export class StoreBusy extends Error {}
 export class StoreDamaged extends Error {}
@@ -148,7 +158,14 @@ export class StoreFile {
         const v = Number(meta.get('version'));
         if (!Number.isInteger(v)) return 'foreign';
         if (v > STORE_VERSION) return 'newer';
+        if (v === 3) {
+          // version 3 -> 4: one table more; every proof and view stays (old rows need no change)
+          this.db.exec(ESTIMATES);
+          this.db.run("UPDATE meta SET value = ? WHERE name = 'version'", [String(STORE_VERSION)]);
+          return 'ok';
+        }
         if (v < STORE_VERSION) return 'older';
+        if (!tables.includes('estimates')) return 'foreign';
         return 'ok';
       }
       this.db.exec(SCHEMA);

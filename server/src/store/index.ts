@@ -1,10 +1,12 @@
 /**
  * The one interface the searches use (it is the search service's ProofStore): get what the proof store knows about a position before
  * searching, put what a search proved after it. Exact values are answers; stored bounds are
- * intersected with what a new search proves (both are proven, so the intersection is too).
+ * intersected with what a new search proves (both are proven, so the intersection is too). The best
+ * move found so far is kept with them and given back as what it is, an estimate (bestSoFar), never
+ * as a proven move; of a stored and a new one, the better informed stays (betterEstimate).
  */
 import type { BoardState } from '../engine/board/state';
-import type { Evaluation } from '../engine/analysis/evaluation';
+import { betterEstimate, estimateOf, withEstimate, type Evaluation } from '../engine/analysis/evaluation';
 import type { NimSummary } from '../engine/analysis/nim';
 import { MOVES_NOT_FOUND, searchBudgetReached } from '../engine/phrasebook';
 import { ProofStore, type StoreOptions } from './proofStore';
@@ -18,7 +20,7 @@ export interface ProofCache {
   get(state: BoardState): Evaluation | undefined;
   /** Also the longest time budget (ms) a stored attempt spent without finding the exact value. */
   lookup(state: BoardState): { evaluation: Evaluation; triedMs: number } | undefined;
-  /** Keep what a search proved (exact value, bounds, optimal moves, move values). */
+  /** Keep what a search proved (exact value, bounds, optimal moves, move values) and its best move found so far. */
   put(state: BoardState, e: Evaluation, triedMs?: number): void;
   /** A search result combined with what was stored before it (tighter bounds; exact if they meet). */
   combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
@@ -78,7 +80,7 @@ function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | und
   for (const l of state.undrawnLines()) moveValues.set(l, null);
   for (const [l, v] of p.moves) moveValues.set(l, v);
   const exact = p.lower === p.upper;
-  return {
+  const e: Evaluation = {
     status: exact ? 'exact' : 'unknown',
     method: 'search',
     value: exact ? p.lower : null,
@@ -94,6 +96,8 @@ function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | und
         : { note: MOVES_NOT_FOUND }
       : { note: p.tried > 0 ? searchBudgetReached(p.work) : STORE_NOTE }),
   };
+  // the estimate stays what it was: a best move found so far, not proven (none beside proven optimal moves)
+  return withEstimate(e, p.estimate);
 }
 
 /** What a search evaluation proves, or undefined when it proves nothing worth keeping. */
@@ -107,19 +111,26 @@ function toProof(state: BoardState, e: Evaluation, triedMs: number): Proof | und
   const r = state.openBoxCount();
   const exact = e.status === 'exact' && e.value !== null;
   const tried = exact ? 0 : Math.max(0, Math.round(triedMs));
+  // an estimate alone proves nothing: it is kept only with a proof
   if (e.lower <= -r && e.upper >= r && moves.length === 0 && tried === 0) return undefined;
+  const best = exact ? [...new Set(e.best)].sort((a, b) => a - b) : [];
+  const estimate = estimateOf({ ...e, best });
   return {
     lower: exact ? e.value! : Math.max(-r, e.lower),
     upper: exact ? e.value! : Math.min(r, e.upper),
-    best: exact ? [...new Set(e.best)].sort((a, b) => a - b) : [],
+    best,
     moves,
     work: e.nodes ?? 0,
     tried,
+    ...(estimate && !state.drawn[estimate.move] ? { estimate } : {}),
   };
 }
 
 function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation {
-  if (!stored || fresh.status === 'exact' || fresh.status === 'pending') return fresh;
+  if (!stored || fresh.status === 'pending') return fresh;
+  // the better informed of the two estimates (the stored one on a tie), while no move is proven optimal
+  const estimate = betterEstimate(estimateOf(stored), estimateOf(fresh));
+  if (fresh.status === 'exact') return withEstimate(fresh, estimate);
   const lower = Math.max(stored.lower, fresh.lower),
     upper = Math.min(stored.upper, fresh.upper);
   if (lower > upper) return fresh; // contradiction: trust the fresh search (and the store is overwritten)
@@ -128,19 +139,22 @@ function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation 
   if (lower === upper) {
     const best = [...moveValues].filter(([, v]) => v === lower).map(([l]) => l);
     const complete = [...moveValues.values()].every((v) => v !== null);
-    return {
-      ...fresh,
-      status: 'exact',
-      value: lower,
-      lower,
-      upper,
-      // Only a complete set of move values names every optimal move.
-      best: complete ? best.sort((a, b) => a - b) : [],
-      moveValues,
-      note: undefined,
-    };
+    return withEstimate(
+      {
+        ...fresh,
+        status: 'exact',
+        value: lower,
+        lower,
+        upper,
+        // Only a complete set of move values names every optimal move.
+        best: complete ? best.sort((a, b) => a - b) : [],
+        moveValues,
+        note: undefined,
+      },
+      estimate,
+    );
   }
-  return { ...fresh, lower, upper, moveValues };
+  return withEstimate({ ...fresh, lower, upper, moveValues }, estimate);
 }
 
 /**

@@ -4,10 +4,12 @@
  * record that fails is never used (the store drops it, an import rejects it).
  *
  * Key: canonicalPosition(g, drawn).key, i.e. `WxH:` + the canonical drawn-line bit set in hex
- * (8 digits per 32-bit word, most significant word first). Lines in `best` and `moves` are in the
- * canonical image's orientation; toCanonical / fromCanonical carry them to and from a position.
+ * (8 digits per 32-bit word, most significant word first). Lines in `best`, `moves` and `estimate`
+ * are in the canonical image's orientation; toCanonical / fromCanonical carry them to and from a
+ * position.
  *
- * Row layout (table `proofs`, and one JSON line of an export file):
+ * Row layout (table `proofs`; one JSON line of an export file is this row with the estimate's two
+ * fields added when there is one):
  *   key   TEXT     the canonical key above
  *   lower INTEGER  proven lower bound on the value (margin of the remaining boxes, player to move)
  *   upper INTEGER  proven upper bound (lower = upper: the exact value)
@@ -17,11 +19,23 @@
  *   tried INTEGER  the longest time budget (ms) of a search that ended without the exact value
  *                  (0: none); a later run with no larger budget takes the stored bounds as its answer
  *   crc   INTEGER  CRC-32 of `key|lower|upper|best|moves|work|tried` (catches bytes changed on disk)
+ *
+ * The best move found so far — an estimate, never proven, shown as such — is kept beside the proof
+ * while the optimal moves are not known (table `estimates`, since store version 4; an export line
+ * carries it in two more fields):
+ *   key          TEXT     the proof's key (an estimate without a proof row is not used)
+ *   line         INTEGER  the move (an undrawn line, canonical orientation); export field `estimate`
+ *   work         REAL     search nodes of the search that found it (the better informed of two
+ *                         estimates is the one with more search behind it); export field `estimateWork`
+ *   crc          INTEGER  CRC-32 of `key|line|work`
+ * An export line's crc covers the estimate too: `key|lower|upper|best|moves|work|tried|estimate|estimateWork`
+ * (a line without an estimate has the checksum of the table row, so version-1 export files still read).
  */
 import { geometryOf, type BoardGeometry } from '../engine/board/geometry';
 import { MAX_SIDE } from '../engine/limits';
 import { BoardState } from '../engine/board/state';
 import { canonicalPosition, lineFromCanonical, lineToCanonical } from '../engine/solver/symmetry';
+import type { Estimate } from '../engine/analysis/evaluation';
 
 export interface Proof {
   /** Proven bounds on the value (equal when exact). */
@@ -35,6 +49,11 @@ export interface Proof {
   work: number;
   /** Longest time budget (ms) of an attempt that did not find the exact value (0: none recorded). */
   tried: number;
+  /**
+   * The best move found so far (canonical orientation; not proven) and the search nodes behind it;
+   * only while `best` is empty (a proven optimal move outranks any estimate).
+   */
+  estimate?: Estimate;
 }
 
 export interface ProofRow {
@@ -45,6 +64,17 @@ export interface ProofRow {
   moves: string;
   work: number;
   tried: number;
+  /** The estimate's line and work (an export line; absent when there is none). */
+  estimate?: number;
+  estimateWork?: number;
+  crc: number;
+}
+
+/** A row of the table `estimates`. */
+export interface EstimateRow {
+  key: string;
+  line: number;
+  work: number;
   crc: number;
 }
 
@@ -66,11 +96,13 @@ export function crc32(text: string): number {
 }
 
 function rowCrc(r: Omit<ProofRow, 'crc'>): number {
-  return crc32(`${r.key}|${r.lower}|${r.upper}|${r.best}|${r.moves}|${r.work}|${r.tried}`);
+  const est = r.estimate !== undefined ? `|${r.estimate}|${r.estimateWork}` : '';
+  return crc32(`${r.key}|${r.lower}|${r.upper}|${r.best}|${r.moves}|${r.work}|${r.tried}${est}`);
 }
 
+/** The record as one export line (its estimate included); `toRow(key, { ...p, estimate: undefined })` is the `proofs` row. */
 export function toRow(key: string, p: Proof): ProofRow {
-  const r = {
+  const r: Omit<ProofRow, 'crc'> = {
     key,
     lower: p.lower,
     upper: p.upper,
@@ -78,15 +110,45 @@ export function toRow(key: string, p: Proof): ProofRow {
     moves: p.moves.map(([l, v]) => `${l}:${v}`).join(','),
     work: Math.max(0, Math.round(p.work)),
     tried: Math.max(0, Math.round(p.tried)),
+    ...(p.estimate ? { estimate: p.estimate.move, estimateWork: Math.max(0, Math.round(p.estimate.nodes)) } : {}),
   };
   return { ...r, crc: rowCrc(r) };
 }
 
+function estimateCrc(key: string, line: number, work: number): number {
+  return crc32(`${key}|${line}|${work}`);
+}
+
+export function toEstimateRow(key: string, e: Estimate): EstimateRow {
+  const work = Math.max(0, Math.round(e.nodes));
+  return { key, line: e.move, work, crc: estimateCrc(key, e.move, work) };
+}
+
+/**
+ * A `proofs` row joined with its `estimates` row (columns e_line, e_work, e_crc; null when there is
+ * none), checked: the proof with its estimate, or why the proof is rejected. `dropped` says why a
+ * stored estimate is not used (damaged, or not an estimate of this position); an estimate beside
+ * proven optimal moves is stale (an older dab updated the proof), not damaged, and is left out.
+ */
+export function fromStoredRow(raw: Record<string, unknown>): { key: string; proof: Proof; dropped?: string } | string {
+  const r = fromRow({ ...raw, estimate: undefined, estimateWork: undefined });
+  if (typeof r === 'string') return r;
+  const { e_line: line, e_work: work, e_crc: crc } = raw;
+  if (line === null || line === undefined) return r;
+  if (r.proof.best.length > 0) return r;
+  if (typeof line !== 'number' || typeof work !== 'number' || typeof crc !== 'number')
+    return { ...r, dropped: 'estimate fields of the wrong type' };
+  if (estimateCrc(r.key, line, work) !== crc) return { ...r, dropped: 'estimate checksum mismatch' };
+  const proof: Proof = { ...r.proof, estimate: { move: line, nodes: work } };
+  const why = checkProof(r.key, proof);
+  return why ? { ...r, dropped: why } : { key: r.key, proof };
+}
+
 const INT = /^-?\d{1,4}$/;
 
-/** Decode and check a row; a string says why it is rejected. */
+/** Decode and check a row (a `proofs` row, or an export line with its estimate); a string says why it is rejected. */
 export function fromRow(raw: Record<string, unknown>): { key: string; proof: Proof } | string {
-  const { key, lower, upper, best, moves, work, tried, crc } = raw;
+  const { key, lower, upper, best, moves, work, tried, estimate, estimateWork, crc } = raw;
   if (typeof key !== 'string' || typeof best !== 'string' || typeof moves !== 'string')
     return 'fields of the wrong type';
   if (
@@ -97,7 +159,15 @@ export function fromRow(raw: Record<string, unknown>): { key: string; proof: Pro
     typeof crc !== 'number'
   )
     return 'fields of the wrong type';
-  if (rowCrc({ key, lower, upper, best, moves, work, tried }) !== crc) return 'checksum mismatch';
+  // the estimate: both fields or neither
+  if (
+    estimate === undefined
+      ? estimateWork !== undefined
+      : typeof estimate !== 'number' || typeof estimateWork !== 'number'
+  )
+    return 'estimate fields of the wrong type';
+  const est = estimate === undefined ? {} : { estimate: estimate as number, estimateWork: estimateWork as number };
+  if (rowCrc({ key, lower, upper, best, moves, work, tried, ...est }) !== crc) return 'checksum mismatch';
   const bestLines: number[] = [];
   for (const s of best === '' ? [] : best.split(',')) {
     if (!INT.test(s)) return `bad best move '${s}'`;
@@ -109,7 +179,15 @@ export function fromRow(raw: Record<string, unknown>): { key: string; proof: Pro
     if (extra !== undefined || !INT.test(l ?? '') || !INT.test(v ?? '')) return `bad move value '${s}'`;
     moveValues.push([Number(l), Number(v)]);
   }
-  const proof: Proof = { lower, upper, best: bestLines, moves: moveValues, work, tried };
+  const proof: Proof = {
+    lower,
+    upper,
+    best: bestLines,
+    moves: moveValues,
+    work,
+    tried,
+    ...(est.estimate !== undefined ? { estimate: { move: est.estimate, nodes: est.estimateWork } } : {}),
+  };
   const why = checkProof(key, proof);
   return why ?? { key, proof };
 }
@@ -183,6 +261,12 @@ export function checkProof(key: string, p: Proof): string | undefined {
     if (maxMove !== p.lower) return 'move values disagree with the value';
     const optimal = [...values].filter(([, v]) => v === p.lower).map(([l]) => l);
     if (optimal.join(',') !== p.best.join(',')) return 'best moves disagree with the move values';
+  }
+  if (p.estimate !== undefined) {
+    const { move, nodes } = p.estimate;
+    if (!undrawn(move)) return `estimated move ${move} is not an undrawn line`;
+    if (!Number.isFinite(nodes) || nodes < 0) return 'bad estimate work figure';
+    if (p.best.length > 0) return 'an estimate beside proven optimal moves';
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * The persistent store of proofs: every exact value, proven bound and set of optimal moves, keyed by
  * the canonical position (symmetric positions share one record; lines are kept in the canonical
- * orientation and mapped back). Shared by the CLI and the language server through one SQLite file.
+ * orientation and mapped back), with the best move found so far (an estimate, never proven) while
+ * the optimal moves are not known. Shared by the CLI and the language server through one SQLite file.
  *
  * Writes are buffered and flushed every FLUSH_MS (and on close / process exit), one transaction per
  * flush: a killed process loses at most its unflushed last results. Every record read is checked
@@ -12,7 +13,19 @@ import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
-import { checkProof, crc32, fromCanonical, fromRow, toCanonical, toRow, type Proof, type ProofRow } from './proof';
+import {
+  checkProof,
+  crc32,
+  fromCanonical,
+  fromRow,
+  fromStoredRow,
+  toCanonical,
+  toEstimateRow,
+  toRow,
+  type Proof,
+  type ProofRow,
+} from './proof';
+import { betterEstimate } from '../engine/analysis/evaluation';
 import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
 import { checkNimView, storedNimKnowledge } from './nimView';
 
@@ -22,7 +35,11 @@ const FLUSH_COUNT = 64;
 /** A key found missing is not looked up again for this long (another process may add it). */
 const MISS_TTL_MS = 5_000;
 export const EXPORT_FORMAT = 'dab-proofs';
-export const EXPORT_VERSION = 1;
+/** 2: a line may carry the estimate (fields estimate, estimateWork); version-1 files are read as before. */
+export const EXPORT_VERSION = 2;
+/** One record with its estimate, in one statement (one snapshot of both tables). */
+const SELECT_RECORD = `SELECT p.*, e.line AS e_line, e.work AS e_work, e.crc AS e_crc
+  FROM proofs p LEFT JOIN estimates e ON e.key = p.key`;
 
 /** What is known about a position, in the position's own orientation. */
 export type Knowledge = Proof;
@@ -61,14 +78,19 @@ export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
   const lower = Math.max(a.lower, b.lower),
     upper = Math.min(a.upper, b.upper);
   if (lower > upper) return 'conflict';
-  const best = lower === upper ? (b.best.length > 0 ? b.best : a.best) : [];
+  const best = (lower === upper ? (b.best.length > 0 ? b.best : a.best) : []).filter(
+    (l) => moves.get(l) === undefined || moves.get(l) === lower,
+  );
+  // the better informed estimate (a's on a tie: the one kept first stays), while no move is proven optimal
+  const estimate = best.length === 0 ? betterEstimate(a.estimate, b.estimate) : undefined;
   const merged: Proof = {
     lower,
     upper,
-    best: best.filter((l) => moves.get(l) === undefined || moves.get(l) === lower),
+    best,
     moves: [...moves].sort((x, y) => x[0] - y[0]),
     work: Math.max(a.work, b.work),
     tried: Math.max(a.tried, b.tried),
+    ...(estimate ? { estimate } : {}),
   };
   if (lower === upper && a.best.length > 0 && b.best.length > 0 && a.best.join() !== b.best.join()) return 'conflict';
   return merged;
@@ -118,6 +140,7 @@ export class ProofStore {
       ...p,
       best: p.best.map(back).sort((x, y) => x - y),
       moves: p.moves.map(([l, v]) => [back(l), v] as [number, number]).sort((x, y) => x[0] - y[0]),
+      ...(p.estimate ? { estimate: { ...p.estimate, move: back(p.estimate.move) } } : {}),
     };
   }
 
@@ -131,6 +154,7 @@ export class ProofStore {
       ...k,
       best: k.best.map(to).sort((x, y) => x - y),
       moves: k.moves.map(([l, v]) => [to(l), v] as [number, number]).sort((x, y) => x[0] - y[0]),
+      ...(k.estimate ? { estimate: { ...k.estimate, move: to(k.estimate.move) } } : {}),
     });
     const why = checkProof(c.key, proof);
     if (why) {
@@ -239,7 +263,16 @@ export class ProofStore {
   clear(): number {
     this.pending.clear();
     this.pendingNims.clear();
-    this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM nims'))), undefined);
+    this.guard(
+      (f) =>
+        f.write(() =>
+          f.read((db) => {
+            db.run('DELETE FROM nims');
+            db.run('DELETE FROM estimates');
+          }),
+        ),
+      undefined,
+    );
     this.misses.clear();
     const n = this.guard((f) => f.write(() => Number(f.read((db) => db.run('DELETE FROM proofs')).changes)), 0);
     this.guard((f) => f.read((db) => db.exec('VACUUM'), 10_000), undefined);
@@ -248,20 +281,20 @@ export class ProofStore {
 
   /**
    * Write every proof to `file` as JSON lines: a header line, then one record per line (the row
-   * layout of proof.ts). Returns the number of records.
+   * layout of proof.ts, with its estimate). Returns the number of records.
    */
   exportTo(file: string): number {
     this.flush();
     // Inside a transaction, so that the lock shows its owner however long the read takes.
     const rows = this.guard(
-      (f) => f.write(() => f.read((db) => db.all('SELECT * FROM proofs ORDER BY key')), 60_000),
+      (f) => f.write(() => f.read((db) => db.all(`${SELECT_RECORD} ORDER BY p.key`)), 60_000),
       [],
     );
     const lines = [JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, records: rows.length })];
     let n = 0;
     for (const raw of rows) {
-      const r = fromRow(raw);
-      if (typeof r === 'string') continue; // a damaged record is not passed on
+      const r = fromStoredRow(raw);
+      if (typeof r === 'string') continue; // a damaged record is not passed on (nor a damaged estimate)
       lines.push(JSON.stringify(toRow(r.key, r.proof)));
       n++;
     }
@@ -336,17 +369,31 @@ export class ProofStore {
     if (!this.file) return undefined;
     const missed = this.misses.get(key);
     if (missed !== undefined && Date.now() - missed < MISS_TTL_MS) return undefined;
-    const raw = this.guard((f) => f.read((db) => db.get('SELECT * FROM proofs WHERE key = ?', [key])), null);
+    const raw = this.guard((f) => f.read((db) => db.get(`${SELECT_RECORD} WHERE p.key = ?`, [key])), null);
     if (!raw) {
       this.misses.set(key, Date.now());
       if (this.misses.size > 100_000) this.misses.clear();
       return undefined;
     }
-    const r = fromRow(raw);
+    const r = fromStoredRow(raw);
     if (typeof r === 'string' || r.key !== key) {
       this.warn(`a damaged record in the proof store was dropped (${typeof r === 'string' ? r : 'wrong key'})`);
-      this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM proofs WHERE key = ?', [key]))), undefined);
+      this.guard(
+        (f) =>
+          f.write(() =>
+            f.read((db) => {
+              db.run('DELETE FROM proofs WHERE key = ?', [key]);
+              db.run('DELETE FROM estimates WHERE key = ?', [key]);
+            }),
+          ),
+        undefined,
+      );
       return undefined;
+    }
+    if (r.dropped) {
+      // the proof stands; only its estimate is not believed
+      this.warn(`a damaged estimate in the proof store was dropped (${r.dropped})`);
+      this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM estimates WHERE key = ?', [key]))), undefined);
     }
     return r.proof;
   }
@@ -358,8 +405,8 @@ export class ProofStore {
     proof: Proof,
     onConflict: 'replace' | 'keep',
   ): 'added' | 'improved' | 'unchanged' | 'conflict' {
-    const raw = f.read((db) => db.get('SELECT * FROM proofs WHERE key = ?', [key]));
-    const old = raw ? fromRow(raw) : undefined;
+    const raw = f.read((db) => db.get(`${SELECT_RECORD} WHERE p.key = ?`, [key]));
+    const old = raw ? fromStoredRow(raw) : undefined;
     let next = proof;
     let outcome: 'added' | 'improved' | 'unchanged' | 'conflict' = 'added';
     if (old && typeof old !== 'string') {
@@ -374,8 +421,8 @@ export class ProofStore {
       if (outcome === 'unchanged') return outcome;
     }
     if (checkProof(key, next)) return 'conflict';
-    const r: ProofRow = toRow(key, next);
-    f.read((db) =>
+    const r: ProofRow = toRow(key, { ...next, estimate: undefined });
+    f.read((db) => {
       db.run('INSERT OR REPLACE INTO proofs VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
         r.key,
         r.lower,
@@ -385,8 +432,18 @@ export class ProofStore {
         r.work,
         r.tried,
         r.crc,
-      ]),
-    );
+      ]);
+      if (!next.estimate) db.run('DELETE FROM estimates WHERE key = ?', [key]);
+      else {
+        const e = toEstimateRow(key, next.estimate);
+        db.run('INSERT OR REPLACE INTO estimates (key, line, work, crc) VALUES (?, ?, ?, ?)', [
+          e.key,
+          e.line,
+          e.work,
+          e.crc,
+        ]);
+      }
+    });
     return outcome;
   }
 
@@ -406,6 +463,8 @@ export class ProofStore {
           const n = Number(db.get('SELECT count(*) AS n FROM proofs')?.n ?? 0);
           const drop = Math.ceil(n * (1 - (0.8 * this.maxBytes) / used));
           db.run('DELETE FROM proofs WHERE key IN (SELECT key FROM proofs ORDER BY work ASC LIMIT ?)', [drop]);
+          // an estimate goes with its proof
+          db.run('DELETE FROM estimates WHERE key NOT IN (SELECT key FROM proofs)');
         }),
       );
     }, undefined);
