@@ -1,6 +1,6 @@
 /**
- * A process that solves random 3x3 positions and keeps every result in a proof store, for the
- * store's crash and concurrency tests. Usage: node --import tsx writer.ts STORE SEED COUNT
+ * A process that solves random 3x3 positions and keeps every result in a proof store (a third of
+ * them as bounds with a best move found so far), for the store's crash and concurrency tests. Usage: node --import tsx writer.ts STORE SEED COUNT
  * Prints `flushed N` after each flush (COUNT 0 = run until killed).
  */
 import { mulberry32 } from '../support/random';
@@ -20,7 +20,28 @@ const solver = createSolver();
 for (let i = 0; i < count; i++) {
   const s = randomPosition(3, 3, r, 9, false);
   if (s.isOver()) continue;
-  proofs.put(s, searchEvaluate(solver, s, {}));
+  const e = searchEvaluate(solver, s, {});
+  if (i % 3 === 0) {
+    // a third are kept as bounds with a best move found so far (as an attempt cut short keeps them)
+    const open = s.openBoxCount(),
+      undrawn = s.undrawnLines();
+    const guess = undrawn[Math.floor(r() * undrawn.length)];
+    proofs.put(
+      s,
+      {
+        ...e,
+        status: 'unknown',
+        value: null,
+        lower: Math.max(-open, e.value! - 2),
+        upper: open,
+        best: [],
+        moveValues: undefined,
+        bestSoFar: guess,
+        bestSoFarNodes: i,
+      },
+      50,
+    );
+  } else proofs.put(s, e);
   if (i % 8 === 7) {
     proofs.flush();
     process.stdout.write(`flushed ${i + 1}\n`);

@@ -58,6 +58,28 @@ test('merging evaluations: bounds intersect, exact values stay, nothing gets wor
   assert.equal(e.value, 4);
 });
 
+test('merging evaluations: the better informed best move found so far stays, and none beside proven moves', () => {
+  const guess = (e: Evaluation, move: number, nodes: number): Evaluation => ({
+    ...e,
+    bestSoFar: move,
+    bestSoFarNodes: nodes,
+  });
+  const a = guess(unknown(-3, 9), 7, 5000);
+  // a progress message (bounds only) or a weaker search keeps it; a better informed one replaces it
+  assert.equal(mergeEvaluations(a, unknown(1, 9)).bestSoFar, 7);
+  assert.equal(mergeEvaluations(a, guess(unknown(1, 9), 8, 100)).bestSoFar, 7);
+  assert.equal(mergeEvaluations(a, guess(unknown(1, 9), 8, 5000)).bestSoFar, 7, 'a tie keeps the one shown');
+  const m = mergeEvaluations(a, guess(unknown(1, 9), 8, 9000));
+  assert.deepEqual([m.bestSoFar, m.bestSoFarNodes], [8, 9000]);
+  // an exact value without its optimal moves keeps an estimate; proven optimal moves end it
+  const valueOnly: Evaluation = { ...exact(3), best: [] };
+  assert.equal(mergeEvaluations(a, valueOnly).bestSoFar, 7);
+  assert.equal(mergeEvaluations(valueOnly, a).bestSoFar, 7);
+  for (const e of [mergeEvaluations(a, exact(3)), mergeEvaluations(exact(3), a)]) {
+    assert.deepEqual([e.best, e.bestSoFar, e.bestSoFarNodes], [[1], undefined, undefined]);
+  }
+});
+
 function plan(n: number, extra: Partial<DocumentPlan> = {}): DocumentPlan {
   return {
     owner: 'doc',
