@@ -7,6 +7,7 @@
 // DAB_BENCH_BASELINE=<dir> points elsewhere, e.g. /work/baseline); without git it says it skipped it.
 // Environment: DAB_BENCH_POSITIONS (positions per 5x5 set, default 20), DAB_BENCH_BUDGET_S (CPU
 // budget per position and solver, default 60 s: a run over it counts as its budget, shown with ">="),
+// DAB_BENCH_UNDRAWN (the 5x5 sets by undrawn lines, default 40,42),
 // DAB_BENCH_TABLE_MB (the new solver's table, default the CLI's), DAB_BENCH_4X4=1 (adds the empty 4x4
 // board), DAB_BENCH_SOLVER_THREADS=N (adds the new solver on N threads, compared by wall time). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
 // Seconds are the CPU seconds of each (single-threaded) solve: equal to wall time on an idle machine,
@@ -216,7 +217,8 @@ export default async function run(): Promise<void> {
     console.log('12 late 4x4/5x5 positions (20-22 undrawn lines): every move value equals the brute force');
   }
   // 3. plausible 5x5 records (cautious play, fixed seeds), 40 and 42 undrawn lines
-  for (const undrawn of perSet > 0 ? [40, 42] : []) {
+  const sets = (process.env.DAB_BENCH_UNDRAWN ?? '40,42').split(',').map(Number);
+  for (const undrawn of perSet > 0 ? sets : []) {
     const r = rng(4000 + undrawn);
     const ps = Array.from({ length: perSet }, () => playedPosition(5, 5, undrawn, r));
     compare(

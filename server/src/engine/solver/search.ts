@@ -90,6 +90,8 @@ export class Engine extends MoveGenerator {
   reverseRoot = false;
   /** With a table shared by threads: the moves they are searching now (simplified ABDADA), else null. */
   private readonly searchingNow: SearchingNow | null;
+  /** The table is shared with other threads (SharedTable). */
+  private readonly shared: boolean;
   /** Moves are deferred while another thread searches them only at nodes with this many undrawn lines. */
   private readonly deferMin: number;
   /** Per ply, the moves deferred while another thread searched them. */
@@ -104,6 +106,7 @@ export class Engine extends MoveGenerator {
       shared !== undefined
         ? new SharedTable(shared)
         : new TranspositionTable(this.nw, bits, cfg.bucket ?? 4, this.workPriority);
+    this.shared = shared !== undefined;
     this.leaves = new LeafValues(this);
     this.captured = new Int16Array(2 * this.L + 2);
     this.simple = cfg.simpleEndgames !== false;
@@ -125,6 +128,17 @@ export class Engine extends MoveGenerator {
   private store(h: number, slot: number, lo: number, hi: number, best: number, priority: number): void {
     const move = best >= 0 ? this.toCanonical(best) : -1;
     this.table.store(this.bits, this.canonSym * this.nw, h, slot, lo, hi, move, priority);
+  }
+
+  /**
+   * The slot to store the current position's search in, from `slot`, its probe before the search:
+   * the same slot while the entry is still there, else -1 (a new entry). The search below it cannot
+   * have stored this position (every position below has more lines drawn), so no probe is needed. A
+   * shared table's store probes again under its lock whatever it is given.
+   */
+  private slotAfterSearch(slot: number): number {
+    if (this.shared || slot < 0) return -1;
+    return this.table.holds(slot, this.bits, this.canonSym * this.nw) ? slot : -1;
   }
 
   /** The table's bounds and best move (own orientation, -1 none) for the current position, or null. */
@@ -348,7 +362,7 @@ export class Engine extends MoveGenerator {
     if (useTable)
       this.store(
         h,
-        this.probe(h),
+        this.slotAfterSearch(slot),
         lo,
         hi,
         bestMove,

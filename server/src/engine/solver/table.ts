@@ -105,6 +105,15 @@ export class TranspositionTable {
     return -1;
   }
 
+  /** Whether the entry at `slot` is in use and holds the key key[off .. off + nw). */
+  holds(slot: number, key: Uint32Array, off: number): boolean {
+    const e0 = slot * this.ew,
+      tab = this.tab;
+    if (tab[e0 + this.nw + 1] >>> PRIORITY_SHIFT === 0) return false;
+    for (let w = 0; w < this.nw; w++) if (tab[e0 + w] !== (key[off + w] | 0)) return false;
+    return true;
+  }
+
   /**
    * Store bounds and a best move (already in the canonical orientation) for the key; `slot` is the
    * key's slot from probe() or -1 for a new entry (which replaces the bucket's least valuable one).
