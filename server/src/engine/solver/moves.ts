@@ -129,6 +129,11 @@ export class MoveGenerator extends SearchPosition {
   openingBound: boolean;
   /** After genMoves(): the largest rule 6 bound of the moves it left out (-OPEN_BOUND_NONE: none). */
   dropped = -OPEN_BOUND_NONE;
+  /** After markEquivalent(): the undrawn sides of 2-boxes, chain by chain (a loop by its least line only), sideCount of them. */
+  readonly sideLines: Int16Array;
+  sideCount = 0;
+  /** rank[l] = the position of line l in the centre-out order. */
+  readonly rank: Int16Array;
   /**
    * Rule 4a's table: edgeSiblings[3 * l ..] = the edge lines of the box of edge line l that are
    * smaller than l (up to 3, on a board one box wide), then -1.
@@ -158,6 +163,9 @@ export class MoveGenerator extends SearchPosition {
     this.chK = new Int16Array(this.B);
     this.chOff = new Int16Array(this.B);
     this.chLines = new Int16Array(this.L + this.B);
+    this.sideLines = new Int16Array(this.L);
+    this.rank = new Int16Array(this.L);
+    for (let i = 0; i < this.L; i++) this.rank[this.order[i]] = i;
     this.edgeSiblings = new Int16Array(3 * this.L).fill(-1);
     const lb = this.lineBoxes,
       bl = this.boxLines;
@@ -411,50 +419,81 @@ export class MoveGenerator extends SearchPosition {
    * The second stage: the sides of 2-boxes (sacrifices): 1-chains, then 2-chains, then the openings
    * of long chains and loops (fewer nodes than other orders, measured), after rules 4-6
    * (rule 6 with this alpha), without `except`. Returns their number, in moves[ply * L + at ..].
+   * The lines are markEquivalent's (it walks every chain and loop anyway), sorted by rank: the same
+   * moves in the same order as a centre-out scan of the board would give, without the scan.
    */
   genSacrifices(ply: number, except: number, alpha: number, at = 0): number {
     const L = this.L,
       buf = this.moves,
       base = ply * L + at,
       sides = this.sides,
-      order = this.order,
       lb = this.lineBoxes,
       clen = this.clen,
-      skip = this.skip,
-      bits = this.bits;
-    const useSkip = this.equivRule;
-    if (useSkip) this.markEquivalent(false);
+      skip = this.skip;
     this.dropped = -OPEN_BOUND_NONE;
+    if (!this.equivRule) {
+      // no chain analysis: every side of a 2-box, centre-out
+      let cnt = 0;
+      for (let i = 0; i < L; i++) {
+        const l = this.order[i];
+        if (l === except || this.isDrawn(l)) continue;
+        const b0 = lb[2 * l],
+          b1 = lb[2 * l + 1];
+        if ((b0 >= 0 && sides[b0] === 2) || (b1 >= 0 && sides[b1] === 2)) buf[base + cnt++] = l;
+      }
+      return cnt;
+    }
+    // the sides of 2-boxes come from the chain analysis (no scan of the board), each class centre-out
+    this.markEquivalent(false);
     let cnt = 0,
       nPair = 0,
       nLong = 0;
     const pairs = this.deferredPairs,
-      longs = this.deferred;
-    for (let i = 0; i < L; i++) {
-      const l = order[i];
-      if (l === except || (bits[l >>> 5] & (1 << (l & 31))) !== 0 || (useSkip && skip[l])) continue;
+      longs = this.deferred,
+      side = this.sideLines;
+    for (let j = 0; j < this.sideCount; j++) {
+      const l = side[j];
+      if (l === except || skip[l]) continue;
       const b0 = lb[2 * l],
         b1 = lb[2 * l + 1];
       const s0 = b0 >= 0 ? sides[b0] : 0,
         s1 = b1 >= 0 ? sides[b1] : 0;
-      if (s0 !== 2 && s1 !== 2) continue;
-      if (useSkip && (s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) <= SHORT) {
+      if ((s0 === 2 ? clen[b0] : 0) + (s1 === 2 ? clen[b1] : 0) <= SHORT) {
         buf[base + cnt++] = l;
         continue;
       }
-      if (useSkip && this.openingBound) {
-        const ub = openingBound(s0 === 2 ? clen[b0] : clen[b1]);
+      const len = s0 === 2 ? clen[b0] : clen[b1];
+      if (this.openingBound) {
+        const ub = openingBound(len);
         if (ub <= alpha) {
           if (ub > this.dropped) this.dropped = ub;
           continue;
         }
       }
-      if (useSkip && (s0 === 2 ? clen[b0] : clen[b1]) === 2) pairs[nPair++] = l;
+      if (len === 2) pairs[nPair++] = l;
       else longs[nLong++] = l;
     }
+    this.byRank(buf, base, cnt);
+    this.byRank(pairs, 0, nPair);
+    this.byRank(longs, 0, nLong);
     for (let i = 0; i < nPair; i++) buf[base + cnt++] = pairs[i];
     for (let i = 0; i < nLong; i++) buf[base + cnt++] = longs[i];
     return cnt;
+  }
+
+  /** Sort a[from .. from + n) into the centre-out order (insertion sort: a few lines). */
+  private byRank(a: Int16Array, from: number, n: number): void {
+    const rank = this.rank;
+    for (let i = from + 1; i < from + n; i++) {
+      const x = a[i],
+        r = rank[x];
+      let j = i - 1;
+      while (j >= from && rank[a[j]] > r) {
+        a[j + 1] = a[j];
+        j--;
+      }
+      a[j + 1] = x;
+    }
   }
 
   /** No side of the line is a side of a 2-box or 3-box. */
@@ -491,6 +530,7 @@ export class MoveGenerator extends SearchPosition {
     skip.fill(0);
     vis.fill(0);
     this.nCh = 0;
+    this.sideCount = 0;
     const lines = this.eqLines,
       boxes = this.eqBoxes;
     for (let b = 0; b < this.B; b++) {
@@ -570,6 +610,7 @@ export class MoveGenerator extends SearchPosition {
         // lines[0..n-1] are the loop's lines (n === k): keep the least
         let mn = lines[0];
         for (let i = 1; i < n; i++) if (lines[i] < mn) mn = lines[i];
+        this.sideLines[this.sideCount++] = mn; // the others are skipped
         for (let i = 0; i < n; i++)
           if (lines[i] !== mn) {
             skip[lines[i]] = 1;
@@ -585,6 +626,7 @@ export class MoveGenerator extends SearchPosition {
         continue;
       }
       // chain: boxes[0..k-1], lines[0..k]
+      for (let i = 0; i <= k; i++) this.sideLines[this.sideCount++] = lines[i];
       const first = lines[0],
         last = lines[k];
       const endA = this.across(first, boxes[0]),
