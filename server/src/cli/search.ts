@@ -110,18 +110,14 @@ export function createSearchCache(
     return e;
   };
   /**
-   * The store's Nimstring view computed with at least `nimBudget` regions, else a new one (stored
-   * only when the time limit `nimMs` did not cut it short: a stored view stands for its whole budget).
+   * The store's Nimstring view for `nimBudget` regions within `nimMs` ms (undefined: no limit), else a
+   * new one, stored with the limit when the limit cut it short (store/nimView.ts says when a stored
+   * view answers: one cut at `nimMs` answers the same request again, so a warm run shows what the
+   * cold run showed).
    */
   const storedOrComputed = (state: BoardState, nimBudget: number, nimMs?: number): NimSummary => {
-    let cut = false;
-    const compute = () => {
-      const t0 = Date.now();
-      const n = nimSummary(state, nimBudget, true, nimMs);
-      cut = nimMs !== undefined && Date.now() - t0 >= nimMs;
-      return n;
-    };
-    return proofs ? proofs.nim(state, nimBudget, compute, () => !cut) : compute();
+    const compute = () => nimSummary(state, nimBudget, true, nimMs);
+    return proofs ? proofs.nim(state, nimBudget, compute, nimMs) : compute();
   };
   return {
     nim(state) {

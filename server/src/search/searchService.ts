@@ -53,9 +53,10 @@ export interface ProofStore {
   /** The stored proof, and the longest attempt (ms) that ended without the exact value. */
   lookup(state: BoardState): { evaluation: Evaluation; triedMs: number } | undefined;
   put(state: BoardState, evaluation: Evaluation, triedMs?: number): void;
-  /** A stored Nimstring view with a known value, if any. */
+  /** A stored Nimstring view that knows the value or who wins the chain fight, if any (however it was computed). */
   storedNim(state: BoardState): NimSummary | undefined;
-  keepNim(state: BoardState, budget: number, n: NimSummary): void;
+  /** Keep a view computed with `budget` regions; `cutMs`: cut short (0: when is not known). */
+  keepNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number): void;
 }
 
 /** One position a document wants searched. */
@@ -475,9 +476,11 @@ export class SearchService {
         else if (!m.cancelled) this.attemptFailed(k, r.pick);
         const tried = k.evaluation.status !== 'exact' && !m.cancelled ? r.job.timeBudgetMs : 0;
         if (e.status === 'exact' || !m.cancelled) this.proofStore?.put(k.state, k.evaluation, tried);
-        // a cancelled view did not run its budget: kept only when it knows something
+        // A cancelled view did not run its budget: kept only when it knows something, and as cut
+        // short at 0 ms (how long it ran is not known), so only a request that allows no time takes it
+        // in place of a computation (the editor itself takes any stored view that knows something).
         if (e.nim && r.job.nimBudget > 0 && (!m.cancelled || e.nim.moverWinsChainFight !== undefined))
-          this.proofStore?.keepNim(k.state, r.job.nimBudget, e.nim);
+          this.proofStore?.keepNim(k.state, r.job.nimBudget, e.nim, m.cancelled ? 0 : undefined);
       } else if (m.message !== 'cancelled') {
         k.settled = true;
         k.reason = searchFailed(m.message);

@@ -21,8 +21,11 @@ import { hostname } from 'node:os';
 
 export const STORE_FORMAT = 'dab-proof-store';
 /**
- * 4: the table `estimates` (best moves found so far, not proven). A version-3 store is migrated in
- * place when it is opened (the table is added; its proofs and Nimstring views are kept as they are).
+ * 4: the table `estimates` (best moves found so far, not proven), and a Nimstring view cut short by
+ * its time limit is kept with that limit (a field `cutMs` inside the view's JSON, nimView.ts; no new
+ * column, so a version-3 dab that still has the file open goes on writing its rows). A version-3
+ * store is migrated in place when it is opened (the table is added; its proofs and Nimstring views
+ * are kept as they are, each view as one of its whole budget).
  */
 export const STORE_VERSION = 4;
 /**

@@ -7,7 +7,7 @@
  */
 import type { BoardState } from '../engine/board/state';
 import { betterEstimate, estimateOf, withEstimate, type Evaluation } from '../engine/analysis/evaluation';
-import type { NimSummary } from '../engine/analysis/nim';
+import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
 import { MOVES_NOT_FOUND, searchBudgetReached } from '../engine/phrasebook';
 import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
@@ -25,15 +25,19 @@ export interface ProofCache {
   /** A search result combined with what was stored before it (tighter bounds; exact if they meet). */
   combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation;
   /**
-   * The Nimstring view of `state` from the store (computed with at least `budget` regions), else
-   * `compute()`, stored unless `keep` says no (a view cut short by a time limit is not one of `budget`
-   * regions).
+   * The Nimstring view of `state` for `budget` regions within `ms` ms (undefined: no time limit):
+   * the stored one when it answers that (nimView.ts: it had at least as much, or knows everything),
+   * else `compute()` — which must stop at `ms` — kept with the limit `ms` when the limit cut it
+   * short (it took `ms` or longer), as a view of its whole budget when not.
    */
-  nim(state: BoardState, budget: number, compute: () => NimSummary, keep?: (n: NimSummary) => boolean): NimSummary;
-  /** A stored Nimstring view that knows the value or who wins the chain fight, or undefined. */
+  nim(state: BoardState, budget: number, compute: () => NimSummary, ms?: number): NimSummary;
+  /**
+   * A stored Nimstring view that knows the value or who wins the chain fight, or undefined, whatever
+   * its computation had (every view is true as far as it goes).
+   */
   storedNim(state: BoardState): NimSummary | undefined;
-  /** Keep a Nimstring view computed with `budget` regions. */
-  keepNim(state: BoardState, budget: number, n: NimSummary): void;
+  /** Keep a Nimstring view computed with `budget` regions (cut short at `cutMs` ms, if given). */
+  keepNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number): void;
   flush(): void;
   close(): void;
 }
@@ -56,19 +60,22 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       if (p) store.put(state, p);
     },
     combine,
-    nim(state, budget, compute, keep = () => true) {
-      const stored = store.getNim(state, budget);
+    nim(state, budget, compute, ms) {
+      const stored = store.getNim(state, budget, ms);
       if (stored) return stored;
+      const t0 = Date.now();
       const n = compute();
-      if (keep(n)) store.putNim(state, budget, n);
+      // the computation stops at its deadline, ms after it started: one that took so long was cut there
+      const cut = ms !== undefined && Date.now() - t0 >= ms;
+      store.putNim(state, budget, n, cut ? ms : undefined);
       return n;
     },
     storedNim(state) {
       // a view that knows the value, or at least who wins the chain fight
-      const n = store.getNim(state, 0);
-      return n && (n.nimber !== 'unknown' || n.moverWinsChainFight !== undefined) ? n : undefined;
+      const n = store.nimRecord(state)?.view;
+      return n && nimKnowledge(n) >= 1 ? n : undefined;
     },
-    keepNim: (state, budget, n) => store.putNim(state, budget, n),
+    keepNim: (state, budget, n, cutMs) => store.putNim(state, budget, n, cutMs),
     flush: () => store.flush(),
     close: () => store.close(),
   };

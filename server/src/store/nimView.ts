@@ -1,7 +1,47 @@
 /**
- * Stored Nimstring views (table `nims`: key = the position's own drawn lines, no symmetry; budget =
- * regions the computation was allowed; view = the NimSummary as JSON; crc). A view is checked for
- * shape and for lines and boxes that exist on the board before it is used.
+ * Stored Nimstring views: how one is kept, checked, answered and replaced.
+ *
+ * Row layout (table `nims`, one row per position; views are not part of `dab cache export`):
+ *   key    TEXT     the position's own drawn lines (no symmetry): `WxH:` + hex words, most significant first
+ *   budget INTEGER  the regions the computation was allowed
+ *   view   TEXT     the NimSummary as JSON; when a time limit cut the computation short, one more field
+ *                   at the end, `cutMs`: that limit (ms, a finite number >= 0). No `cutMs`: the
+ *                   computation had its whole budget (every view of a version-3 store reads so).
+ *   crc    INTEGER  CRC-32 of `key|budget|view` (so it covers `cutMs` too)
+ * A view is checked for shape, for agreement with itself and for lines and boxes that exist on the
+ * board before it is used; a `cutMs` that is not a finite number >= 0 makes the row unusable.
+ *
+ * Why a field inside the JSON and not a column: a dab of store version 3 that still has the file
+ * open while a newer one migrates it (it checked the version when it opened the file) writes its
+ * views with `INSERT ... VALUES (?, ?, ?, ?)`, which a fifth column would make fail (and with it the
+ * transaction that writes its proofs). The field it does not know is ignored by its reader: it takes
+ * a cut view as one of its whole budget (still true — every view is true as far as it goes — only
+ * less complete than a new computation could be; such a dab also shows the field in its JSON), and
+ * what it writes has no `cutMs`, which is right: it never keeps a cut view as one.
+ *
+ * What a row stands for (its "resources"): a computation given `budget` regions and, when cut,
+ * `cutMs` ms (else no time limit) found no more than the view knows (nimKnowledge).
+ *
+ * Rule of use (nimAnswers): a request for a view of `b` regions within `ms` ms (`ms` undefined: no
+ * time limit) takes the stored view when
+ *   - it knows everything (the value and the winning moves: no computation could add to it), or
+ *   - `budget >= b`, and it was not cut, or it was cut and the request has a limit `ms <= cutMs`.
+ * Otherwise (fewer regions, or cut and asked with no limit or a longer one) the view is computed
+ * again: the same computation again would, but for memo warmth and load, end as the stored one did,
+ * which is what makes a warm run show what the cold run showed.
+ *
+ * Rule of keeping (keptNim; in a process's pending views, and at a flush inside the write
+ * transaction against the row another process may have written meanwhile):
+ *   - the view kept is the one that knows more (nimKnowledge); on a tie, the stored one if its
+ *     resources cover the new one's, else the new one;
+ *   - the resources kept are the larger of the two when one covers the other (the view kept knows at
+ *     least as much as either computation found, so it answers whatever either would have), else
+ *     the kept view's own (the other's are dropped: a request only they covered computes again).
+ *   Resources cover others when `budget` is at least theirs and they were not cut, or both were cut
+ *   and `cutMs` is at least theirs.
+ * So a view that knows less never replaces one that knows more; a view computed again that knows no
+ * more (it was asked for with more time than the stored one had) only raises what the row stands
+ * for, and the same request is answered from the store next time.
  */
 import type { BoardState } from '../engine/board/state';
 import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
@@ -9,29 +49,50 @@ import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
 const isNimber = (v: unknown) => v === 'loony' || v === 'unknown' || (Number.isInteger(v) && (v as number) >= 0);
 const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 
-export function checkNimView(state: BoardState, text: string): NimSummary | undefined {
-  const n = parseNimView(text);
-  if (!n) return undefined;
+/** A stored view with what its computation had: `budget` regions, and `cutMs` ms when a time limit cut it. */
+export interface NimRecord {
+  budget: number;
+  /** The time limit (ms) that cut the computation short; undefined: it had its whole budget. */
+  cutMs?: number;
+  view: NimSummary;
+}
+
+/** The stored text of a view (the view's JSON, with `cutMs` last when it was cut). */
+export function nimViewText(view: NimSummary, cutMs?: number): string {
+  return JSON.stringify(cutMs === undefined ? view : { ...view, cutMs });
+}
+
+/** A stored view's text checked against the position it belongs to (see the header); else undefined. */
+export function checkNimView(state: BoardState, text: string): { view: NimSummary; cutMs?: number } | undefined {
+  const r = parseNimView(text);
+  if (!r) return undefined;
+  const n = r.view;
   const g = state.geometry;
-  for (const r of n.regions)
-    if (!r.boxes.every((b) => Number.isInteger(b) && b >= 0 && b < g.boxCount)) return undefined;
+  for (const x of n.regions)
+    if (!x.boxes.every((b) => Number.isInteger(b) && b >= 0 && b < g.boxCount)) return undefined;
   if (n.winningMoves !== undefined) {
     if (!Array.isArray(n.winningMoves)) return undefined;
     if (!n.winningMoves.every((l) => Number.isInteger(l) && l >= 0 && l < g.lineCount && !state.drawn[l]))
       return undefined;
   }
-  return n;
+  return r;
 }
 
-/** A view's JSON, checked for shape and for agreement with itself (everything but the board); else undefined. */
-function parseNimView(text: string): NimSummary | undefined {
-  let n: NimSummary;
+/**
+ * A view's text, checked for shape and for agreement with itself (everything but the board): the
+ * view without `cutMs`, and `cutMs`; else undefined.
+ */
+export function parseNimView(text: string): { view: NimSummary; cutMs?: number } | undefined {
+  let raw: NimSummary & { cutMs?: unknown };
   try {
-    n = JSON.parse(text) as NimSummary;
+    raw = JSON.parse(text) as NimSummary & { cutMs?: unknown };
   } catch {
     return undefined;
   }
-  if (typeof n !== 'object' || n === null || !isNimber(n.nimber)) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const { cutMs, ...n } = raw;
+  if (cutMs !== undefined && !(typeof cutMs === 'number' && Number.isFinite(cutMs) && cutMs >= 0)) return undefined;
+  if (!isNimber(n.nimber)) return undefined;
   if (!isCount(n.longChains) || !isCount(n.loops)) return undefined;
   if (n.wantsLongChains !== 'even' && n.wantsLongChains !== 'odd') return undefined;
   if (typeof n.currentFavoursPlayerToMove !== 'boolean' || !Array.isArray(n.regions)) return undefined;
@@ -48,15 +109,43 @@ function parseNimView(text: string): NimSummary | undefined {
     if (typeof n.nimber === 'number' && n.nimber !== sum) return undefined;
     if (n.moverWinsChainFight !== undefined && n.moverWinsChainFight !== (sum !== 0)) return undefined;
   }
-  return n;
+  return { view: n, ...(cutMs !== undefined ? { cutMs } : {}) };
 }
 
 /**
- * What a stored view knows (nimKnowledge), read from its JSON without the position (a flush compares
- * it with the view it would write); -1 when the text is not a view, or one that contradicts itself.
+ * What a stored view knows (nimKnowledge), read from its text without the position; -1 when the
+ * text is not a view, or one that contradicts itself (a view the reader would refuse blocks nothing).
  */
 export function storedNimKnowledge(text: string): number {
-  // a view the reader would refuse blocks nothing
-  const n = parseNimView(text);
-  return n ? nimKnowledge(n) : -1;
+  const r = parseNimView(text);
+  return r ? nimKnowledge(r.view) : -1;
+}
+
+/** `a`'s resources cover `b`'s: at least its regions, and no cut, or a cut at least as late (header). */
+export function covers(a: Omit<NimRecord, 'view'>, b: Omit<NimRecord, 'view'>): boolean {
+  if (a.budget < b.budget) return false;
+  if (a.cutMs === undefined) return true;
+  return b.cutMs !== undefined && a.cutMs >= b.cutMs;
+}
+
+/**
+ * The stored view answers a request for `budget` regions within `ms` ms (undefined: no time limit):
+ * the rule of use of the header.
+ */
+export function nimAnswers(stored: NimRecord, budget: number, ms?: number): boolean {
+  if (nimKnowledge(stored.view) === 3) return true;
+  return covers(stored, { budget, ...(ms !== undefined ? { cutMs: ms } : {}) });
+}
+
+/** Of a stored record and a new one of the same position, what is kept: the rule of keeping of the header. */
+export function keptNim(stored: NimRecord, fresh: NimRecord): NimRecord {
+  const ks = nimKnowledge(stored.view),
+    kf = nimKnowledge(fresh.view);
+  const own = ks > kf || (ks === kf && covers(stored, fresh)) ? stored : fresh;
+  const resources = covers(stored, fresh) ? stored : covers(fresh, stored) ? fresh : own;
+  return {
+    budget: resources.budget,
+    ...(resources.cutMs !== undefined ? { cutMs: resources.cutMs } : {}),
+    view: own.view,
+  };
 }

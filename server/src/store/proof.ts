@@ -30,6 +30,9 @@
  *   crc          INTEGER  CRC-32 of `key|line|work`
  * An export line's crc covers the estimate too: `key|lower|upper|best|moves|work|tried|estimate|estimateWork`
  * (a line without an estimate has the checksum of the table row, so version-1 export files still read).
+ *
+ * The Nimstring views (table `nims`, keyed by the position as it is, not canonical; not exported)
+ * are described in nimView.ts.
  */
 import { geometryOf, type BoardGeometry } from '../engine/board/geometry';
 import { MAX_SIDE } from '../engine/limits';

@@ -26,8 +26,8 @@ import {
   type ProofRow,
 } from './proof';
 import { betterEstimate } from '../engine/analysis/evaluation';
-import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
-import { checkNimView, storedNimKnowledge } from './nimView';
+import type { NimSummary } from '../engine/analysis/nim';
+import { checkNimView, keptNim, nimAnswers, nimViewText, parseNimView, type NimRecord } from './nimView';
 
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const FLUSH_MS = 500;
@@ -99,8 +99,8 @@ export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
 export class ProofStore {
   private file: StoreFile | null;
   private readonly pending = new Map<string, Proof>();
-  /** Views waiting for the next flush, with what each knows (nimKnowledge). */
-  private readonly pendingNims = new Map<string, { budget: number; view: string; knows: number }>();
+  /** Views waiting for the next flush (of two for one position, the one keptNim keeps). */
+  private readonly pendingNims = new Map<string, NimRecord>();
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxBytes: number;
@@ -185,15 +185,17 @@ export class ProofStore {
           for (const [key, proof] of batch) this.writeMerged(f, key, proof, 'replace');
           for (const [key, n] of nims)
             f.read((db) => {
-              // a view another process (or an earlier flush) stored that knows more stays
+              // joined with what another process (or an earlier flush) stored meanwhile (nimView.ts: keptNim)
               const row = db.get('SELECT budget, view, crc FROM nims WHERE key = ?', [key]);
-              if (row && Number(row.crc) === nimCrc(key, Number(row.budget), String(row.view)))
-                if (storedNimKnowledge(String(row.view)) > n.knows) return;
+              const stored = row ? nimRecordOf(key, row) : undefined;
+              const next = stored ? keptNim(stored, n) : n;
+              const text = nimViewText(next.view, next.cutMs);
+              if (stored && Number(row!.budget) === next.budget && String(row!.view) === text) return;
               db.run('INSERT OR REPLACE INTO nims VALUES (?, ?, ?, ?)', [
                 key,
-                n.budget,
-                n.view,
-                nimCrc(key, n.budget, n.view),
+                next.budget,
+                text,
+                nimCrc(key, next.budget, text),
               ]);
             });
           return true;
@@ -225,33 +227,44 @@ export class ProofStore {
   }
 
   /**
-   * The Nimstring view of `state` (exactly this orientation) computed with at least `budget`
-   * regions, if stored; else undefined.
+   * The stored Nimstring view of `state` (exactly this orientation) that answers a request for
+   * `budget` regions within `ms` ms (undefined: no time limit), by the rule of nimView.ts
+   * (nimAnswers); else undefined.
    */
-  getNim(state: BoardState, budget: number): NimSummary | undefined {
-    const key = rawKey(state);
-    const p = this.pendingNims.get(key);
-    const row = p
-      ? { budget: p.budget, view: p.view, crc: nimCrc(key, p.budget, p.view) }
-      : this.guard((f) => f.read((db) => db.get('SELECT budget, view, crc FROM nims WHERE key = ?', [key])), null);
-    if (!row) return undefined;
-    const b = Number(row.budget),
-      view = String(row.view);
-    if (Number(row.crc) !== nimCrc(key, b, view)) return undefined;
-    const n = checkNimView(state, view);
-    if (!n) return undefined;
-    // A view with an unknown value is only as good as the budget it had.
-    if (b < budget && (n.nimber === 'unknown' || n.winningMoves === undefined)) return undefined;
-    return n;
+  getNim(state: BoardState, budget: number, ms?: number): NimSummary | undefined {
+    const r = this.nimRecord(state);
+    return r && nimAnswers(r, budget, ms) ? r.view : undefined;
   }
 
-  putNim(state: BoardState, budget: number, n: NimSummary): void {
+  /**
+   * The Nimstring view of `state` with what its computation had (budget, the time limit that cut
+   * it), stored or waiting for a flush (the two joined by keptNim), checked against the board.
+   */
+  nimRecord(state: BoardState): NimRecord | undefined {
+    const key = rawKey(state);
+    const row = this.guard(
+      (f) => f.read((db) => db.get('SELECT budget, view, crc FROM nims WHERE key = ?', [key])),
+      null,
+    );
+    const stored = row ? nimRecordOf(key, row, state) : undefined;
+    const p = this.pendingNims.get(key);
+    // a copy (the caller may change what it gets), checked like a stored one
+    const pending = p ? nimRecordOf(key, textRow(key, p), state) : undefined;
+    return stored && pending ? keptNim(stored, pending) : (pending ?? stored);
+  }
+
+  /**
+   * Keep a Nimstring view of `state` computed with `budget` regions, cut short by the time limit
+   * `cutMs` if given; joined with what is stored by keptNim at the next flush.
+   */
+  putNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number): void {
     if (!this.file) return;
-    const key = rawKey(state),
-      knows = nimKnowledge(n);
+    const key = rawKey(state);
+    // a copy, as it will be written (the caller may change its object later)
+    const view = JSON.parse(nimViewText(n)) as NimSummary;
+    const fresh: NimRecord = { budget, ...(cutMs !== undefined ? { cutMs } : {}), view };
     const pending = this.pendingNims.get(key);
-    if (pending && pending.knows > knows) return; // a view that knows less never replaces one that knows more
-    this.pendingNims.set(key, { budget, view: JSON.stringify(n), knows });
+    this.pendingNims.set(key, pending ? keptNim(pending, fresh) : fresh);
     if (this.pendingNims.size >= FLUSH_COUNT) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_MS);
@@ -519,6 +532,24 @@ function tighten(p: Proof): Proof {
 
 function nimCrc(key: string, budget: number, view: string): number {
   return crc32(`${key}|${budget}|${view}`);
+}
+
+/** A record as the row it is written as. */
+function textRow(key: string, r: NimRecord): { budget: number; view: string; crc: number } {
+  const view = nimViewText(r.view, r.cutMs);
+  return { budget: r.budget, view, crc: nimCrc(key, r.budget, view) };
+}
+
+/**
+ * A `nims` row as a record when its checksum and its view check out (against the board when `state`
+ * is given; a flush has only the key); else undefined.
+ */
+function nimRecordOf(key: string, row: Record<string, unknown>, state?: BoardState): NimRecord | undefined {
+  const budget = Number(row.budget),
+    text = String(row.view);
+  if (!Number.isInteger(budget) || budget < 0 || Number(row.crc) !== nimCrc(key, budget, text)) return undefined;
+  const r = state ? checkNimView(state, text) : parseNimView(text);
+  return r ? { budget, ...r } : undefined;
 }
 
 /** The drawn lines of `state` as they are (no symmetry): `WxH:` + hex words, most significant first. */
