@@ -124,6 +124,15 @@ test('nim cuts: through the store — a cut view is read back for its limit, com
   proofs.keepNim(other, 20_000, blank);
   for (const ms of [0, 300, 5000, undefined]) proofs.nim(other, 20_000, compute(full), ms);
   assert.equal(computed, 1);
+  // a view the editor's search cancelled (kept as cut at 0 ms): the editor reads it, the CLI computes again
+  const third = randomPosition(3, 3, mulberry32(7), 6, true);
+  const known = nimSummary(third, 50_000);
+  const cancelled: NimSummary = { ...known, nimber: 'unknown', winningMoves: undefined };
+  assert.equal(nimKnowledge(cancelled), 1);
+  proofs.keepNim(third, 200_000, cancelled, 0);
+  assert.deepEqual(proofs.storedNim(third), JSON.parse(JSON.stringify(cancelled)));
+  assert.deepEqual(proofs.nim(third, 20_000, compute(known), 300), known);
+  assert.equal(computed, 2, 'a request with 300 ms computes again');
   proofs.close();
 });
 

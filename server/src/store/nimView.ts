@@ -16,19 +16,23 @@
  * views with `INSERT ... VALUES (?, ?, ?, ?)`, which a fifth column would make fail (and with it the
  * transaction that writes its proofs). The field it does not know is ignored by its reader: it takes
  * a cut view as one of its whole budget (still true — every view is true as far as it goes — only
- * less complete than a new computation could be; such a dab also shows the field in its JSON), and
- * what it writes has no `cutMs`, which is right: it never keeps a cut view as one.
+ * less complete than a new computation could be; such a dab also shows the field in its JSON). What
+ * it writes has no `cutMs` and reads as a view of its whole budget, which it is: the last builds of
+ * version 3 kept no view cut short (the first ones did, as whole-budget views; those read so too).
  *
  * What a row stands for (its "resources"): a computation given `budget` regions and, when cut,
- * `cutMs` ms (else no time limit) found no more than the view knows (nimKnowledge).
+ * `cutMs` ms (else no time limit) found no more than the view knows (nimKnowledge). The editor's
+ * background views have no time limit; one its search cancelled is kept as cut at 0 ms (how long
+ * it ran is not known), which the editor itself reads (it takes any stored view that knows something)
+ * but a request with a time limit above 0 does not.
  *
  * Rule of use (nimAnswers): a request for a view of `b` regions within `ms` ms (`ms` undefined: no
  * time limit) takes the stored view when
  *   - it knows everything (the value and the winning moves: no computation could add to it), or
  *   - `budget >= b`, and it was not cut, or it was cut and the request has a limit `ms <= cutMs`.
- * Otherwise (fewer regions, or cut and asked with no limit or a longer one) the view is computed
- * again: the same computation again would, but for memo warmth and load, end as the stored one did,
- * which is what makes a warm run show what the cold run showed.
+ * A request that asks for no more than the stored computation had would, but for memo warmth and
+ * load, end as it did: taking the stored view is what makes a warm run show what the cold run showed.
+ * Otherwise (more regions, or cut and asked with no limit or a longer one) the view is computed again.
  *
  * Rule of keeping (keptNim; in a process's pending views, and at a flush inside the write
  * transaction against the row another process may have written meanwhile):
