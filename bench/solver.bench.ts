@@ -237,7 +237,7 @@ export default async function run(): Promise<void> {
 
 /** The last measured runs of `npm run bench:4x4` on the 2-core development machine. */
 const MEASURED_4X4 =
-  'measured 2026-11-21 with the old solver: exact, value 0, 472.2 s and 490.4 s wall on 2 threads (tableBits 26 each), 2.12G nodes; 2026-11-23, `npm run bench:4x4` at eff299b (rules 4e and 6, threaded: lazy SMP, one shared table of 2^26 entries): exact, value 0, 355.8 s wall, 403.29M nodes';
+  'measured 2026-11-21 with the old solver: exact, value 0, 472.2 s and 490.4 s wall on 2 threads (tableBits 26 each), 2.12G nodes; 2026-11-23, `npm run bench:4x4` at eff299b (rules 4e and 6, threaded: lazy SMP, one shared table of 2^26 entries): exact, value 0, 355.8 s wall, 403.29M nodes; 2026-11-25 at 74db082 (cheaper nodes, the same search): exact, value 0, 309.9 s wall, 334.15M nodes';
 
 /**
  * The empty 4x4 board (value 0, a tie) proven exactly, as the CLI and the editor search: the
