@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { mulberry32 } from '../support/random';
-import { playedPosition, plausibleRecord, randomPosition } from '../support/boards';
+import { playedPosition, randomPosition } from '../support/boards';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
@@ -21,7 +21,7 @@ import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { BEST_SO_FAR_LABEL } from '../../server/src/engine/phrasebook';
 import { openProofCache, ProofStore, searchOnce } from '../../server/src/store';
 import { checkProof, crc32, fromRow, positionOfKey, toRow, type Proof } from '../../server/src/store/proof';
-import { records, tempDir } from './support';
+import { analyzeColdThenWarm, records, tempDir } from './support';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'bin', 'dab.js');
@@ -46,35 +46,23 @@ const guessing = (e: Evaluation, move: number, nodes: number): Evaluation => ({
 });
 
 test('estimates: a warm dab analyze gives every answer of the cold run, the best moves found so far included', () => {
-  const dir = tempDir();
-  const path = join(dir, 'p.sqlite');
-  const file = join(dir, 'r.dab');
-  writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(19), 'estimates'));
-  const cli = () =>
-    spawnSync(process.execPath, [CLI, 'analyze', '--json', '--budget-ms', '1000', '--store', path, file], {
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-    });
-  const cold = cli();
-  assert.equal(cold.status, 0, cold.stderr);
+  const { cold, warm } = analyzeColdThenWarm(19, 1000);
   type Position = { ply: number; best: string[]; exact: boolean; bestSoFar?: { moves: string[]; label: string } };
   const positions = (out: string): Position[] => JSON.parse(out).entries[0].positions;
-  const guessed = positions(cold.stdout).filter((p) => p.bestSoFar);
+  const guessed = positions(cold).filter((p) => p.bestSoFar);
   assert.ok(guessed.length > 0, 'the cold run shows a best move found so far (else this record tests nothing)');
-  const warm = cli();
-  assert.equal(warm.status, 0, warm.stderr);
   const shown = (out: string) =>
     positions(out)
       .filter((p) => p.bestSoFar)
       .map((p) => `${p.ply}: ${p.bestSoFar!.moves.join(' ')}`);
-  assert.deepEqual(shown(warm.stdout), shown(cold.stdout), 'the same estimates at the same plies');
-  for (const p of positions(warm.stdout).filter((q) => q.bestSoFar)) {
+  assert.deepEqual(shown(warm), shown(cold), 'the same estimates at the same plies');
+  for (const p of positions(warm).filter((q) => q.bestSoFar)) {
     assert.equal(p.bestSoFar!.label, BEST_SO_FAR_LABEL, `ply ${p.ply}: labelled as an estimate`);
     assert.deepEqual(p.best, [], `ply ${p.ply}: an estimate is never shown as a proven best move`);
   }
   // Every other answer is the same too, the Nimstring views included (those cut short by their time
   // limit are stored with it, and the same request takes them again: nimcuts.test.ts).
-  assert.equal(warm.stdout, cold.stdout, 'every answer of the warm run is the cold run’s');
+  assert.equal(warm, cold, 'every answer of the warm run is the cold run’s');
 });
 
 test('estimates: the same budget again gives the stored estimate, as the search gave it', () => {

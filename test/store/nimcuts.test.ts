@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { mulberry32 } from '../support/random';
-import { plausibleRecord, randomPosition } from '../support/boards';
+import { randomPosition } from '../support/boards';
 import { nimKnowledge, nimSummary, type NimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore } from '../../server/src/store';
 import { crc32 } from '../../server/src/store/proof';
@@ -23,7 +23,7 @@ import {
   parseNimView,
   type NimRecord,
 } from '../../server/src/store/nimView';
-import { tempDir } from './support';
+import { analyzeColdThenWarm, tempDir } from './support';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -226,30 +226,14 @@ test('nim cuts: cutMs is covered by the checksum and checked; a version-3 view (
 test('nim cuts: a warm dab analyze shows every Nimstring view of the cold run, those its time limit cut short included', () => {
   // seed 8 at 300 ms per position: the views of plies 18-22 are cut short by their time limit; before
   // they were kept, the warm run computed them again and (its memo colder) found less at plies 20-22
-  const dir = tempDir();
-  const path = join(dir, 'p.sqlite');
-  const file = join(dir, 'r.dab');
-  writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(8), 'plausible 5x5 #8'));
-  const cli = () =>
-    spawnSync(
-      process.execPath,
-      [join(ROOT, 'bin', 'dab.js'), 'analyze', '--json', '--budget-ms', '300', '--store', path, file],
-      {
-        encoding: 'utf8',
-        maxBuffer: 64 << 20,
-      },
-    );
-  const cold = cli();
-  assert.equal(cold.status, 0, cold.stderr);
+  const { path, cold, warm } = analyzeColdThenWarm(8, 300);
   const db = new Database(path);
   const cut = db.all('SELECT view FROM nims').filter((r) => parseNimView(String(r.view))?.cutMs !== undefined).length;
   db.close();
-  assert.ok(cut > 0, 'the cold run kept views cut short by their time limit (else this record tests nothing)');
-  const warm = cli();
-  assert.equal(warm.status, 0, warm.stderr);
+  assert.ok(cut > 0, 'the runs kept views cut short by their time limit (else this record tests nothing)');
   type Position = { ply: number; nimber?: unknown; nim?: unknown };
   const nims = (out: string) =>
     (JSON.parse(out).entries[0].positions as Position[]).map((p) => `${p.ply}: ${JSON.stringify([p.nimber, p.nim])}`);
-  assert.deepEqual(nims(warm.stdout), nims(cold.stdout), 'the same Nimstring view at every ply');
-  assert.equal(warm.stdout, cold.stdout, 'every answer of the warm run is the cold run’s');
+  assert.deepEqual(nims(warm), nims(cold), 'the same Nimstring view at every ply');
+  assert.equal(warm, cold, 'every answer of the warm run is the cold run’s');
 });

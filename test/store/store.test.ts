@@ -12,7 +12,7 @@ import { randomFillSync } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { mulberry32 } from '../support/random';
-import { playedPosition, plausibleRecord, randomPosition } from '../support/boards';
+import { playedPosition, randomPosition } from '../support/boards';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
@@ -22,7 +22,7 @@ import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOn
 import { checkProof, toRow } from '../../server/src/store/proof';
 import { checkNimView } from '../../server/src/store/nimView';
 import { nimVerdict } from '../../server/src/engine/phrasebook/nimstring';
-import { assertTrue, records, tempDir } from './support';
+import { analyzeColdThenWarm, assertTrue, records, tempDir } from './support';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const WRITER = join(import.meta.dirname, 'writer.ts');
@@ -454,27 +454,13 @@ test('store: a Nimstring view that knows less never replaces one that knows more
 });
 
 test('store: dab analyze keeps its Nimstring views, and a warm run reads them instead of computing them', () => {
-  const dir = tempDir();
-  const path = join(dir, 'p.sqlite');
-  const file = join(dir, 'r.dab');
-  writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(21), 'nim views'));
-  const cli = () =>
-    spawnSync(
-      process.execPath,
-      [join(ROOT, 'bin', 'dab.js'), 'analyze', '--json', '--budget-ms', '300', '--store', path, file],
-      {
-        encoding: 'utf8',
-      },
-    );
-  const cold = cli();
-  assert.equal(cold.status, 0, cold.stderr);
+  const { path, cold, warm } = analyzeColdThenWarm(21, 300);
   const db = new Database(path);
   const views = Number(db.get('SELECT count(*) AS n FROM nims')?.n ?? 0);
   db.close();
-  const shown = JSON.parse(cold.stdout).entries[0].positions.filter((p: { nim?: unknown }) => p.nim).length;
+  const shown = JSON.parse(cold).entries[0].positions.filter((p: { nim?: unknown }) => p.nim).length;
   assert.ok(shown > 0 && views >= shown, `${views} views stored, ${shown} shown`);
-  const warm = cli();
   // every proven answer, every Nimstring view (one cut short by its time limit is kept with the limit,
   // and taken again for it) and every best move found so far is the same
-  assert.equal(warm.stdout, cold.stdout, 'the warm run gives the same answers');
+  assert.equal(warm, cold, 'the warm run gives the same answers');
 });

@@ -1,8 +1,11 @@
 /** Shared checks of the proof store tests: everything a store holds must equal a fresh solve. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { mulberry32 } from '../support/random';
+import { plausibleRecord } from '../support/boards';
 import { ProofStore } from '../../server/src/store';
 import { fromRow, positionOfKey } from '../../server/src/store/proof';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
@@ -26,6 +29,29 @@ export function records(path: string) {
     assert.ok(typeof r !== 'string', `record passes its check: ${r}`);
     return r;
   });
+}
+
+/**
+ * `dab analyze --json --budget-ms budgetMs` twice on one plausible 5x5 record (60 moves, `seed`)
+ * with one fresh store: the cold run's and the warm run's output, and the store's path.
+ */
+export function analyzeColdThenWarm(seed: number, budgetMs: number): { path: string; cold: string; warm: string } {
+  const dir = tempDir();
+  const path = join(dir, 'p.sqlite');
+  const file = join(dir, 'r.dab');
+  writeFileSync(file, plausibleRecord(5, 5, 60, mulberry32(seed), `plausible 5x5 #${seed}`));
+  const cli = join(resolve(import.meta.dirname, '..', '..'), 'bin', 'dab.js');
+  const run = () => {
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'analyze', '--json', '--budget-ms', String(budgetMs), '--store', path, file],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  const cold = run();
+  return { path, cold, warm: run() };
 }
 
 const solver = createSolver();

@@ -12,9 +12,9 @@
  * generated (`lazyMoves`: any legal move may be searched without changing the value, the rules only
  * decide what may be left out); with no 3-box, the safe lines are searched before the sacrifices
  * are generated (nextSafe gives the safe lines one at a time, since most cut nodes stop at the first;
- * genSacrifices: rule 6 then sees the alpha they raised); optional enhanced transposition cutoffs (`etc`). Fail-soft bounds
- * are rounded to the parity of the remaining boxes (every value has that parity) before they are
- * stored.
+ * genSacrifices: rule 6 then sees the alpha they raised); optional enhanced transposition cutoffs
+ * (`etc`). Fail-soft bounds are rounded to the parity of the remaining boxes (every value has that
+ * parity) before they are stored.
  *
  * The chooser's floor (`pairFloor`). Take a position P with no capture forced by rule 1, and a
  * 3-box X whose missing side l has a 2-box Y across, whose other missing side n is no side of a
