@@ -10,6 +10,8 @@ import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
 import { analyzeText, type LineReport } from '../../server/src/engine/analysis/analyzeDocument';
 import { createSearchCache } from '../../server/src/cli/search';
+import { toJson } from '../../server/src/cli/json';
+import { formatText } from '../../server/src/cli/text';
 import { parseDab, readDab, type MoveToken, type Range } from '../../server/src/engine/notation';
 import { lcg } from '../support/random';
 
@@ -308,4 +310,66 @@ test('a mistake in a variation gets the same diagnostic as the same mistake in t
 test('MoveToken.variations is empty without parentheses (old records read as before)', () => {
   const r = parseDab('game\nsize 2x2\nmoves a1-b1 b1-c1');
   assert.ok(r.entries[0].moves!.moves.every((m: MoveToken) => m.variations.length === 0));
+});
+
+test('a variation written on an illegal move replaces the next legal move, or starts from the end of the line', () => {
+  const g = geometryOf(3, 3);
+  const line = (n: string) => g.allLines().find((x) => g.lineName(x) === n)!;
+  const search = createSearchCache({ timeBudgetMs: 60_000 });
+  // c1-c2 twice: the second is skipped, its variation (a1-a2 b1-b2) starts after move 2
+  const text = [
+    'game "illegal moves with variations"',
+    '  size 3x3',
+    '  moves 1. c1-c2 2. a3-b3 3. c1-c2 (3. a1-a2 b1-b2) 4. d3-d4 5. d3-d4 (5. b1-c1 a1-b1)',
+  ].join('\n');
+  const report = analyzeText(text, { search: search.lookup });
+  assert.equal(report.diagnostics.filter((d) => d.code === 'drawn-twice').length, 2, 'both repeats are errors');
+  const e = report.entries[0];
+  assert.deepEqual(
+    e.moves.map((m) => m.move),
+    ['c1-c2', 'a3-b3', 'd3-d4'],
+  );
+  // nested under d3-d4, the move played from the position the variation starts from
+  const under = e.moves[2].variations;
+  assert.equal(under.length, 1);
+  assert.equal(under[0].replaces, 3);
+  assert.deepEqual(
+    under[0].moves.map((m) => m.move),
+    ['a1-a2', 'b1-b2'],
+  );
+  // the last written move is illegal: its variation starts from the line's last position
+  assert.equal(e.endVariations.length, 1);
+  const end = e.endVariations[0];
+  assert.equal(end.replaces, 4);
+  assert.equal(end.startPly, 3);
+  assert.deepEqual(
+    end.moves.map((m) => m.move),
+    ['b1-c1', 'a1-b1'],
+  );
+  // both replayed from the right position and valued against brute force, move by move
+  const s = new BoardState(g);
+  for (const l of ['c1-c2', 'a3-b3']) s.play(line(l));
+  const check = (v: LineReport, from: BoardState) => {
+    const st = from.clone();
+    v.moves.forEach((m, k) => {
+      const oracle = bruteForce(st);
+      assert.equal(v.positions[k].value, oracle.value, `value before ${m.move}`);
+      assert.equal(m.loss, oracle.value - oracle.moveValues[line(m.move)]!, `loss of ${m.move}`);
+      st.play(line(m.move));
+    });
+    assert.equal(v.positions[v.moves.length].value, bruteForce(st).value);
+  };
+  check(under[0], s);
+  const afterAll = s.clone();
+  afterAll.play(line('d3-d4'));
+  check(end, afterAll);
+  // the CLI shows both: text and JSON
+  const json = toJson(report, 'x');
+  const entry = json.entries[0] as { moves: { variations?: unknown[] }[]; endVariations?: { replaces: number }[] };
+  assert.equal(entry.moves[2].variations?.length, 1);
+  assert.equal(entry.endVariations?.[0].replaces, 4);
+  const shown = formatText(report, 'x');
+  assert.equal(shown.match(/\( variation instead of move 3/g)?.length, 1, shown);
+  assert.equal(shown.match(/\( variation instead of move 4/g)?.length, 1, shown);
+  assert.match(shown, /4\. B b1-c1/, shown);
 });

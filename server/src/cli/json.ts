@@ -1,5 +1,5 @@
 /** The stable JSON shape of `dab analyze --json` (see the spec and the README). */
-import type { DocumentReport, EntryReport, LineReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, LineReport, VariationReport } from '../engine/analysis/analyzeDocument';
 import { BEST_SO_FAR_LABEL, NIM_VIEW_LABEL } from '../engine/phrasebook';
 import type { RecordProof } from './search';
 import { searchJson } from './summary';
@@ -50,7 +50,10 @@ export function toJson(
   };
 }
 
-/** A line's positions and moves; each move nests the variations that replace it (recursively). */
+/**
+ * A line's positions and moves; each move nests the variations that replace it (recursively), and
+ * `endVariations` holds those from the line's last position.
+ */
 function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, unknown> {
   return {
     positions: line.positions.map((p) => ({
@@ -117,17 +120,18 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
       character: m.range.character,
       ...(m.glyph ? { glyph: m.glyph } : {}),
       ...(m.changesResult ? { changesResult: true } : {}),
-      ...(m.variations.length
-        ? {
-            variations: m.variations.map((v) => ({
-              line: v.variation.range.line,
-              character: v.variation.range.character,
-              replaces: v.replaces,
-              ...lineJson(v, kind),
-              summary: v.summary,
-            })),
-          }
-        : {}),
+      ...(m.variations.length ? { variations: variationsJson(m.variations, kind) } : {}),
     })),
+    ...(line.endVariations.length ? { endVariations: variationsJson(line.endVariations, kind) } : {}),
   };
+}
+
+function variationsJson(vs: VariationReport[], kind: EntryReport['kind']): Record<string, unknown>[] {
+  return vs.map((v) => ({
+    line: v.variation.range.line,
+    character: v.variation.range.character,
+    replaces: v.replaces,
+    ...lineJson(v, kind),
+    summary: v.summary,
+  }));
 }

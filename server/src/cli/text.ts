@@ -5,6 +5,7 @@ import type {
   LineReport,
   MoveReport,
   PositionReport,
+  VariationReport,
 } from '../engine/analysis/analyzeDocument';
 import {
   BEST_SO_FAR_LABEL,
@@ -104,12 +105,20 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
       `${indent}${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
     );
     if (after && k === line.moves.length - 1) out.push(`${indent}     then ${positionLine(after, e)}`);
-    for (const v of m.variations) {
-      out.push(`${indent}     ( variation ${variationSummary(v, e.players)}`);
-      out.push(...formatMoves(e, v, indent + '      '));
-      out.push(`${indent}     )`);
-    }
+    out.push(...formatVariations(e, m.variations, indent));
   });
+  out.push(...formatVariations(e, line.endVariations, indent));
+  return out;
+}
+
+/** Variations, indented under what they replace, in parentheses. */
+function formatVariations(e: EntryReport, vs: VariationReport[], indent: string): string[] {
+  const out: string[] = [];
+  for (const v of vs) {
+    out.push(`${indent}     ( variation ${variationSummary(v, e.players)}`);
+    out.push(...formatMoves(e, v, indent + '      '));
+    out.push(`${indent}     )`);
+  }
   return out;
 }
 

@@ -137,6 +137,11 @@ export interface LineReport {
   positions: PositionReport[];
   /** moves[k] leads from positions[k] to positions[k + 1]; a move's `ply` is startPly + k + 1. */
   moves: MoveReport[];
+  /**
+   * Variations from the line's last position: written on an illegal (skipped) move after the line's
+   * last legal one, so no move of the line replaces them.
+   */
+  endVariations: VariationReport[];
   summary: ReviewSummary;
 }
 
@@ -198,6 +203,7 @@ function emptyReport(model: EntryModel, index: number): EntryReport {
     startPly: 0,
     positions: [],
     moves: [],
+    endVariations: [],
     lines: [],
     pending: 0,
     summary: { lost: [0, 0], lostAtLeast: [false, false], resultChanging: 0, unknownMoves: 0 },
@@ -339,8 +345,11 @@ function reviewBoardLine(
       lossBounds,
     );
   });
-  // Variations: reviewed like this line; nested under the move they replace (when it was legal).
+  // Variations: reviewed like this line; nested under the move they replace. One written on an
+  // illegal move (skipped) replaces the next legal move, played from the same position; after the
+  // line's last legal move it starts from the line's last position (endVariations).
   const reportOf = new Map(line.plies.map((mv, k) => [mv, out.moves[k]]));
+  const reportAt = new Map(out.moves.map((m) => [m.ply, m]));
   for (const mv of line.moves) {
     for (const v of mv.variations) {
       const vr: VariationReport = {
@@ -349,9 +358,12 @@ function reviewBoardLine(
         startPly: v.startPly,
         positions: [],
         moves: [],
+        endVariations: [],
         summary: { lost: [0, 0], lostAtLeast: [false, false], resultChanging: 0, unknownMoves: 0 },
       };
-      reportOf.get(mv)?.variations.push(vr);
+      const replaced = reportOf.get(mv) ?? reportAt.get(vr.replaces);
+      if (replaced) replaced.variations.push(vr);
+      else out.endVariations.push(vr);
       report.lines.push(vr);
       if (v.states.length) reviewBoardLine(report, v, vr, g, options);
     }
