@@ -7,7 +7,8 @@
 // DAB_BENCH_BASELINE=<dir> points elsewhere, e.g. /work/baseline); without git it says it skipped it.
 // Environment: DAB_BENCH_POSITIONS (positions per 5x5 set, default 20), DAB_BENCH_BUDGET_S (CPU
 // budget per position and solver, default 60 s: a run over it counts as its budget, shown with ">="),
-// DAB_BENCH_UNDRAWN (the 5x5 sets by undrawn lines, default 40,42),
+// DAB_BENCH_UNDRAWN (the 5x5 sets by undrawn lines, default 40,42), DAB_BENCH_MODES (best: value and
+// best moves, values: every move valued; default both),
 // DAB_BENCH_TABLE_MB (the new solver's table, default the CLI's), DAB_BENCH_4X4=1 (adds the empty 4x4
 // board), DAB_BENCH_SOLVER_THREADS=N (adds the new solver on N threads, compared by wall time). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
 // Seconds are the CPU seconds of each (single-threaded) solve: equal to wall time on an idle machine,
@@ -218,17 +219,20 @@ export default async function run(): Promise<void> {
   }
   // 3. plausible 5x5 records (cautious play, fixed seeds), 40 and 42 undrawn lines
   const sets = (process.env.DAB_BENCH_UNDRAWN ?? '40,42').split(',').map(Number);
+  const modes = (process.env.DAB_BENCH_MODES ?? 'best,values').split(',');
   for (const undrawn of perSet > 0 ? sets : []) {
     const r = rng(4000 + undrawn);
     const ps = Array.from({ length: perSet }, () => playedPosition(5, 5, undrawn, r));
-    compare(
-      `${perSet} 5x5 positions with ${undrawn} undrawn lines, value and best moves`,
-      ps,
-      false,
-      runners,
-      budgetMs,
-    );
-    compare(`${perSet} 5x5 positions with ${undrawn} undrawn lines, every move valued`, ps, true, runners, budgetMs);
+    if (modes.includes('best'))
+      compare(
+        `${perSet} 5x5 positions with ${undrawn} undrawn lines, value and best moves`,
+        ps,
+        false,
+        runners,
+        budgetMs,
+      );
+    if (modes.includes('values'))
+      compare(`${perSet} 5x5 positions with ${undrawn} undrawn lines, every move valued`, ps, true, runners, budgetMs);
   }
   // 4. the empty 4x4 board (a tie), proven on both cores
   if (process.env.DAB_BENCH_4X4 === '1') await bench4x4();
