@@ -399,3 +399,42 @@ test('rule 4e: parallel chains (same ends, same length) and loops of one length 
   assert.ok(pairs >= 300, `only ${pairs} pairs of parallel chains`);
   assert.ok(loopPairs >= 100, `only ${loopPairs} pairs of loops of one length`);
 });
+
+test('the 2-boxes kept by make/unmake (twoBits, threeBits) equal the side counts after random moves and takebacks', async () => {
+  const { MoveGenerator } = await import('../../server/src/engine/solver/moves');
+  const r = rng(5150);
+  let checks = 0;
+  for (const [w, h] of [
+    [1, 1],
+    [1, 4],
+    [3, 3],
+    [5, 5],
+    [6, 6],
+  ]) {
+    const g = geometryOf(w, h);
+    const p = new MoveGenerator(g, {});
+    const withSides = (k: number) => Array.from({ length: p.B }, (_, b) => b).filter((b) => p.sides[b] === k);
+    const inBits = (bits: Uint32Array) =>
+      Array.from({ length: p.B }, (_, b) => b).filter((b) => (bits[b >>> 5] >>> (b & 31)) & 1);
+    for (let game = 0; game < 30; game++) {
+      const st = new BoardState(g);
+      for (const l of g.allLines()) if (r() < 0.3) st.drawSilently(l);
+      p.load(st);
+      const made: [number, number][] = [];
+      for (let step = 0; step < 4 * g.lineCount; step++) {
+        const undrawn = Array.from({ length: p.L }, (_, l) => l).filter((l) => !p.isDrawn(l));
+        if (undrawn.length > 0 && (made.length === 0 || r() < 0.6)) {
+          const l = undrawn[Math.floor(r() * undrawn.length)];
+          made.push([l, p.make(l)]);
+        } else if (made.length > 0) {
+          const [l, c] = made.pop()!;
+          p.unmake(l, c);
+        }
+        assert.deepEqual(inBits(p.twoBits), withSides(2), `2-boxes, ${w}x${h}, step ${step}`);
+        assert.deepEqual(inBits(p.threeBits), withSides(3), `3-boxes, ${w}x${h}, step ${step}`);
+        checks++;
+      }
+    }
+  }
+  assert.ok(checks > 5000, `${checks} checks`);
+});

@@ -105,20 +105,21 @@ export class MoveGenerator extends SearchPosition {
   killers: boolean;
   /** Killer move per ply (a safe line that refuted a sibling), -1 none. */
   readonly killer: Int16Array;
-  /** Scratch: visited boxes, skipped lines, chain length per box. */
-  readonly visited: Uint8Array;
+  /** Scratch: skipped lines, chain length per box. */
   readonly skip: Uint8Array;
   readonly clen: Uint8Array;
   readonly eqLines: Int16Array;
   readonly eqBoxes: Int16Array;
   /** After markEquivalent(): for a skipped line, a smaller line of equal value (-1: kept). */
   readonly eqOf: Int16Array;
-  /** markEquivalent()'s record of the chains and loops met (rule 4e): ends, length, lines at chLines[chOff ..]. */
+  /** markEquivalent()'s record of the chains and loops met (rule 4e): ends, length, lines at sideLines[chOff ..] (reversed when chRev). */
   private readonly chA: Int16Array;
   private readonly chB: Int16Array;
   private readonly chK: Int16Array;
   private readonly chOff: Int16Array;
-  private readonly chLines: Int16Array;
+  private readonly chRev: Uint8Array;
+  /** markEquivalent()'s scratch: the 2-boxes of no chain or loop traced yet (a bit set like twoBits). */
+  private readonly untraced: Uint32Array;
   private nCh = 0;
   /** genSacrifices()' scratch: the lines of 2-chains, after the 1-chains; the openings of long chains and loops, last. */
   readonly deferredPairs: Int16Array;
@@ -150,7 +151,6 @@ export class MoveGenerator extends SearchPosition {
     this.killers = cfg.killers === true;
     this.openingBound = this.equivRule && cfg.openingBound !== false;
     this.killer = new Int16Array(this.L + 2).fill(-1);
-    this.visited = new Uint8Array(this.B);
     this.skip = new Uint8Array(this.L);
     this.clen = new Uint8Array(this.B);
     this.eqLines = new Int16Array(this.L + 1);
@@ -162,7 +162,8 @@ export class MoveGenerator extends SearchPosition {
     this.chB = new Int16Array(this.B);
     this.chK = new Int16Array(this.B);
     this.chOff = new Int16Array(this.B);
-    this.chLines = new Int16Array(this.L + this.B);
+    this.chRev = new Uint8Array(this.B);
+    this.untraced = new Uint32Array(this.twoBits.length);
     this.sideLines = new Int16Array(this.L);
     this.rank = new Int16Array(this.L);
     for (let i = 0; i < this.L; i++) this.rank[this.order[i]] = i;
@@ -523,21 +524,25 @@ export class MoveGenerator extends SearchPosition {
     const skip = this.skip,
       sides = this.sides,
       bl = this.boxLines,
-      vis = this.visited,
-      lb = this.lineBoxes;
+      lb = this.lineBoxes,
+      todo = this.untraced;
     const eq = this.eqOf;
     eq.fill(-1);
     skip.fill(0);
-    vis.fill(0);
+    todo.set(this.twoBits);
     this.nCh = 0;
     this.sideCount = 0;
-    const lines = this.eqLines,
-      boxes = this.eqBoxes;
+    if (!edges) {
+      // the 2-boxes in ascending order: each chain or loop once (tracing takes its boxes off `untraced`)
+      for (let w = 0; w < todo.length; w++)
+        for (let m = todo[w]; m !== 0; m = todo[w]) this.traceChain((w << 5) + 31 - Math.clz32(m & -m));
+      return;
+    }
     for (let b = 0; b < this.B; b++) {
-      if (sides[b] >= 4 || (!edges && sides[b] !== 2)) continue;
+      if (sides[b] >= 4) continue;
       // (a) edge lines of the box
       let g0 = -1;
-      for (let k = 0; k < 4 && edges; k++) {
+      for (let k = 0; k < 4; k++) {
         const l = bl[4 * b + k];
         if (this.isDrawn(l) || (lb[2 * l] >= 0 && lb[2 * l + 1] >= 0)) continue;
         if (g0 < 0 || l < g0) {
@@ -551,119 +556,132 @@ export class MoveGenerator extends SearchPosition {
           eq[l] = g0;
         }
       }
-      if (sides[b] !== 2 || vis[b]) continue;
-      // trace the maximal chain or loop through b: boxes[0..k-1], lines[0..k] (chain) / [0..k-1] (loop)
-      vis[b] = 1;
-      const s1 = this.missingSide(b, -1),
-        s2 = this.missingSide(b, s1);
-      // walk backwards from b through s1 to find one end
-      let cur = b,
-        via = s1,
-        loop = false;
+      if ((todo[b >>> 5] & (1 << (b & 31))) !== 0) this.traceChain(b);
+    }
+  }
+
+  /**
+   * markEquivalent's rules (b)-(e) on the maximal chain or loop of 2-boxes through the 2-box b (not
+   * traced yet): its lines go to sideLines, its boxes' lengths to clen, and it is recorded for (e).
+   */
+  private traceChain(b: number): void {
+    const skip = this.skip,
+      sides = this.sides,
+      todo = this.untraced,
+      eq = this.eqOf;
+    const lines = this.eqLines,
+      boxes = this.eqBoxes;
+    // trace the maximal chain or loop through b: boxes[0..k-1], lines[0..k] (chain) / [0..k-1] (loop)
+    todo[b >>> 5] &= ~(1 << (b & 31));
+    const s1 = this.missingSide(b, -1),
+      s2 = this.missingSide(b, s1);
+    // walk backwards from b through s1 to find one end
+    let cur = b,
+      via = s1,
+      loop = false;
+    for (;;) {
+      const nx = this.across(via, cur);
+      if (nx < 0 || sides[nx] !== 2) break;
+      if (nx === b) {
+        loop = true;
+        break;
+      }
+      cur = nx;
+      via = this.missingSide(nx, via);
+    }
+    // now walk forward from the end `cur` whose outer line is `via`
+    let k = 0,
+      n = 0;
+    lines[n++] = via;
+    let fw = loop ? b : cur,
+      fl = loop ? s2 : via;
+    if (loop) {
+      lines[0] = s1;
+      fl = s1;
+      fw = b;
+    }
+    {
+      let c = fw;
+      let inLine = fl;
       for (;;) {
-        const nx = this.across(via, cur);
-        if (nx < 0 || sides[nx] !== 2) break;
-        if (nx === b) {
-          loop = true;
-          break;
-        }
-        cur = nx;
-        via = this.missingSide(nx, via);
-      }
-      // now walk forward from the end `cur` whose outer line is `via`
-      let k = 0,
-        n = 0;
-      lines[n++] = via;
-      let fw = loop ? b : cur,
-        fl = loop ? s2 : via;
-      if (loop) {
-        lines[0] = s1;
-        fl = s1;
-        fw = b;
-      }
-      {
-        let c = fw;
-        let inLine = fl;
-        for (;;) {
-          boxes[k++] = c;
-          vis[c] = 1;
-          const out = this.missingSide(c, inLine);
-          if (loop) {
-            const nx = this.across(out, c);
-            if (nx === b) {
-              break;
-            }
-            lines[n++] = out;
-            inLine = out;
-            c = nx;
-            continue;
+        boxes[k++] = c;
+        todo[c >>> 5] &= ~(1 << (c & 31));
+        const out = this.missingSide(c, inLine);
+        if (loop) {
+          const nx = this.across(out, c);
+          if (nx === b) {
+            break;
           }
           lines[n++] = out;
-          const nx = this.across(out, c);
-          if (nx < 0 || sides[nx] !== 2) break;
           inLine = out;
           c = nx;
+          continue;
         }
+        lines[n++] = out;
+        const nx = this.across(out, c);
+        if (nx < 0 || sides[nx] !== 2) break;
+        inLine = out;
+        c = nx;
       }
-      for (let i = 0; i < k; i++) this.clen[boxes[i]] = loop ? 64 + k : k;
-      if (loop) {
-        // lines[0..n-1] are the loop's lines (n === k): keep the least
-        let mn = lines[0];
-        for (let i = 1; i < n; i++) if (lines[i] < mn) mn = lines[i];
-        this.sideLines[this.sideCount++] = mn; // the others are skipped
-        for (let i = 0; i < n; i++)
-          if (lines[i] !== mn) {
-            skip[lines[i]] = 1;
-            eq[lines[i]] = mn;
-          }
-        // (e) a loop of the length of one met before: its least line matches that loop's
-        const c = this.parallelOf(LOOP_END, LOOP_END, k);
-        if (c >= 0) this.equate(mn, this.chLines[this.chOff[c]]);
-        else {
-          lines[0] = mn;
-          this.record(LOOP_END, LOOP_END, k, lines, 0, 1, false);
+    }
+    for (let i = 0; i < k; i++) this.clen[boxes[i]] = loop ? 64 + k : k;
+    const side = this.sideLines;
+    if (loop) {
+      // lines[0..n-1] are the loop's lines (n === k): keep the least
+      let mn = lines[0];
+      for (let i = 1; i < n; i++) if (lines[i] < mn) mn = lines[i];
+      side[this.sideCount++] = mn; // the others are skipped
+      for (let i = 0; i < n; i++)
+        if (lines[i] !== mn) {
+          skip[lines[i]] = 1;
+          eq[lines[i]] = mn;
         }
-        continue;
+      // (e) a loop of the length of one met before: its least line matches that loop's
+      const c = this.parallelOf(LOOP_END, LOOP_END, k);
+      if (c >= 0) this.equate(mn, side[this.chOff[c]]);
+      else this.record(LOOP_END, LOOP_END, k, this.sideCount - 1, false);
+      return;
+    }
+    // chain: boxes[0..k-1], lines[0..k]
+    const at = this.sideCount;
+    for (let i = 0; i <= k; i++) side[this.sideCount++] = lines[i];
+    const first = lines[0],
+      last = lines[k];
+    const endA = this.across(first, boxes[0]),
+      endB = this.across(last, boxes[k - 1]);
+    if (k === 1 || k === 2) {
+      if (first < last) {
+        skip[last] = 1;
+        eq[last] = first;
+      } else {
+        skip[first] = 1;
+        eq[first] = last;
       }
-      // chain: boxes[0..k-1], lines[0..k]
-      for (let i = 0; i <= k; i++) this.sideLines[this.sideCount++] = lines[i];
-      const first = lines[0],
-        last = lines[k];
-      const endA = this.across(first, boxes[0]),
-        endB = this.across(last, boxes[k - 1]);
-      if (k === 1 || k === 2) {
-        if (first < last) {
-          skip[last] = 1;
-          eq[last] = first;
-        } else {
-          skip[first] = 1;
-          eq[first] = last;
-        }
-        // rule 5: the middle line of a 2-chain dominates its end lines (not an equality: eqOf is kept)
-        if (k === 2 && this.handoutRule) skip[first] = skip[last] = 1;
-      }
-      // (e) a chain with the ends and length of one met before: line i matches that chain's line i
-      {
-        const rev = endA > endB;
-        const a = rev ? endB : endA,
-          z = rev ? endA : endB;
-        const c = this.parallelOf(a, z, k);
-        if (c >= 0) {
-          const off = this.chOff[c];
-          for (let i = 0; i <= k; i++) this.equate(rev ? lines[k - i] : lines[i], this.chLines[off + i]);
-        } else this.record(a, z, k, lines, 0, k + 1, rev);
-      }
-      if (endA < 0 && endB < 0) {
-        for (let i = 0; i + i < k; i++) {
-          const a = lines[i],
-            z = lines[k - i];
-          if (a < z) {
-            skip[z] = 1;
-            eq[z] = a;
-          } else if (z < a) {
-            skip[a] = 1;
-            eq[a] = z;
-          }
+      // rule 5: the middle line of a 2-chain dominates its end lines (not an equality: eqOf is kept)
+      if (k === 2 && this.handoutRule) skip[first] = skip[last] = 1;
+    }
+    // (e) a chain with the ends and length of one met before: line i matches that chain's line i
+    {
+      const rev = endA > endB;
+      const a = rev ? endB : endA,
+        z = rev ? endA : endB;
+      const c = this.parallelOf(a, z, k);
+      if (c >= 0) {
+        const off = this.chOff[c],
+          r = this.chRev[c] === 1;
+        for (let i = 0; i <= k; i++) this.equate(rev ? lines[k - i] : lines[i], side[off + (r ? k - i : i)]);
+      } else this.record(a, z, k, at, rev);
+    }
+    if (endA < 0 && endB < 0) {
+      for (let i = 0; i + i < k; i++) {
+        const a = lines[i],
+          z = lines[k - i];
+        if (a < z) {
+          skip[z] = 1;
+          eq[z] = a;
+        } else if (z < a) {
+          skip[a] = 1;
+          eq[a] = z;
         }
       }
     }
@@ -675,15 +693,17 @@ export class MoveGenerator extends SearchPosition {
     return -1;
   }
 
-  /** Records a chain (loop): its ends, length and lines from[at .. at + n), reversed if `rev`. */
-  private record(a: number, z: number, k: number, from: Int16Array, at: number, n: number, rev: boolean): void {
-    const c = this.nCh++,
-      off = c === 0 ? 0 : this.chOff[c - 1] + (this.chA[c - 1] === LOOP_END ? 1 : this.chK[c - 1] + 1);
+  /**
+   * Records a chain (loop) for rule 4e: its ends, length, and where its lines are in sideLines (from
+   * end a: sideLines[at + i], or sideLines[at + k - i] when `rev`; a loop: its least line at `at`).
+   */
+  private record(a: number, z: number, k: number, at: number, rev: boolean): void {
+    const c = this.nCh++;
     this.chA[c] = a;
     this.chB[c] = z;
     this.chK[c] = k;
-    this.chOff[c] = off;
-    for (let i = 0; i < n; i++) this.chLines[off + i] = from[rev ? at + n - 1 - i : at + i];
+    this.chOff[c] = at;
+    this.chRev[c] = rev ? 1 : 0;
   }
 
   /** Two lines of equal value: the larger is skipped, pointing to the smaller. */

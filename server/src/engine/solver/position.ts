@@ -40,6 +40,8 @@ export class SearchPosition {
   readonly undrawnXor: Int32Array;
   /** Boxes with exactly 3 sides drawn, as a bit set (box b = bit b & 31 of word b >> 5). */
   readonly threeBits: Uint32Array;
+  /** Boxes with exactly 2 sides drawn, the same way. */
+  readonly twoBits: Uint32Array;
   /** Per symmetry s and line l (index s * L + l): the word of bits[] and the bit that hold l's image. */
   private readonly symWord: Int32Array;
   private readonly symMask: Int32Array;
@@ -83,6 +85,7 @@ export class SearchPosition {
       this.symMask[i] = 1 << (p & 31);
     }
     this.threeBits = new Uint32Array((this.B + 31) >>> 5);
+    this.twoBits = new Uint32Array((this.B + 31) >>> 5);
     this.bits = new Uint32Array(this.S * this.nw);
     this.sides = new Uint8Array(this.B);
     this.undrawnXor = new Int32Array(this.B);
@@ -96,6 +99,7 @@ export class SearchPosition {
     this.bits.fill(0);
     this.sides.fill(0);
     this.threeBits.fill(0);
+    this.twoBits.fill(0);
     for (let l = 0; l < this.L; l++) if (state.drawn[l]) this.setLine(l);
     this.remaining = 0;
     this.lowCount = 0;
@@ -112,6 +116,7 @@ export class SearchPosition {
       this.undrawnXor[b] = x;
       if (s < 4) this.remaining++;
       if (s < 2) this.lowCount++;
+      if (s === 2) this.twoBits[b >>> 5] |= 1 << (b & 31);
       if (s === 3) {
         this.threeCount++;
         this.threeBits[b >>> 5] |= 1 << (b & 31);
@@ -168,8 +173,11 @@ export class SearchPosition {
       if (b < 0) continue;
       this.undrawnXor[b] ^= l;
       const n = ++this.sides[b];
-      if (n === 2) this.lowCount--;
-      else if (n === 3) {
+      if (n === 2) {
+        this.lowCount--;
+        this.twoBits[b >>> 5] |= 1 << (b & 31);
+      } else if (n === 3) {
+        this.twoBits[b >>> 5] &= ~(1 << (b & 31));
         this.threeCount++;
         this.threeBits[b >>> 5] |= 1 << (b & 31);
       } else if (n === 4) {
@@ -192,10 +200,13 @@ export class SearchPosition {
       if (b < 0) continue;
       this.undrawnXor[b] ^= l;
       const n = this.sides[b]--;
-      if (n === 2) this.lowCount++;
-      else if (n === 3) {
+      if (n === 2) {
+        this.lowCount++;
+        this.twoBits[b >>> 5] &= ~(1 << (b & 31));
+      } else if (n === 3) {
         this.threeCount--;
         this.threeBits[b >>> 5] &= ~(1 << (b & 31));
+        this.twoBits[b >>> 5] |= 1 << (b & 31);
       } else if (n === 4) {
         this.threeCount++;
         this.threeBits[b >>> 5] |= 1 << (b & 31);
