@@ -16,8 +16,10 @@
  *
  * Control words (Int32, shared): TASK = id of the current task (helpers stop when it changes),
  * READY = id of the task whose answer a helper wrote, KNODES and NODES_REST = the helpers' nodes
- * (thousands, and the rest), BUSY_MS = milliseconds the helpers have spent searching, all tasks
- * (wall time, never less than their CPU time: what a CPU budget must count).
+ * for the current task (thousands, and the rest), BUSY_MS = milliseconds the helpers have spent
+ * searching, all tasks (wall time, never less than their CPU time: what a CPU budget must count),
+ * ALL_KNODES and ALL_REST = the helpers' nodes, all tasks, also those finished after the caller
+ * moved on.
  * Answer buffer (Int32, shared, written and read under its lock word): see writeAnswer/readAnswer.
  */
 import { Worker, parentPort, workerData } from 'node:worker_threads';
@@ -32,7 +34,9 @@ const TASK = 0,
   READY = 1,
   KNODES = 2,
   NODES_REST = 3,
-  BUSY_MS = 4;
+  BUSY_MS = 4,
+  ALL_KNODES = 5,
+  ALL_REST = 6;
 /** Answer buffer words. */
 const LOCK = 0,
   ID = 1,
@@ -116,6 +120,11 @@ export class ThreadedSolver extends Solver {
    */
   get helperBusyMs(): number {
     return Atomics.load(this.control, BUSY_MS);
+  }
+
+  /** Nodes the helpers have searched since this solver started: all tasks, whoever finished first. */
+  get helperNodesSearched(): number {
+    return Atomics.load(this.control, ALL_KNODES) * 1000 + Atomics.load(this.control, ALL_REST);
   }
 
   /** Threads in all. */
@@ -353,6 +362,8 @@ export function runSolverHelper(): void {
       write = (a) => writeHead(a, finished, null, r.lower, r.upper, r.nodes);
     }
     Atomics.add(control, BUSY_MS, Math.ceil(performance.now() - t0));
+    Atomics.add(control, ALL_KNODES, Math.floor(nodes / 1000));
+    Atomics.add(control, ALL_REST, nodes % 1000);
     if (Atomics.load(control, TASK) === t.id) {
       Atomics.add(control, KNODES, Math.floor(nodes / 1000));
       Atomics.add(control, NODES_REST, nodes % 1000);
