@@ -126,6 +126,7 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
   };
 }
 
+/** Variations, each with where it is written, the ply it replaces and its own line. */
 function variationsJson(vs: VariationReport[], kind: EntryReport['kind']): Record<string, unknown>[] {
   return vs.map((v) => ({
     line: v.variation.range.line,

@@ -345,10 +345,9 @@ function reviewBoardLine(
       lossBounds,
     );
   });
-  // Variations: reviewed like this line; nested under the move they replace. One written on an
-  // illegal move (skipped) replaces the next legal move, played from the same position; after the
-  // line's last legal move it starts from the line's last position (endVariations).
-  const reportOf = new Map(line.plies.map((mv, k) => [mv, out.moves[k]]));
+  // Variations: reviewed like this line; nested under the move played from the position they start
+  // from (the move they replace, or after an illegal move, which is skipped, the next legal one);
+  // after the line's last legal move, they start from its last position (endVariations).
   const reportAt = new Map(out.moves.map((m) => [m.ply, m]));
   for (const mv of line.moves) {
     for (const v of mv.variations) {
@@ -361,7 +360,7 @@ function reviewBoardLine(
         endVariations: [],
         summary: { lost: [0, 0], lostAtLeast: [false, false], resultChanging: 0, unknownMoves: 0 },
       };
-      const replaced = reportOf.get(mv) ?? reportAt.get(vr.replaces);
+      const replaced = reportAt.get(vr.replaces);
       if (replaced) replaced.variations.push(vr);
       else out.endVariations.push(vr);
       report.lines.push(vr);

@@ -363,7 +363,11 @@ export function runSolverHelper(): void {
     }
     Atomics.add(control, BUSY_MS, Math.ceil(performance.now() - t0));
     Atomics.add(control, ALL_KNODES, Math.floor(nodes / 1000));
-    Atomics.add(control, ALL_REST, nodes % 1000);
+    // the rest of every task adds up: carry whole thousands over before the word could overflow
+    if (Atomics.add(control, ALL_REST, nodes % 1000) + (nodes % 1000) >= 1_000_000) {
+      Atomics.sub(control, ALL_REST, 1_000_000);
+      Atomics.add(control, ALL_KNODES, 1000);
+    }
     if (Atomics.load(control, TASK) === t.id) {
       Atomics.add(control, KNODES, Math.floor(nodes / 1000));
       Atomics.add(control, NODES_REST, nodes % 1000);
