@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
-import { Solver, bruteForce, type LeafEvaluator } from '../../server/src/engine/solver';
+import { MAX_TABLE_MB, Solver, bruteForce, type LeafEvaluator } from '../../server/src/engine/solver';
+import { MAX_TABLE_BITS, entryBytes, tableBitsFor } from '../../server/src/engine/solver/table';
 import { mulberry32 as rng } from '../support/random';
 
 function sidesOf(st: BoardState, b: number): number {
@@ -197,6 +198,22 @@ test("leaf evaluators (pluggable, built-in, the endgame module's, none) do not c
     check(st, new Solver({ simpleEndgames: i % 3 === 0 }), `no leaf #${i}`, null);
   }
   assert.ok(calls > 0, 'leaf evaluator was never consulted');
+});
+
+test('table size: the largest setting gives its memory, never more, on every board', () => {
+  const MiB = 1024 * 1024;
+  // 5x5 and 4x4 keys are 2 words: the largest setting is 2^MAX_TABLE_BITS entries of 16 bytes
+  assert.equal(tableBitsFor(MAX_TABLE_MB * MiB, 2), MAX_TABLE_BITS);
+  assert.equal(2 ** MAX_TABLE_BITS * entryBytes(2), MAX_TABLE_MB * MiB);
+  for (let keyWords = 1; keyWords <= 10; keyWords++)
+    for (const mb of [1, 32, 128, 1000, 2048, MAX_TABLE_MB]) {
+      const bits = tableBitsFor(mb * MiB, keyWords);
+      assert.ok(2 ** bits * entryBytes(keyWords) <= mb * MiB, `${mb} MiB, ${keyWords} key words: 2^${bits} entries`);
+      // the next power of two would not fit (or the cap is reached)
+      assert.ok(bits === MAX_TABLE_BITS || 2 ** (bits + 1) * entryBytes(keyWords) > mb * MiB);
+      // every word of the largest table is addressable by a 32-bit index
+      assert.ok(2 ** bits * (keyWords + 2) < 2 ** 31);
+    }
 });
 
 test('budgets: an exhausted node budget or a stop request gives unknown with sound bounds', () => {

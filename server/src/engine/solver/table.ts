@@ -27,15 +27,21 @@ export const PRIORITY_SHIFT = 16;
 /** Largest priority that fits (priorities are at most ~64 in practice). */
 export const MAX_PRIORITY = 0xfffe;
 
+/**
+ * log2 of the most entries a table may have: 2^28 entries of 16 bytes (boards up to 64 lines) are
+ * MAX_TABLE_MB, 4 GiB; the entry index times the entry's words stays below 2^31.
+ */
+export const MAX_TABLE_BITS = 28;
+
 /** Bytes of one entry for `keyWords` key words. */
 export function entryBytes(keyWords: number): number {
   return 4 * (keyWords + 2);
 }
 
-/** log2 of the entries that fit in `bytes` (at least 4, at most 26). */
+/** log2 of the entries that fit in `bytes` (at least 4, at most MAX_TABLE_BITS). */
 export function tableBitsFor(bytes: number, keyWords: number): number {
   const bits = Math.floor(Math.log2(Math.max(1, bytes) / entryBytes(keyWords)));
-  return Math.max(4, Math.min(26, bits));
+  return Math.max(4, Math.min(MAX_TABLE_BITS, bits));
 }
 
 export class TranspositionTable {
@@ -55,7 +61,7 @@ export class TranspositionTable {
   constructor(keyWords: number, bits: number, bucket: number, keepMaxPriority: boolean, buffer?: ArrayBufferLike) {
     this.nw = keyWords;
     this.ew = keyWords + 2;
-    this.bits = Math.max(4, Math.min(26, bits));
+    this.bits = Math.max(4, Math.min(MAX_TABLE_BITS, bits));
     this.size = 1 << this.bits;
     this.bucket = Math.min(bucket, this.size);
     this.keepMaxPriority = keepMaxPriority;
@@ -190,7 +196,7 @@ export function sharedTableMemory(
   bucket: number,
   keepMaxPriority: boolean,
 ): SharedTableMemory {
-  bits = Math.max(4, Math.min(26, bits));
+  bits = Math.max(4, Math.min(MAX_TABLE_BITS, bits));
   const size = 1 << bits;
   bucket = Math.min(bucket, size);
   return {

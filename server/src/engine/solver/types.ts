@@ -5,7 +5,7 @@ import type { BoardState } from '../board/state';
 export const DEFAULT_TABLE_MB = 32;
 /** Table memory for batch work (the CLI, the benchmarks) by default (MiB). */
 export const BATCH_TABLE_MB = 128;
-/** The largest table (MiB) a setting may ask for (2^26 entries of up to 16 bytes on boards up to 64 lines). */
+/** The largest table (MiB) a setting may ask for (2^28 entries of 16 bytes on boards up to 64 lines, table.ts's MAX_TABLE_BITS). */
 export const MAX_TABLE_MB = 4096;
 
 /** Symmetries moving more root lines than this are not kept (their images rarely meet in one search). */
@@ -87,7 +87,7 @@ export interface SolverConfig {
    * of two entries, and never grows.
    */
   tableMb?: number;
-  /** log2 of the table's entries (4..26); overrides tableMb. */
+  /** log2 of the table's entries (4..28, MAX_TABLE_BITS); overrides tableMb. */
   tableBits?: number;
   /** Store positions under their least symmetric image (default true). */
   symmetry?: boolean;
