@@ -263,19 +263,18 @@ function floorBefore(line: LineModel, k: number, e: Evaluation): number | undefi
 function extendFrontier(
   cache: SearchCache,
   line: LineModel,
-  evals: Evaluation[],
+  evals: (Evaluation | undefined)[],
   stats: RecordProof,
   t0: number,
   o: ProveOptions,
 ): void {
   let k = line.states.length - 1;
-  const proven = (j: number) => resultOf(evals[j].lower, evals[j].upper, scoreLead(line.states[j])) !== null;
-  while (k >= 0 && proven(k)) k--;
+  while (k >= 0 && (!evals[k] || resultOf(evals[k]!.lower, evals[k]!.upper, scoreLead(line.states[k])) !== null)) k--;
   for (; k >= 0; k--) {
     const recordLeft = Math.min(t0 + o.recordBudgetMs, o.deadline ?? Infinity) - Date.now();
     if (recordLeft < EXTENSION_MIN_MS) return;
     const state = line.states[k];
-    const floor = k + 1 < line.states.length ? floorBefore(line, k + 1, evals[k + 1]) : undefined;
+    const floor = k + 1 < line.states.length && evals[k + 1] ? floorBefore(line, k + 1, evals[k + 1]!) : undefined;
     let e = cache.prove(state, {
       ms: Math.min(recordLeft, EXTENSION_FACTOR * o.positionBudgetMs),
       floor,
@@ -285,18 +284,19 @@ function extendFrontier(
     });
     if (floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper) e = { ...e, lower: floor };
     evals[k] = e;
+    const proven = resultOf(e.lower, e.upper, scoreLead(state)) !== null;
     const ply = line.startPly + k;
     const u = stats.unproven.find((x) => x.ply === ply);
     if (u) {
       u.reason = 'record-budget';
       u.ms += e.ms ?? 0;
-      u.resultProven = proven(k);
+      u.resultProven = proven;
     }
-    if (!proven(k)) return;
+    if (!proven) return;
   }
 }
 
-/** Proves the line's positions from its end backwards; returns each position's evaluation. */
+/** Proves the line's positions from its end backwards; returns each position's evaluation (undefined: closed form). */
 function proveLine(
   cache: SearchCache,
   line: LineModel,
@@ -305,8 +305,8 @@ function proveLine(
   t0: number,
   o: ProveOptions,
   entries: number,
-): Evaluation[] {
-  const evals: Evaluation[] = [];
+): (Evaluation | undefined)[] {
+  const evals: (Evaluation | undefined)[] = [];
   let failures = 0,
     nimFailures = 0;
   let last = '';
@@ -352,7 +352,7 @@ function proveLine(
     }
     // the played move's lower bound joins what the search proved (as the review does)
     if (floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper) e = { ...e, lower: floor };
-    evals[k] = e;
+    if (!quick) evals[k] = e;
     const result = resultOf(e.lower, e.upper, scoreLead(state));
     if (result === null && !quick) failures++;
     last = `ply ${ply} ${e.status === 'exact' ? `exact (${e.value! > 0 ? '+' : ''}${e.value})` : result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
