@@ -43,9 +43,7 @@ const USAGE = `usage:
                  "unknown" with the bounds and the result proven so far
   --record-budget-ms N
                  search time per record (default ${DEFAULT_RECORD_BUDGET_MS}); positions are proven
-                 from the end of the record backwards, the result first, then the margin;
-                 what is left then goes to the latest positions whose result is still
-                 unproven (a second search each, up to 4 times --budget-ms)
+                 from the end of the record backwards, the result first, then the margin
   --total-budget-ms N
                  search time for the whole run (default: no limit beyond the records')
   --no-search    only the exact closed-form analysis, no board search

@@ -5,8 +5,6 @@
  * most the per-position budget and the record at most its total. Once a position's result is not
  * proven within its budget, earlier positions (deeper still) get only a short probe, and after a
  * few such failures none: their bounds then come from the table alone, and the report says why.
- * The optimal moves of the exact positions come next; what is left of the record's budget then goes
- * back to the frontier (extendFrontier).
  */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
@@ -139,8 +137,6 @@ export function createSearchCache(
       const old = cache.get(key);
       if (old && (old.status === 'exact' || b.ms <= (old.ms ?? 0))) return old;
       const e = run(state, b);
-      // a search asked for no Nimstring view (nimBudget 0) keeps the one already shown
-      if (!e.nim && old?.nim) e.nim = old.nim;
       // a later, shorter search can only add proofs: keep the tighter bounds of the two
       if (old && old.status !== 'exact' && e.status !== 'exact') {
         e.lower = Math.max(e.lower, old.lower);
@@ -221,7 +217,7 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
     };
     const lines = [...allLines(m)];
     // the main line first, then the variations, each from its end backwards, in the record's budget
-    const mainEvals = lines.map((line, k) => proveLine(cache, line, k === 0, stats, t0, o, doc.models.length))[0];
+    lines.forEach((line, k) => proveLine(cache, line, k === 0, stats, t0, o, doc.models.length));
     // then, while the record's budget lasts, the optimal moves of the exact positions (end first)
     for (const line of lines)
       for (let ply = line.states.length - 1; ply >= 0; ply--) {
@@ -229,8 +225,6 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
         if (left <= 0) break;
         if (!quickEvaluate(line.states[ply])) cache.completeMoves(line.states[ply], Math.min(left, o.positionBudgetMs));
       }
-    // what is left goes back to the frontier: the latest positions whose result is still unproven
-    if (mainEvals) extendFrontier(cache, lines[0], mainEvals, stats, t0, o);
     stats.unproven.reverse();
     stats.ms = Date.now() - t0;
     out.push(stats);
@@ -238,65 +232,6 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
   return out;
 }
 
-/** A second, longer search for a position whose result the first pass left unproven: up to this many times --budget-ms. */
-const EXTENSION_FACTOR = 4;
-/** An extension needs at least this much of the record's budget left (ms). */
-const EXTENSION_MIN_MS = 250;
-
-/** The lower bound the move played from line.states[k - 1] gives it, from position k's bounds. */
-function floorBefore(line: LineModel, k: number, e: Evaluation): number | undefined {
-  const prev = k > 0 ? line.states[k - 1] : undefined;
-  if (!prev) return undefined;
-  const state = line.states[k];
-  const completes = prev.openBoxCount() - state.openBoxCount();
-  const again = completes > 0 && prev.toMove === state.toMove;
-  return playedMoveFloor(completes, again, e.status === 'exact' ? { lower: e.value!, upper: e.value! } : e);
-}
-
-/**
- * After the first pass and the optimal moves, the rest of the record's budget goes to the main
- * line's frontier: the latest position whose result is still unproven gets a longer search (up to
- * EXTENSION_FACTOR times the per-position budget; the solver's table still holds the first pass's
- * work), and when its result is proven the position before it, and so on; the first that stays
- * unproven ends it. Results first: the searches stop at the result (resultOnly).
- */
-function extendFrontier(
-  cache: SearchCache,
-  line: LineModel,
-  evals: (Evaluation | undefined)[],
-  stats: RecordProof,
-  t0: number,
-  o: ProveOptions,
-): void {
-  let k = line.states.length - 1;
-  while (k >= 0 && (!evals[k] || resultOf(evals[k]!.lower, evals[k]!.upper, scoreLead(line.states[k])) !== null)) k--;
-  for (; k >= 0; k--) {
-    const recordLeft = Math.min(t0 + o.recordBudgetMs, o.deadline ?? Infinity) - Date.now();
-    if (recordLeft < EXTENSION_MIN_MS) return;
-    const state = line.states[k];
-    const floor = k + 1 < line.states.length && evals[k + 1] ? floorBefore(line, k + 1, evals[k + 1]!) : undefined;
-    let e = cache.prove(state, {
-      ms: Math.min(recordLeft, EXTENSION_FACTOR * o.positionBudgetMs),
-      floor,
-      moveValues: false,
-      resultOnly: true,
-      nimBudget: 0,
-    });
-    if (floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper) e = { ...e, lower: floor };
-    evals[k] = e;
-    const proven = resultOf(e.lower, e.upper, scoreLead(state)) !== null;
-    const ply = line.startPly + k;
-    const u = stats.unproven.find((x) => x.ply === ply);
-    if (u) {
-      u.reason = 'record-budget';
-      u.ms += e.ms ?? 0;
-      u.resultProven = proven;
-    }
-    if (!proven) return;
-  }
-}
-
-/** Proves the line's positions from its end backwards; returns each position's evaluation (undefined: closed form). */
 function proveLine(
   cache: SearchCache,
   line: LineModel,
@@ -305,8 +240,7 @@ function proveLine(
   t0: number,
   o: ProveOptions,
   entries: number,
-): (Evaluation | undefined)[] {
-  const evals: (Evaluation | undefined)[] = [];
+): void {
   let failures = 0,
     nimFailures = 0;
   let last = '';
@@ -352,7 +286,6 @@ function proveLine(
     }
     // the played move's lower bound joins what the search proved (as the review does)
     if (floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper) e = { ...e, lower: floor };
-    if (!quick) evals[k] = e;
     const result = resultOf(e.lower, e.upper, scoreLead(state));
     if (result === null && !quick) failures++;
     last = `ply ${ply} ${e.status === 'exact' ? `exact (${e.value! > 0 ? '+' : ''}${e.value})` : result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
@@ -376,8 +309,7 @@ function proveLine(
       const completes = prev.openBoxCount() - state.openBoxCount();
       const again = completes > 0 && prev.toMove === state.toMove;
       guess = again ? completes + mid : -mid;
-      floor = floorBefore(line, k, e);
+      floor = playedMoveFloor(completes, again, e.status === 'exact' ? { lower: e.value!, upper: e.value! } : e);
     }
   }
-  return evals;
 }
