@@ -29,7 +29,8 @@ export const MAX_PRIORITY = 0xfffe;
 
 /**
  * log2 of the most entries a table may have: 2^28 entries of 16 bytes (boards up to 64 lines) are
- * MAX_TABLE_MB, 4 GiB; the entry index times the entry's words stays below 2^31.
+ * MAX_TABLE_MB, 4 GiB, the largest table a setting may ask for (tableBitsFor then never reaches the
+ * cap on larger boards, whose entries are larger).
  */
 export const MAX_TABLE_BITS = 28;
 
