@@ -5,6 +5,8 @@
  * most the per-position budget and the record at most its total. Once a position's result is not
  * proven within its budget, earlier positions (deeper still) get only a short probe, and after a
  * few such failures none: their bounds then come from the table alone, and the report says why.
+ * A record budget large enough for it (extensionMs) first gives such a position a second, longer
+ * search, so a larger --record-budget-ms pushes the proven results further back.
  */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
@@ -59,6 +61,28 @@ export const DEFAULT_RECORD_BUDGET_MS = CLI_RECORD_BUDGET_MS;
 const FAILURES_BEFORE_STOP = 3;
 /** After a failure, earlier positions get this fraction of the per-position budget (result only). */
 const PROBE_FRACTION = 0.15;
+/** A position's second search (extensionMs) is at most this many per-position budgets. */
+const EXTENSION_FACTOR = 4;
+/**
+ * Per-position budgets of a record's budget kept for its first pass and optimal moves before any
+ * goes to second searches: measured on the bench's plausible 5x5 records, the first pass reaches
+ * its first unproven result after 1-2 budgets and the optimal moves take about one more, so the
+ * default record budget (5 of them) gives no second search and keeps its wall time.
+ */
+const EXTENSION_RESERVE = 5;
+
+/**
+ * The second, result-only search a record's budget gives a position whose result its full first
+ * search left unproven (0: none). It depends on the options alone, never on the clock, so that a
+ * run with a warm store makes the same decisions as the cold run that filled it: the second search's
+ * proofs are stored with its budget, and the warm run, meeting the position, reads them for both
+ * searches and continues exactly as the cold run did (only a record whose budget ran out may differ,
+ * as without second searches).
+ */
+export function extensionMs(o: Pick<ProveOptions, 'positionBudgetMs' | 'recordBudgetMs'>): number {
+  const ms = Math.min(EXTENSION_FACTOR * o.positionBudgetMs, o.recordBudgetMs - EXTENSION_RESERVE * o.positionBudgetMs);
+  return ms > o.positionBudgetMs ? ms : 0;
+}
 
 export interface PositionBudget {
   ms: number;
@@ -136,7 +160,11 @@ export function createSearchCache(
       const key = state.key();
       const old = cache.get(key);
       if (old && (old.status === 'exact' || b.ms <= (old.ms ?? 0))) return old;
-      const e = run(state, b);
+      let e = run(state, b);
+      // a second search of a position (extensionMs) shows what the store now holds for it: both
+      // searches' proofs, merged as a warm run will read them back
+      const kept = old ? proofs?.get(state) : undefined;
+      if (kept) e = { ...kept, ...(e.nim ? { nim: e.nim } : {}), ms: e.ms };
       // a later, shorter search can only add proofs: keep the tighter bounds of the two
       if (old && old.status !== 'exact' && e.status !== 'exact') {
         e.lower = Math.max(e.lower, old.lower);
@@ -148,8 +176,10 @@ export function createSearchCache(
       const key = state.key();
       const old = cache.get(key);
       if (!old || old.status !== 'exact' || old.best.length > 0) return old;
+      // an earlier run searched for them as long and found none: the same search again would not
+      if ((proofs?.lookup(state)?.triedMs ?? 0) >= ms) return old;
       const done = completeMoves(solver, state, old, { timeBudgetMs: ms });
-      if (done !== old) proofs?.put(state, done);
+      proofs?.put(state, done, ms);
       return remember(cache, key, done);
     },
   };
@@ -157,11 +187,12 @@ export function createSearchCache(
 
 /** Why a position stayed unproven, for the report. */
 /**
- * budget: searched with the whole per-position budget; probe: a short search only, because a later
- * position's result was not proven; skipped: not searched (several later results unproven);
- * record-budget / total-budget: the record's or the run's budget ran out.
+ * budget: searched with the whole per-position budget; extended: then given a second, longer search
+ * (extensionMs); probe: a short search only, because a later position's result was not proven;
+ * skipped: not searched (several later results unproven); record-budget / total-budget: the
+ * record's or the run's budget ran out.
  */
-export type UnprovenReason = 'budget' | 'probe' | 'skipped' | 'record-budget' | 'total-budget';
+export type UnprovenReason = 'budget' | 'extended' | 'probe' | 'skipped' | 'record-budget' | 'total-budget';
 
 export interface RecordProof {
   /** Entry index in the document. */
@@ -232,6 +263,17 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
   return out;
 }
 
+/** The evaluation with a proven lower bound from elsewhere (the move played from it) joined in. */
+function joinFloor(e: Evaluation, floor: number | undefined): Evaluation {
+  return floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper
+    ? { ...e, lower: floor }
+    : e;
+}
+
+function resultProven(state: BoardState, e: Evaluation): boolean {
+  return resultOf(e.lower, e.upper, scoreLead(state)) !== null;
+}
+
 function proveLine(
   cache: SearchCache,
   line: LineModel,
@@ -283,9 +325,20 @@ function proveLine(
         nimMs: Math.max(0, Math.min(o.positionBudgetMs, recordLeft - ms, totalLeft - ms)),
       });
       if (e.nim && e.nim.moverWinsChainFight === undefined) nimFailures++;
+      // a full search that left the result unproven: a second, longer one when the record's budget allows
+      const more = reason === 'budget' ? Math.min(extensionMs(o), t0 + o.recordBudgetMs - Date.now(), totalLeft) : 0;
+      if (more > ms && !resultProven(state, joinFloor(e, floor))) {
+        const first = e;
+        e = cache.prove(state, { ms: more, floor, moveValues: false, guess, resultOnly: true, nimBudget: 0 });
+        e.nim ??= first.nim;
+        // one whose result it proves reads as searched with the whole budget: a warm run, reading
+        // the proof, makes no second search there
+        if (!resultProven(state, joinFloor(e, floor)))
+          reason = more < extensionMs(o) ? (more < totalLeft ? 'record-budget' : 'total-budget') : 'extended';
+      }
     }
     // the played move's lower bound joins what the search proved (as the review does)
-    if (floor !== undefined && e.status !== 'exact' && floor > e.lower && floor <= e.upper) e = { ...e, lower: floor };
+    e = joinFloor(e, floor);
     const result = resultOf(e.lower, e.upper, scoreLead(state));
     if (result === null && !quick) failures++;
     last = `ply ${ply} ${e.status === 'exact' ? `exact (${e.value! > 0 ? '+' : ''}${e.value})` : result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;

@@ -17,7 +17,9 @@
  *   moves TEXT     `line:value` for every move whose exact value is proven, comma-separated
  *   work  REAL     search nodes the proof took (eviction drops the cheapest first)
  *   tried INTEGER  the longest time budget (ms) of a search that ended without the exact value
- *                  (0: none); a later run with no larger budget takes the stored bounds as its answer
+ *                  (0: none); a later run with no larger budget takes the stored bounds as its answer.
+ *                  For an exact value without its optimal moves: the longest budget of a search
+ *                  for them that ended without them (a later run with no larger one does not retry)
  *   crc   INTEGER  CRC-32 of `key|lower|upper|best|moves|work|tried` (catches bytes changed on disk)
  *
  * The best move found so far — an estimate, never proven, shown as such — is kept beside the proof

@@ -89,7 +89,13 @@ export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
     best,
     moves: [...moves].sort((x, y) => x[0] - y[0]),
     work: Math.max(a.work, b.work),
-    tried: Math.max(a.tried, b.tried),
+    // exact: only a search for the optimal moves counts (a bound's search says nothing of them)
+    tried:
+      lower !== upper
+        ? Math.max(a.tried, b.tried)
+        : best.length > 0
+          ? 0
+          : Math.max(a.lower === a.upper ? a.tried : 0, b.lower === b.upper ? b.tried : 0),
     ...(estimate ? { estimate } : {}),
   };
   if (lower === upper && a.best.length > 0 && b.best.length > 0 && a.best.join() !== b.best.join()) return 'conflict';

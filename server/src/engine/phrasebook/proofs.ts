@@ -72,7 +72,7 @@ export function unprovenNote(proof: Proof, remaining: number): string {
 
 /** Why positions of a record stayed unproven (CLI summary). */
 export function unprovenReasonWords(
-  reason: 'budget' | 'probe' | 'skipped' | 'record-budget' | 'total-budget',
+  reason: 'budget' | 'extended' | 'probe' | 'skipped' | 'record-budget' | 'total-budget',
   resultProven: boolean,
   positionBudgetMs: number,
 ): string {
@@ -80,6 +80,10 @@ export function unprovenReasonWords(
   switch (reason) {
     case 'budget':
       return `${what} within ${seconds(positionBudgetMs)} each (--budget-ms)`;
+    case 'extended':
+      return resultProven
+        ? `result proven by a second, longer search (--record-budget-ms), margin not`
+        : `${what} within ${seconds(positionBudgetMs)} (--budget-ms), nor by a second, longer search (--record-budget-ms)`;
     case 'probe':
       return `${what}: a short search only, a later position's result was not proven`;
     case 'skipped':
