@@ -81,9 +81,8 @@ export function unprovenReasonWords(
     case 'budget':
       return `${what} within ${seconds(positionBudgetMs)} each (--budget-ms)`;
     case 'extended':
-      return resultProven
-        ? `result proven by a second, longer search (--record-budget-ms), margin not`
-        : `${what} within ${seconds(positionBudgetMs)} (--budget-ms), nor by a second, longer search (--record-budget-ms)`;
+      // (given only where the second search left the result unproven)
+      return `${what} within ${seconds(positionBudgetMs)} (--budget-ms), nor by a second, longer search (--record-budget-ms)`;
     case 'probe':
       return `${what}: a short search only, a later position's result was not proven`;
     case 'skipped':
