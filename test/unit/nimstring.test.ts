@@ -18,6 +18,7 @@ import {
   wins,
   chainFight,
 } from '../../server/src/engine/nimstring/index';
+import { applyMove, cloneCells, regionMoves } from '../../server/src/engine/nimstring/cells';
 import { bruteLosingHeaps, clearBruteMemo } from '../../server/src/engine/nimstring/brute';
 import { sharedCache } from '../../server/src/engine/nimstring/cellEngine';
 import { nimSummary } from '../../server/src/engine/analysis/nim';
@@ -340,4 +341,39 @@ test('long chain rule: first player wants dots + long chains even', () => {
     assert.equal(res.longChainRule.dots, dots);
     assert.equal(res.longChainRule.wantsLongChains, dots % 2 === 0 ? 'even' : 'odd');
   }
+});
+
+test('a move in a simplified region: simplifying from the cut string ends alone equals simplifying every coin', () => {
+  // applyMove simplifies from the coins at the cut string's ends only; here every move of every
+  // region of random positions (3x3 to 6x6, early to late) is applied both ways
+  const r = mulberry32(4242);
+  let moves = 0,
+    loony = 0;
+  for (let n = 0; n < 400; n++) {
+    const w = 3 + Math.floor(r() * 4),
+      h = 3 + Math.floor(r() * 4);
+    const g = geometryOf(w, h);
+    const s = randomPosition(w, h, r, Math.floor(r() * g.lineCount * 0.5), r() < 0.8);
+    const parts = simplify(cellsOfState(s).cells);
+    if (parts === LOONY) continue;
+    for (const region of parts)
+      for (const m of regionMoves(region)) {
+        const viaTouched = applyMove(region, m);
+        const next = cloneCells(region);
+        if (m.dir === 0) next[m.i].g--;
+        else {
+          const j = region.findIndex(
+            (c) => c.x === region[m.i].x + (m.dir === 1 ? 1 : 0) && c.y === region[m.i].y + (m.dir === 2 ? 1 : 0),
+          );
+          assert.ok(j >= 0);
+          next[m.i].links &= ~m.dir;
+          next[j].links &= ~(m.dir === 1 ? 4 : 8);
+        }
+        const full = simplify(next);
+        assert.deepEqual(viaTouched, full, `${w}x${h} move ${JSON.stringify(m)}`);
+        moves++;
+        if (full === LOONY) loony++;
+      }
+  }
+  assert.ok(moves > 5000 && loony > 500 && loony < moves, `${moves} moves, ${loony} loony`);
 });

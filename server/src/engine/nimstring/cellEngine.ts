@@ -134,11 +134,11 @@ export function newContext(
 }
 
 /**
- * The value of a region when it needs no search (an isolated chain or loop) or is memoized, else
- * undefined; `key` is then its canonical key (computed once, for the caller to store under).
+ * The value of a region when it needs no search (an isolated chain or loop) or is memoized (a
+ * number), else its canonical key (a string, computed once, for the caller to store under).
  */
-function knownValue(cells: Cell[], ctx: SearchContext): { value: number } | { key: string } {
-  if (cells.length === 0) return { value: 0 };
+function knownValue(cells: Cell[], ctx: SearchContext): number | string {
+  if (cells.length === 0) return 0;
   // Shortcut: a region whose coins all have two strings is an isolated chain (both ends on the
   // ground) or a loop. Loops and long chains are 0 (every move is loony); 1- and 2-chains are *1.
   let allTwo = true,
@@ -150,22 +150,22 @@ function knownValue(cells: Cell[], ctx: SearchContext): { value: number } | { ke
     }
     ground += c.g;
   }
-  if (allTwo) return { value: ground === 0 || cells.length >= 3 ? 0 : 1 };
+  if (allTwo) return ground === 0 || cells.length >= 3 ? 0 : 1;
   // values are kept by canonical key only (one entry per region and its symmetric images); the
   // canonical key itself is memoized by raw key
   const key = ctx.cache.canonicalOf(rawKey(cells), cells);
   const known = ctx.cache.get(key);
   if (known !== undefined) {
     ctx.hits++;
-    return { value: known };
+    return known;
   }
-  return { key };
+  return key;
 }
 
 /** Value of a simplified, connected, non-loony region. */
 export function regionValue(cells: Cell[], ctx: SearchContext): number {
   const k = knownValue(cells, ctx);
-  if ('value' in k) return k.value;
+  if (typeof k === 'number') return k;
   if (cells.length >= ctx.zeroTestMinCoins) {
     // the first heap the region loses against is its value (zeroTests below)
     for (let h = 0; ; h++) if (!wins(cells, h, ctx)) return h;
@@ -180,7 +180,7 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
   }
   let mex = 0;
   while (seen[mex]) mex++;
-  ctx.cache.set(k.key, mex);
+  ctx.cache.set(k, mex);
   return mex;
 }
 
@@ -201,8 +201,8 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
 
 export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   const k = knownValue(cells, ctx);
-  if ('value' in k) return k.value !== h;
-  const winKey = k.key + '|' + h;
+  if (typeof k === 'number') return k !== h;
+  const winKey = k + '|' + h;
   if (ctx.cache.wins.has(winKey)) {
     ctx.hits++;
     return true;
@@ -219,11 +219,11 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
     let x = h;
     for (const p of parts) {
       const v = knownValue(p, ctx);
-      if (!('value' in v)) {
+      if (typeof v !== 'number') {
         x = -1;
         break;
       }
-      x ^= v.value;
+      x ^= v;
     }
     if (x === 0) {
       win = true;
@@ -235,9 +235,7 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   for (let i = 0; !win && i < open.length; i++) win = !sumWins(open[i], h, ctx);
   for (let y = 0; !win && y < h; y++) win = !wins(cells, y, ctx);
   if (win) ctx.cache.addWin(winKey);
-  else {
-    ctx.cache.set(k.key, h);
-  }
+  else ctx.cache.set(k, h);
   return win;
 }
 

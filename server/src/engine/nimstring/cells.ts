@@ -31,6 +31,9 @@ const DIRS = [RIGHT, UP, LEFT, DOWN] as const;
 const DX: Record<number, number> = { [RIGHT]: 1, [UP]: 0, [LEFT]: -1, [DOWN]: 0 };
 const DY: Record<number, number> = { [RIGHT]: 0, [UP]: 1, [LEFT]: 0, [DOWN]: -1 };
 const OPP: Record<number, number> = { [RIGHT]: LEFT, [LEFT]: RIGHT, [UP]: DOWN, [DOWN]: UP };
+/** By link bit (1, 2, 4, 8): the opposite bit, and the step to the neighbour's slot in a CellIndex. */
+const OPPOSITE = Int8Array.from({ length: 9 }, (_, d) => OPP[d] ?? 0);
+const STEP = Int16Array.from({ length: 9 }, (_, d) => (DY[d] ?? 0) * 16 + (DX[d] ?? 0));
 
 /** One coin: board cell (x, y), number of strings to the ground (0..4), links to neighbouring coins. */
 export interface Cell {
@@ -103,59 +106,67 @@ export function indexOf(cells: readonly Cell[]): CellIndex {
 
 export function neighbour(cells: readonly Cell[], idx: CellIndex, i: number, dir: number): number {
   const c = cells[i];
-  const j = idx[(c.y + DY[dir]) * 16 + c.x + DX[dir]];
+  const j = idx[c.y * 16 + c.x + STEP[dir]];
   if (j < 0) throw new Error(`nimstring: dangling link at (${c.x},${c.y}) dir ${dir}`);
   return j;
 }
 
 /** Connected components (via coin-coin strings only, never through the ground); indices into `cells`. */
-export function componentIndices(cells: readonly Cell[], alive?: readonly boolean[], index?: CellIndex): number[][] {
+export function componentIndices(
+  cells: readonly Cell[],
+  alive?: ArrayLike<number | boolean>,
+  index?: CellIndex,
+): number[][] {
   const idx = index ?? indexOf(cells);
-  const seen = new Uint8Array(cells.length);
-  const out: number[][] = [];
-  for (let s = 0; s < cells.length; s++) {
-    if (seen[s] || (alive && !alive[s])) continue;
-    const comp: number[] = [];
-    const stack = [s];
-    seen[s] = 1;
-    while (stack.length) {
+  const n = cells.length;
+  // label each cell with its component (0: none yet), then read the labels in index order: each
+  // component comes out ascending, as the keys need, without a sort
+  const label: number[] = new Array<number>(n).fill(0);
+  const stack: number[] = [];
+  let comps = 0;
+  for (let s = 0; s < n; s++) {
+    if (label[s] !== 0 || (alive && !alive[s])) continue;
+    const id = ++comps;
+    stack.push(s);
+    label[s] = id;
+    while (stack.length > 0) {
       const i = stack.pop()!;
-      comp.push(i);
       const c = cells[i],
         L = c.links,
         base = c.y * 16 + c.x;
       if (L & RIGHT) {
         const j = idx[base + 1];
-        if (!seen[j]) {
-          seen[j] = 1;
+        if (label[j] === 0) {
+          label[j] = id;
           stack.push(j);
         }
       }
       if (L & UP) {
         const j = idx[base + 16];
-        if (!seen[j]) {
-          seen[j] = 1;
+        if (label[j] === 0) {
+          label[j] = id;
           stack.push(j);
         }
       }
       if (L & LEFT) {
         const j = idx[base - 1];
-        if (!seen[j]) {
-          seen[j] = 1;
+        if (label[j] === 0) {
+          label[j] = id;
           stack.push(j);
         }
       }
       if (L & DOWN) {
         const j = idx[base - 16];
-        if (!seen[j]) {
-          seen[j] = 1;
+        if (label[j] === 0) {
+          label[j] = id;
           stack.push(j);
         }
       }
     }
-    comp.sort((p, q) => p - q);
-    out.push(comp);
   }
+  const out: number[][] = [];
+  for (let k = 0; k < comps; k++) out.push([]);
+  for (let i = 0; i < n; i++) if (label[i] !== 0) out[label[i] - 1].push(i);
   return out;
 }
 
@@ -176,52 +187,52 @@ export function componentIndices(cells: readonly Cell[], alive?: readonly boolea
  *      at its end, an opened loop).
  * Every rule is cross-checked against the whole-board brute force (brute.ts) in the tests.
  */
-export function simplify(cells: Cell[], index?: CellIndex): Cell[][] | Loony {
+export function simplify(cells: Cell[], index?: CellIndex, touched?: readonly number[]): Cell[][] | Loony {
   const idx = index ?? indexOf(cells);
-  const alive = new Array<boolean>(cells.length).fill(true);
+  const n = cells.length;
+  const alive: number[] = new Array<number>(n).fill(1);
+  // Only a coin with at most one string acts. Every coin starts on the stack, lowest index on top;
+  // when the caller knows that only the `touched` coins can have fewer than two strings (a move in a
+  // simplified region: see applyMove), only they do, in the same order. Nothing else changes: a coin
+  // of two or more strings is popped and passed over, and the only way one falls to one string is a
+  // capture next to it, which pushes it (the degree >= 3 case leaves its neighbour two or more).
   const stack: number[] = [];
-  for (let i = cells.length - 1; i >= 0; i--) stack.push(i);
-  const unlink = (i: number, d: number, j: number) => {
-    cells[i].links &= ~d;
-    cells[j].links &= ~OPP[d];
-  };
-  while (stack.length) {
+  if (touched) for (let t = touched.length - 1; t >= 0; t--) stack.push(touched[t]);
+  else for (let i = n - 1; i >= 0; i--) stack.push(i);
+  while (stack.length > 0) {
     const i = stack.pop()!;
     if (!alive[i]) continue;
     const c = cells[i];
     const d = degree(c);
     if (d === 0) {
-      alive[i] = false;
+      alive[i] = 0;
       continue;
     }
     if (d !== 1) continue;
     if (c.g === 1) {
       c.g = 0;
-      alive[i] = false;
+      alive[i] = 0;
       continue;
     }
     const dir = c.links & 15;
     const j = neighbour(cells, idx, i, dir);
-    const n = cells[j];
-    const dn = degree(n);
-    if (dn >= 3) {
-      unlink(i, dir, j);
-      alive[i] = false;
+    const nb = cells[j];
+    const dn = degree(nb);
+    if (dn >= 3 || dn === 1) {
+      c.links = 0;
+      nb.links &= ~OPPOSITE[dir];
+      alive[i] = 0;
+      if (dn === 1) alive[j] = 0;
       continue;
     }
-    if (dn === 1) {
-      unlink(i, dir, j);
-      alive[i] = false;
-      alive[j] = false;
-      continue;
-    }
-    // dn === 2: where does n's other string go?
-    if (n.g === 1) return LOONY;
-    const other = n.links & ~OPP[dir] & 15;
+    // dn === 2: where does nb's other string go?
+    if (nb.g === 1) return LOONY;
+    const other = nb.links & ~OPPOSITE[dir] & 15;
     const k = neighbour(cells, idx, j, other);
     if (degree(cells[k]) === 1) {
-      unlink(i, dir, j);
-      alive[i] = false;
+      c.links = 0;
+      nb.links &= ~OPPOSITE[dir];
+      alive[i] = 0;
       stack.push(j);
       continue;
     }
@@ -253,17 +264,22 @@ export function regionMoves(cells: readonly Cell[]): RegionMove[] {
   return out;
 }
 
-/** Apply a move to a copy of the region and simplify the result. */
+/**
+ * Apply a move to a copy of the region and simplify the result. `cells` must be a simplified region
+ * (simplify's output: every coin has two strings or more), so only the coins at the cut string's
+ * ends can need simplifying (simplify's `touched`).
+ */
 export function applyMove(cells: readonly Cell[], m: RegionMove, index?: CellIndex): Cell[][] | Loony {
   const next = cloneCells(cells);
   const idx = index ?? indexOf(next); // the clone keeps the order, so the index is the same
-  if (m.dir === 0) next[m.i].g--;
-  else {
-    const j = neighbour(next, idx, m.i, m.dir);
-    next[m.i].links &= ~m.dir;
-    next[j].links &= ~OPP[m.dir];
+  if (m.dir === 0) {
+    next[m.i].g--;
+    return simplify(next, idx, [m.i]);
   }
-  return simplify(next, idx);
+  const j = neighbour(next, idx, m.i, m.dir);
+  next[m.i].links &= ~m.dir;
+  next[j].links &= ~OPP[m.dir];
+  return simplify(next, idx, m.i < j ? [m.i, j] : [j, m.i]);
 }
 
 // ---- canonical key over the 8 symmetries of the grid ----
