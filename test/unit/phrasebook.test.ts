@@ -13,6 +13,7 @@ import {
   roleWinner,
   signed,
 } from '../../server/src/engine/phrasebook';
+import { unprovenReasonWords } from '../../server/src/engine/phrasebook/proofs';
 
 test('alternatives are listed one way, with one wording for the rest left out', () => {
   assert.equal(listOr([]), '');
@@ -46,4 +47,15 @@ test('the predicted final score adds the value of the rest to the score', () => 
   assert.deepEqual(final, [10, 6]);
   assert.equal(resultInWords(final, ['Alice', 'Bob']), 'Alice wins 10-6');
   assert.equal(resultInWords([4, 4], ['Alice', 'Bob']), 'a 4-4 tie');
+});
+
+test('why a record position stayed unproven: every reason has its own sentence, naming the flag that sets it', () => {
+  const reasons = ['budget', 'extended', 'probe', 'skipped', 'record-budget', 'total-budget'] as const;
+  const said = reasons.map((r) => unprovenReasonWords(r, false, 5000));
+  assert.equal(new Set(said).size, reasons.length, said.join(' | '));
+  for (const s of said) assert.match(s, /^result not proven/);
+  assert.match(unprovenReasonWords('budget', true, 5000), /^result proven, margin not within 5(\.0)? s/);
+  assert.match(unprovenReasonWords('extended', false, 5000), /--budget-ms.*second, longer search.*--record-budget-ms/);
+  assert.match(unprovenReasonWords('record-budget', false, 5000), /--record-budget-ms/);
+  assert.match(unprovenReasonWords('total-budget', false, 5000), /--total-budget-ms/);
 });
