@@ -25,6 +25,7 @@ import {
 import { searchOnce, type ProofCache } from '../store';
 import { solverThreads } from '../solverThreads';
 import type { ProgressInfo } from './progress';
+import type { UnprovenReason } from '../engine/phrasebook/proofs';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
@@ -185,15 +186,6 @@ export function createSearchCache(
   };
 }
 
-/** Why a position stayed unproven, for the report. */
-/**
- * budget: searched with the whole per-position budget; extended: then given a second, longer search
- * (extensionMs); probe: a short search only, because a later position's result was not proven;
- * skipped: not searched (several later results unproven); record-budget / total-budget: the
- * record's or the run's budget ran out.
- */
-export type UnprovenReason = 'budget' | 'extended' | 'probe' | 'skipped' | 'record-budget' | 'total-budget';
-
 export interface RecordProof {
   /** Entry index in the document. */
   entry: number;
@@ -283,6 +275,7 @@ function proveLine(
   o: ProveOptions,
   entries: number,
 ): void {
+  const extension = extensionMs(o);
   let failures = 0,
     nimFailures = 0;
   let last = '';
@@ -326,7 +319,7 @@ function proveLine(
       });
       if (e.nim && e.nim.moverWinsChainFight === undefined) nimFailures++;
       // a full search that left the result unproven: a second, longer one when the record's budget allows
-      const more = reason === 'budget' ? Math.min(extensionMs(o), t0 + o.recordBudgetMs - Date.now(), totalLeft) : 0;
+      const more = reason === 'budget' ? Math.min(extension, t0 + o.recordBudgetMs - Date.now(), totalLeft) : 0;
       if (more > ms && !resultProven(state, joinFloor(e, floor))) {
         const first = e;
         e = cache.prove(state, { ms: more, floor, moveValues: false, guess, resultOnly: true, nimBudget: 0 });
@@ -334,7 +327,7 @@ function proveLine(
         // one whose result it proves reads as searched with the whole budget: a warm run, reading
         // the proof, makes no second search there
         if (!resultProven(state, joinFloor(e, floor)))
-          reason = more < extensionMs(o) ? (more < totalLeft ? 'record-budget' : 'total-budget') : 'extended';
+          reason = more < extension ? (more < totalLeft ? 'record-budget' : 'total-budget') : 'extended';
       }
     }
     // the played move's lower bound joins what the search proved (as the review does)

@@ -214,7 +214,7 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   let win = false;
   // First the options whose parts all have known values (memoized, chains, loops): each decides at
   // once, and one that loses for the opponent ends the test without any search.
-  const open: Cell[][][] = [];
+  const open: { parts: Cell[][]; key: number }[] = [];
   for (const m of regionMoves(cells)) {
     const parts = applyMove(cells, m, idx);
     if (parts === LOONY) continue;
@@ -231,16 +231,10 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
       win = true;
       break;
     }
-    if (x < 0) open.push(parts);
+    if (x < 0) open.push({ parts, key: orderKey(parts) });
   }
-  if (open.length > 1) {
-    // sort keys computed once: largest part size, then its ground strings, more first
-    const order = open.map((parts, i) => ({ i, key: orderKey(parts) }));
-    order.sort((a, b) => a.key - b.key || a.i - b.i);
-    const sorted = order.map((o) => open[o.i]);
-    for (let i = 0; i < sorted.length; i++) open[i] = sorted[i];
-  }
-  for (let i = 0; !win && i < open.length; i++) win = !sumWins(open[i], h, ctx);
+  open.sort((a, b) => a.key - b.key); // stable: the generation order among equal keys
+  for (let i = 0; !win && i < open.length; i++) win = !sumWins(open[i].parts, h, ctx);
   for (let y = 0; !win && y < h; y++) win = !wins(cells, y, ctx);
   if (win) ctx.cache.addWin(winKey);
   else ctx.cache.set(k, h);

@@ -278,7 +278,7 @@ export function applyMove(cells: readonly Cell[], m: RegionMove, index?: CellInd
   }
   const j = neighbour(next, idx, m.i, m.dir);
   next[m.i].links &= ~m.dir;
-  next[j].links &= ~OPP[m.dir];
+  next[j].links &= ~OPPOSITE[m.dir];
   return simplify(next, idx, m.i < j ? [m.i, j] : [j, m.i]);
 }
 

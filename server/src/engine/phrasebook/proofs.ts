@@ -70,12 +70,17 @@ export function unprovenNote(proof: Proof, remaining: number): string {
   return `${what} not proven within the search budget (${searched}${trivial ? '' : ', bounds proven'})`;
 }
 
+/**
+ * Why a record position stayed unproven (the CLI's schedule, cli/search.ts). budget: searched with
+ * the whole per-position budget; extended: then given a second, longer search (extensionMs); probe:
+ * a short search only, because a later position's result was not proven; skipped: not searched
+ * (several later results unproven); record-budget / total-budget: the record's or the run's budget
+ * ran out.
+ */
+export type UnprovenReason = 'budget' | 'extended' | 'probe' | 'skipped' | 'record-budget' | 'total-budget';
+
 /** Why positions of a record stayed unproven (CLI summary). */
-export function unprovenReasonWords(
-  reason: 'budget' | 'extended' | 'probe' | 'skipped' | 'record-budget' | 'total-budget',
-  resultProven: boolean,
-  positionBudgetMs: number,
-): string {
+export function unprovenReasonWords(reason: UnprovenReason, resultProven: boolean, positionBudgetMs: number): string {
   const what = resultProven ? 'result proven, margin not' : 'result not proven';
   switch (reason) {
     case 'budget':

@@ -34,6 +34,11 @@ export const MAX_PRIORITY = 0xfffe;
  */
 export const MAX_TABLE_BITS = 28;
 
+/** Table sizes are powers of two from 2^4 to 2^MAX_TABLE_BITS entries. */
+function clampTableBits(bits: number): number {
+  return Math.max(4, Math.min(MAX_TABLE_BITS, bits));
+}
+
 /** Bytes of one entry for `keyWords` key words. */
 export function entryBytes(keyWords: number): number {
   return 4 * (keyWords + 2);
@@ -42,7 +47,7 @@ export function entryBytes(keyWords: number): number {
 /** log2 of the entries that fit in `bytes` (at least 4, at most MAX_TABLE_BITS). */
 export function tableBitsFor(bytes: number, keyWords: number): number {
   const bits = Math.floor(Math.log2(Math.max(1, bytes) / entryBytes(keyWords)));
-  return Math.max(4, Math.min(MAX_TABLE_BITS, bits));
+  return clampTableBits(bits);
 }
 
 export class TranspositionTable {
@@ -62,7 +67,7 @@ export class TranspositionTable {
   constructor(keyWords: number, bits: number, bucket: number, keepMaxPriority: boolean, buffer?: ArrayBufferLike) {
     this.nw = keyWords;
     this.ew = keyWords + 2;
-    this.bits = Math.max(4, Math.min(MAX_TABLE_BITS, bits));
+    this.bits = clampTableBits(bits);
     this.size = 1 << this.bits;
     this.bucket = Math.min(bucket, this.size);
     this.keepMaxPriority = keepMaxPriority;
@@ -197,7 +202,7 @@ export function sharedTableMemory(
   bucket: number,
   keepMaxPriority: boolean,
 ): SharedTableMemory {
-  bits = Math.max(4, Math.min(MAX_TABLE_BITS, bits));
+  bits = clampTableBits(bits);
   const size = 1 << bits;
   bucket = Math.min(bucket, size);
   return {
