@@ -5,7 +5,8 @@
 // `npm run bench` (or `node --import tsx bench/run.ts solver`) runs it. The old solver is loaded from
 // a git worktree of commit 3e4b635 at .bench-baseline/ (created with `git worktree add` when missing;
 // DAB_BENCH_BASELINE=<dir> points elsewhere, e.g. /work/baseline); without git it says it skipped it.
-// Environment: DAB_BENCH_POSITIONS (positions per 5x5 set, default 20), DAB_BENCH_BUDGET_S (CPU
+// Environment: DAB_BENCH_POSITIONS (positions per 5x5 set, default 20), DAB_BENCH_SKIP (generate and
+// skip this many positions of each set first, default 0: a long set measured in parts), DAB_BENCH_BUDGET_S (CPU
 // budget per position and solver, default 60 s: a run over it counts as its budget, shown with ">="),
 // DAB_BENCH_UNDRAWN (the 5x5 sets by undrawn lines, default 40,42), DAB_BENCH_MODES (best: value and
 // best moves, values: every move valued; default both),
@@ -183,6 +184,7 @@ function compare(label: string, positions: BoardState[], moveValues: boolean, ru
 export default async function run(): Promise<void> {
   const budgetMs = 1000 * Number(process.env.DAB_BENCH_BUDGET_S ?? 60);
   const perSet = Number(process.env.DAB_BENCH_POSITIONS ?? 20);
+  const skip = Number(process.env.DAB_BENCH_SKIP ?? 0);
   const runners: Runner[] = [newRunner()];
   const old = await oldRunner();
   if (typeof old === 'string') console.log(`old solver: SKIPPED, ${old}; only the new solver is measured`);
@@ -222,17 +224,23 @@ export default async function run(): Promise<void> {
   const modes = (process.env.DAB_BENCH_MODES ?? 'best,values').split(',');
   for (const undrawn of perSet > 0 ? sets : []) {
     const r = rng(4000 + undrawn);
-    const ps = Array.from({ length: perSet }, () => playedPosition(5, 5, undrawn, r));
+    const ps = Array.from({ length: skip + perSet }, () => playedPosition(5, 5, undrawn, r)).slice(skip);
     if (modes.includes('best'))
       compare(
-        `${perSet} 5x5 positions with ${undrawn} undrawn lines, value and best moves`,
+        `${perSet} 5x5 positions with ${undrawn} undrawn lines${skip ? ` (after the first ${skip})` : ''}, value and best moves`,
         ps,
         false,
         runners,
         budgetMs,
       );
     if (modes.includes('values'))
-      compare(`${perSet} 5x5 positions with ${undrawn} undrawn lines, every move valued`, ps, true, runners, budgetMs);
+      compare(
+        `${perSet} 5x5 positions with ${undrawn} undrawn lines${skip ? ` (after the first ${skip})` : ''}, every move valued`,
+        ps,
+        true,
+        runners,
+        budgetMs,
+      );
   }
   // 4. the empty 4x4 board (a tie), proven on both cores
   if (process.env.DAB_BENCH_4X4 === '1') await bench4x4();

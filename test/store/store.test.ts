@@ -464,3 +464,33 @@ test('store: dab analyze keeps its Nimstring views, and a warm run reads them in
   // and taken again for it) and every best move found so far is the same
   assert.equal(warm, cold, 'the warm run gives the same answers');
 });
+
+test('store: a record whose budget ran out is answered again by a warm run as it was, without the searches it was cut short in', () => {
+  // 300 ms per position, 1.5 s per record: the cold run's budget runs out in the first pass
+  const flags = ['--record-budget-ms', '1500'];
+  const { path, cold, warm, warmMs } = analyzeColdThenWarm(22, 300, flags);
+  const reasons = JSON.parse(cold).entries[0].search.unproven.map((u: { reason: string }) => u.reason);
+  assert.ok(reasons.includes('record-budget'), `the budget ran out: ${reasons.join(' ')}`);
+  const db = new Database(path);
+  assert.equal(Number(db.get('SELECT count(*) AS n FROM traces')?.n), 1, 'its trace is kept');
+  db.close();
+  assert.equal(warm, cold, 'every answer of the warm run is the cold run’s');
+  // not a timing test: this only says why, if the equality above passed by searching again
+  process.stdout.write(`# warm run ${warmMs} ms\n`);
+  // a damaged trace is dropped with a warning, and the run goes on by the clock
+  const db2 = new Database(path);
+  db2.run("UPDATE traces SET trace = '[[1,1]]'");
+  db2.close();
+  const cli = join(resolve(import.meta.dirname, '..', '..'), 'bin', 'dab.js');
+  const file = join(path, '..', 'r.dab');
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'analyze', '--json', '--budget-ms', '300', ...flags, '--store', path, file],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /damaged record trace/);
+  assert.ok(JSON.parse(r.stdout).entries[0].positions.length > 0);
+});

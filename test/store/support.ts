@@ -32,10 +32,15 @@ export function records(path: string) {
 }
 
 /**
- * `dab analyze --json --budget-ms budgetMs` twice on one plausible 5x5 record (60 moves, `seed`)
- * with one fresh store: the cold run's and the warm run's output, and the store's path.
+ * `dab analyze --json --budget-ms budgetMs` (and `flags`) twice on one plausible 5x5 record (60
+ * moves, `seed`) with one fresh store: the cold run's and the warm run's output, the warm run's wall
+ * time, and the store's path.
  */
-export function analyzeColdThenWarm(seed: number, budgetMs: number): { path: string; cold: string; warm: string } {
+export function analyzeColdThenWarm(
+  seed: number,
+  budgetMs: number,
+  flags: string[] = [],
+): { path: string; cold: string; warm: string; warmMs: number } {
   const dir = tempDir();
   const path = join(dir, 'p.sqlite');
   const file = join(dir, 'r.dab');
@@ -44,14 +49,16 @@ export function analyzeColdThenWarm(seed: number, budgetMs: number): { path: str
   const run = () => {
     const r = spawnSync(
       process.execPath,
-      [cli, 'analyze', '--json', '--budget-ms', String(budgetMs), '--store', path, file],
+      [cli, 'analyze', '--json', '--budget-ms', String(budgetMs), ...flags, '--store', path, file],
       { encoding: 'utf8', maxBuffer: 64 << 20 },
     );
     assert.equal(r.status, 0, r.stderr);
     return r.stdout;
   };
   const cold = run();
-  return { path, cold, warm: run() };
+  const t0 = Date.now();
+  const warm = run();
+  return { path, cold, warm, warmMs: Date.now() - t0 };
 }
 
 const solver = createSolver();

@@ -202,17 +202,18 @@ export function main(argv: string[]): number {
       continue;
     }
     const doc = readDab(text);
-    const proofs = cache
+    const records = cache
       ? proveDocument(cache, doc, {
           positionBudgetMs: o.budgetMs,
           recordBudgetMs: o.recordBudgetMs,
           deadline,
           onProgress: (p) => progress.update(file, p),
+          traces: proofs,
         })
       : [];
     progress.clear();
     const report = analyzeDocument(doc, { search: cache?.lookup, nim: cache?.nim, minLoss: 1 });
-    reports.push({ file, report, proofs: proofs.map((p) => reconcileProof(p, report)) });
+    reports.push({ file, report, proofs: records.map((p) => reconcileProof(p, report)) });
     if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
     if (o.command === 'check' && o.maxLoss !== null) {
       for (const e of report.entries) for (const m of e.moves) if (overMaxLoss(m, o.maxLoss)) failed = true;

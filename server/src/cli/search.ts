@@ -26,6 +26,7 @@ import { searchOnce, type ProofCache } from '../store';
 import { solverThreads } from '../solverThreads';
 import type { ProgressInfo } from './progress';
 import type { UnprovenReason } from '../engine/phrasebook/proofs';
+import { parseTrace, RecordClock, traceKey } from './recordClock';
 
 export interface SearchCache {
   lookup: (state: BoardState) => Evaluation;
@@ -214,6 +215,8 @@ export interface ProveOptions {
   deadline?: number;
   /** Called before each position and after each finished search (for a progress line). */
   onProgress?: (p: ProgressInfo) => void;
+  /** Where records' traces are kept (recordClock.ts: a warm run replays the cold run's budget). */
+  traces?: Pick<ProofCache, 'trace' | 'keepTrace'>;
 }
 
 /**
@@ -225,6 +228,12 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
   doc.models.forEach((m, entry) => {
     if (m.states.length === 0) return;
     const t0 = Date.now();
+    const lines = [...allLines(m)];
+    const key = traceKey(
+      lines.map((l) => l.states.map((s) => s.key())),
+      o,
+    );
+    const clock = new RecordClock(o.recordBudgetMs, parseTrace(o.traces?.trace(key)));
     const stats: RecordProof = {
       entry,
       ms: 0,
@@ -238,16 +247,17 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
       variationPositions: 0,
       variationExact: 0,
     };
-    const lines = [...allLines(m)];
     // the main line first, then the variations, each from its end backwards, in the record's budget
-    lines.forEach((line, k) => proveLine(cache, line, k === 0, stats, t0, o, doc.models.length));
+    lines.forEach((line, k) => proveLine(cache, line, k === 0, stats, clock, o, doc.models.length));
     // then, while the record's budget lasts, the optimal moves of the exact positions (end first)
     for (const line of lines)
       for (let ply = line.states.length - 1; ply >= 0; ply--) {
-        const left = Math.min(t0 + o.recordBudgetMs, o.deadline ?? Infinity) - Date.now();
-        if (left <= 0) break;
-        if (!quickEvaluate(line.states[ply])) cache.completeMoves(line.states[ply], Math.min(left, o.positionBudgetMs));
+        if (quickEvaluate(line.states[ply])) continue;
+        const ms = Math.min(clock.grant(o.positionBudgetMs), (o.deadline ?? Infinity) - Date.now());
+        if (ms <= 0) break;
+        cache.completeMoves(line.states[ply], ms);
       }
+    if (clock.cut) o.traces?.keepTrace(key, clock.trace());
     stats.unproven.reverse();
     stats.ms = Date.now() - t0;
     out.push(stats);
@@ -271,7 +281,7 @@ function proveLine(
   line: LineModel,
   main: boolean,
   stats: RecordProof,
-  t0: number,
+  clock: RecordClock,
   o: ProveOptions,
   entries: number,
 ): void {
@@ -290,21 +300,23 @@ function proveLine(
     let reason: UnprovenReason | undefined;
     if (quick) e = quick.evaluation;
     else {
-      const recordLeft = t0 + o.recordBudgetMs - Date.now();
       const totalLeft = o.deadline !== undefined ? o.deadline - Date.now() : Infinity;
       let ms = o.positionBudgetMs;
       reason = 'budget';
       if (failures >= FAILURES_BEFORE_STOP) [ms, reason] = [0, 'skipped'];
       else if (failures > 0) [ms, reason] = [Math.min(ms, Math.max(20, ms * PROBE_FRACTION)), 'probe'];
       if (totalLeft < ms) [ms, reason] = [Math.max(0, totalLeft), 'total-budget'];
-      if (recordLeft < ms) [ms, reason] = [Math.max(0, recordLeft), 'record-budget'];
+      const granted = clock.grant(ms);
+      if (granted < ms) [ms, reason] = [granted, 'record-budget'];
+      // the Nimstring view shares the record's budget too (at most one position's worth)
+      const nimMs = Math.max(0, Math.min(clock.grant(ms + o.positionBudgetMs) - ms, totalLeft - ms));
       o.onProgress?.({
         entry: stats.entry,
         entries,
         ply,
         plies: line.startPly + line.states.length - 1,
         proven: last,
-        msLeft: Math.max(0, recordLeft),
+        msLeft: Math.max(0, clock.left()),
       });
       // ms = 0: no search, only the bounds the solver's table already holds
       e = cache.prove(state, {
@@ -314,13 +326,13 @@ function proveLine(
         guess,
         resultOnly: failures > 0,
         nimBudget: nimFailures > 0 ? NIM_BUDGET_CLI_PROBE : NIM_BUDGET_CLI,
-        // the Nimstring view shares the record's budget too (at most one position's worth)
-        nimMs: Math.max(0, Math.min(o.positionBudgetMs, recordLeft - ms, totalLeft - ms)),
+        nimMs,
       });
       if (e.nim && e.nim.moverWinsChainFight === undefined) nimFailures++;
       // a full search that left the result unproven: a second, longer one when the record's budget allows
-      const more = reason === 'budget' ? Math.min(extension, t0 + o.recordBudgetMs - Date.now(), totalLeft) : 0;
-      if (more > ms && !resultProven(state, joinFloor(e, floor))) {
+      const unproven = !resultProven(state, joinFloor(e, floor));
+      const more = reason === 'budget' && extension > ms && unproven ? Math.min(clock.grant(extension), totalLeft) : 0;
+      if (more > ms) {
         const first = e;
         e = cache.prove(state, { ms: more, floor, moveValues: false, guess, resultOnly: true, nimBudget: 0 });
         e.nim ??= first.nim;

@@ -41,6 +41,15 @@ const ESTIMATES = `CREATE TABLE IF NOT EXISTS estimates (
   key TEXT PRIMARY KEY, line INTEGER NOT NULL, work REAL NOT NULL, crc INTEGER NOT NULL
 ) WITHOUT ROWID;`;
 
+/**
+ * Records' budget traces (cli/recordClock.ts): created by any version-4 dab that knows it, when it
+ * opens the store (a version-4 dab that does not know it never reads it: no new version). A row is
+ * a key, the trace's text, when it was written (the oldest go first beyond MAX_TRACES) and a checksum.
+ */
+const TRACES = `CREATE TABLE IF NOT EXISTS traces (
+  key TEXT PRIMARY KEY, trace TEXT NOT NULL, at REAL NOT NULL, crc INTEGER NOT NULL
+) WITHOUT ROWID;`;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS proofs (
@@ -49,7 +58,8 @@ CREATE TABLE IF NOT EXISTS proofs (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);
 CREATE TABLE IF NOT EXISTS nims (key TEXT PRIMARY KEY, budget INTEGER NOT NULL, view TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID;
-${ESTIMATES}`;
+${ESTIMATES}
+${TRACES}`;
 
 export class StoreBusy extends Error {}
 export class StoreDamaged extends Error {}
@@ -164,11 +174,13 @@ export class StoreFile {
         if (v === 3) {
           // version 3 -> 4: one table more; every proof and view stays (old rows need no change)
           this.db.exec(ESTIMATES);
+          this.db.exec(TRACES);
           this.db.run("UPDATE meta SET value = ? WHERE name = 'version'", [String(STORE_VERSION)]);
           return 'ok';
         }
         if (v < STORE_VERSION) return 'older';
         if (!tables.includes('estimates')) return 'foreign';
+        if (!tables.includes('traces')) this.db.exec(TRACES);
         return 'ok';
       }
       this.db.exec(SCHEMA);

@@ -38,6 +38,10 @@ export interface ProofCache {
   storedNim(state: BoardState): NimSummary | undefined;
   /** Keep a Nimstring view computed with `budget` regions (cut short at `cutMs` ms, if given). */
   keepNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number): void;
+  /** A record's budget trace kept under `key` (cli/recordClock.ts), or undefined. */
+  trace(key: string): string | undefined;
+  /** Keep a record's budget trace under `key`. */
+  keepTrace(key: string, text: string): void;
   flush(): void;
   close(): void;
 }
@@ -76,6 +80,8 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       return n && nimKnowledge(n) >= 1 ? n : undefined;
     },
     keepNim: (state, budget, n, cutMs) => store.putNim(state, budget, n, cutMs),
+    trace: (key) => store.trace(key),
+    keepTrace: (key, text) => store.putTrace(key, text),
     flush: () => store.flush(),
     close: () => store.close(),
   };

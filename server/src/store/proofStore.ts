@@ -34,6 +34,8 @@ const FLUSH_MS = 500;
 const FLUSH_COUNT = 64;
 /** A key found missing is not looked up again for this long (another process may add it). */
 const MISS_TTL_MS = 5_000;
+/** Records' traces kept at most (the oldest are dropped first): a trace is a few kB. */
+export const MAX_TRACES = 2_000;
 export const EXPORT_FORMAT = 'dab-proofs';
 /** 2: a line may carry the estimate (fields estimate, estimateWork); version-1 files are read as before. */
 export const EXPORT_VERSION = 2;
@@ -278,6 +280,36 @@ export class ProofStore {
     }
   }
 
+  /**
+   * The trace kept under `key` (cli/recordClock.ts), or undefined; one whose checksum fails is
+   * dropped. Traces are budgets, not proofs: they are neither exported nor imported.
+   */
+  trace(key: string): string | undefined {
+    const row = this.guard((f) => f.read((db) => db.get('SELECT trace, crc FROM traces WHERE key = ?', [key])), null);
+    if (!row) return undefined;
+    const text = String(row.trace);
+    if (Number(row.crc) === traceCrc(key, text)) return text;
+    this.warn('a damaged record trace in the proof store was dropped');
+    this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM traces WHERE key = ?', [key]))), undefined);
+    return undefined;
+  }
+
+  /** Keep a record's trace under `key` at once (one per record), the oldest beyond MAX_TRACES dropped. */
+  putTrace(key: string, text: string): void {
+    this.guard(
+      (f) =>
+        f.write(() =>
+          f.read((db) => {
+            db.run('INSERT OR REPLACE INTO traces VALUES (?, ?, ?, ?)', [key, text, Date.now(), traceCrc(key, text)]);
+            db.run('DELETE FROM traces WHERE key IN (SELECT key FROM traces ORDER BY at DESC LIMIT -1 OFFSET ?)', [
+              MAX_TRACES,
+            ]);
+          }),
+        ),
+      undefined,
+    );
+  }
+
   /** Forget every proof. */
   clear(): number {
     this.pending.clear();
@@ -288,6 +320,7 @@ export class ProofStore {
           f.read((db) => {
             db.run('DELETE FROM nims');
             db.run('DELETE FROM estimates');
+            db.run('DELETE FROM traces');
           }),
         ),
       undefined,
@@ -534,6 +567,10 @@ function tighten(p: Proof): Proof {
   const max = Math.max(...p.moves.map(([, v]) => v));
   const lower = Math.max(p.lower, max);
   return lower === p.lower ? p : { ...p, lower, best: lower === p.upper ? p.best : [] };
+}
+
+function traceCrc(key: string, text: string): number {
+  return crc32(`${key}|${text}`);
 }
 
 function nimCrc(key: string, budget: number, view: string): number {

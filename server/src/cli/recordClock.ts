@@ -1,0 +1,96 @@
+/**
+ * A record's budget as a clock that can be replayed. Every time the CLI's record schedule
+ * (search.ts) asks the record budget for time, it calls grant(ask) and gets min(ask, what is left);
+ * the clock keeps the pairs [ask, granted] in order: the record's trace.
+ *
+ * Why replay: a run on a warm store reads every proof the cold run made at once, so its record
+ * budget never runs out where the cold run's did. A search the cold budget cut short would then be
+ * made again with its whole per-position budget (seconds, for nothing the cold run did not find),
+ * and positions the cold run never reached would be searched: the answers would differ, and slowly.
+ * When the cold run's budget cut a grant, its trace is kept in the store (keyed by the record and
+ * the budgets: traceKey); a later run of the same record with the same budgets replays it, grant for
+ * grant, so it makes exactly the cold run's decisions with exactly its searches' budgets, and the
+ * store answers each of them. A grant that does not match the trace (another ask: the store changed
+ * meanwhile, or the code) ends the replay, and the real clock takes over from there.
+ *
+ * Replay changes budgets only, never what is proven: every answer is still a proof from the store
+ * or a new search.
+ */
+import { createHash } from 'node:crypto';
+
+/** One grant of a record's budget: what was asked and what was granted (ms). */
+export type Grant = readonly [ask: number, granted: number];
+
+/** Part of every trace's key: a change of the schedule's rules that changes its asks changes this. */
+const TRACE_FORMAT = 'dab-record-trace-1';
+/** A trace longer than this is not a record's (a record asks a few times per position). */
+const MAX_GRANTS = 100_000;
+
+export class RecordClock {
+  private readonly t0 = Date.now();
+  private readonly grants: Grant[] = [];
+  private replay: readonly Grant[] | undefined;
+  private realCut = false;
+
+  constructor(
+    private readonly budgetMs: number,
+    replay?: readonly Grant[],
+  ) {
+    this.replay = replay;
+  }
+
+  /** Time left in the record's budget by the real clock (ms; for a progress line). */
+  left(): number {
+    return this.t0 + this.budgetMs - Date.now();
+  }
+
+  /** min(ask, time left), at least 0: the replayed grant while the trace matches. */
+  grant(ask: number): number {
+    const r = this.replay?.[this.grants.length];
+    let granted: number;
+    if (r && r[0] === ask) granted = r[1];
+    else {
+      this.replay = undefined;
+      granted = Math.max(0, Math.min(ask, this.left()));
+      if (granted < ask) this.realCut = true;
+    }
+    this.grants.push([ask, granted]);
+    return granted;
+  }
+
+  /** Whether the budget cut a grant by the real clock (then the trace is worth keeping). */
+  get cut(): boolean {
+    return this.realCut;
+  }
+
+  /** The grants so far, as stored. */
+  trace(): string {
+    return JSON.stringify(this.grants);
+  }
+}
+
+/** A stored trace, or undefined when it is not one (never trusted beyond its shape). */
+export function parseTrace(text: string | undefined): Grant[] | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    if (!Array.isArray(v) || v.length > MAX_GRANTS) return undefined;
+    const ok = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+    return v.every((g) => Array.isArray(g) && g.length === 2 && ok(g[0]) && ok(g[1]) && g[1] <= g[0])
+      ? (v as Grant[])
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The key of a record's trace: its positions (each line's, in order) and the budgets that shape it. */
+export function traceKey(
+  lineKeys: readonly string[][],
+  budgets: { positionBudgetMs: number; recordBudgetMs: number },
+): string {
+  const h = createHash('sha256');
+  h.update(`${TRACE_FORMAT}|${budgets.positionBudgetMs}|${budgets.recordBudgetMs}`);
+  for (const keys of lineKeys) h.update(`|${keys.join(',')}`);
+  return h.digest('hex');
+}
