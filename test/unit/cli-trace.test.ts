@@ -137,6 +137,7 @@ test('parseTrace: anything but a list of [ask, granted ≤ ask] pairs is no trac
   for (const bad of ['', 'x', '{}', '[[1]]', '[[1,2]]', '[[-1,-1]]', '[["1",1]]', '[[1,null]]', 'null', '[[1e400,1]]'])
     assert.equal(parseTrace(bad), undefined, bad);
   assert.equal(parseTrace(undefined), undefined);
+  assert.equal(parseTrace(`[${'[1,1],'.repeat(1_000_000)}[1,1]]`), undefined, 'too long to be a record’s');
   assert.deepEqual(parseTrace('[[5,5],[5,0]]'), [
     [5, 5],
     [5, 0],
