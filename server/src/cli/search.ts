@@ -6,7 +6,9 @@
  * proven within its budget, earlier positions (deeper still) get only a short probe, and after a
  * few such failures none: their bounds then come from the table alone, and the report says why.
  * A record budget large enough for it (extensionMs) first gives such a position a second, longer
- * search, so a larger --record-budget-ms pushes the proven results further back.
+ * search, so a larger --record-budget-ms pushes the proven results further back. The record's budget
+ * is a RecordClock: a record whose budget ran out keeps its trace in the store, and a run of it with
+ * the same budgets replays that trace (recordClock.ts), so a warm run repeats the cold one at once.
  */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
