@@ -8,6 +8,7 @@ import { readDab } from '../../server/src/engine/notation';
 import type { BoardState } from '../../server/src/engine/board/state';
 import type { Evaluation } from '../../server/src/engine/analysis/evaluation';
 import { proveDocument, type ProveOptions, type SearchCache } from '../../server/src/cli/search';
+import { quickEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
 import { parseTrace, RecordClock, traceKey, type Grant } from '../../server/src/cli/recordClock';
 import { plausibleRecord } from '../support/boards';
 import { mulberry32 } from '../support/random';
@@ -23,7 +24,12 @@ function busy(ms: number): void {
  * searched before with at least as much time, at once, as the real store does (searchOnce, and
  * completeMoves' tried).
  */
-function standIn(plyOf: (s: BoardState) => number, stored: Map<string, { e: Evaluation; ms: number }>, need: number) {
+function standIn(
+  plyOf: (s: BoardState) => number,
+  stored: Map<string, { e: Evaluation; ms: number }>,
+  need: number | ((ply: number) => number),
+) {
+  const needOf = typeof need === 'number' ? () => need : need;
   const calls: string[] = [];
   let searches = 0;
   const unknown = (s: BoardState): Evaluation => {
@@ -41,7 +47,8 @@ function standIn(plyOf: (s: BoardState) => number, stored: Map<string, { e: Eval
       searches++;
       busy(b.ms);
       const lead = s.score[s.toMove] - s.score[1 - s.toMove];
-      const e: Evaluation = b.ms >= need ? { ...unknown(s), lower: 1 - lead, ms: b.ms } : { ...unknown(s), ms: b.ms };
+      const e: Evaluation =
+        b.ms >= needOf(plyOf(s)) ? { ...unknown(s), lower: 1 - lead, ms: b.ms } : { ...unknown(s), ms: b.ms };
       stored.set(key, { e, ms: Math.max(b.ms, old?.ms ?? 0) });
       return e;
     },
@@ -93,6 +100,30 @@ test('a cold run cut by its record budget keeps its trace; a warm run replays it
   proveDocument(lost.cache, doc, { ...o, traces: { trace: () => undefined, keepTrace: () => {} } });
   assert.ok(lost.searches() > 0, 'without the trace, searches the cold run never made');
   assert.notDeepEqual(lost.calls, cold.calls);
+});
+
+test('with second searches: a warm run whose first search reads the second one’s proof replays the trace too', () => {
+  const { doc, plyOf } = record();
+  const m = doc.models[0];
+  // a searched position near the end whose result needs more than the first search (40 ms) and less
+  // than the second (extensionMs: min(160, 600 - 200) = 160 ms); its next move completes no box, so
+  // the next position's proof gives it no lower bound (as in cli-extension.test.ts)
+  const searched = m.states.map((s, ply) => ply).filter((ply) => !quickEvaluate(m.states[ply]));
+  const quiet = searched.filter((p) => p + 1 < m.states.length && m.states[p + 1].toMove !== m.states[p].toMove);
+  const x = quiet.filter((p) => p < searched.at(-1)!).at(-1)!;
+  const need = (ply: number) => (ply === x ? 100 : 25);
+  const stored = new Map<string, { e: Evaluation; ms: number }>();
+  const traces = new Map<string, string>();
+  const keep = { trace: (k: string) => traces.get(k), keepTrace: (k: string, t: string) => void traces.set(k, t) };
+  const o: ProveOptions = { positionBudgetMs: 40, recordBudgetMs: 600, traces: keep };
+  const cold = standIn(plyOf, stored, need);
+  const [coldProof] = proveDocument(cold.cache, doc, o);
+  assert.ok(cold.calls.includes(`prove ${x} 160`), `the second search of ${x} was made: ${cold.calls.join(', ')}`);
+  assert.equal(traces.size, 1, 'the budget ran out');
+  const warm = standIn(plyOf, stored, need);
+  const [warmProof] = proveDocument(warm.cache, doc, o);
+  assert.equal(warm.searches(), 0, 'the store answers every one');
+  assert.deepEqual({ ...warmProof, ms: 0 }, { ...coldProof, ms: 0 });
 });
 
 test('a trace is the record’s and its budgets’: another budget does not replay it', () => {

@@ -332,8 +332,10 @@ function proveLine(
       });
       if (e.nim && e.nim.moverWinsChainFight === undefined) nimFailures++;
       // a full search that left the result unproven: a second, longer one when the record's budget allows
-      const unproven = !resultProven(state, joinFloor(e, floor));
-      const more = reason === 'budget' && extension > ms && unproven ? Math.min(clock.grant(extension), totalLeft) : 0;
+      // asked for whether it is needed or not: a warm run's first search reads the second one's
+      // proofs, and its clock must be asked what the cold run's was (recordClock.ts)
+      const offered = reason === 'budget' && extension > ms ? Math.min(clock.grant(extension), totalLeft) : 0;
+      const more = resultProven(state, joinFloor(e, floor)) ? 0 : offered;
       if (more > ms) {
         const first = e;
         e = cache.prove(state, { ms: more, floor, moveValues: false, guess, resultOnly: true, nimBudget: 0 });
