@@ -33,6 +33,7 @@ interface Position {
   exact: boolean;
   lower?: number | null;
   upper?: number | null;
+  best?: string[];
 }
 
 interface Run {
@@ -176,6 +177,10 @@ export default async function main(): Promise<void> {
         1,
       )}`,
   );
+  // what a larger share of the budget for earlier results would cost: exact positions left without their optimal moves
+  const exact = rows.flatMap((r) => r.now.positions.filter((p) => p.exact));
+  const withMoves = exact.filter((p) => (p.best?.length ?? 0) > 0).length;
+  console.log(`new: ${withMoves} of ${exact.length} exact positions with their optimal moves`);
   const identical = rows.filter((r) => r.warm.out === r.now.out && !r.now.error).length;
   console.log(
     `warm store: median ${show(median(rows.map((r) => r.warm.ms / 1000)), 2)} s per record, ` +
