@@ -131,6 +131,7 @@ test('a second search cut short by the record budget says so', () => {
   };
   const [proof] = proveDocument(slow, doc, { positionBudgetMs: 100, recordBudgetMs: 5000 });
   const second = calls.find((c) => c.ply === a && c.ms > 100);
-  assert.ok(second && second.ms <= 300, JSON.stringify(calls.filter((c) => c.ply === a)));
+  // the record's budget starts when proveDocument does, a moment after t0: a few ms of slack
+  assert.ok(second && second.ms <= 305, JSON.stringify(calls.filter((c) => c.ply === a)));
   assert.equal(proof.unproven.find((x) => x.ply === a)?.reason, 'record-budget');
 });

@@ -27,14 +27,15 @@ const TRACE_FORMAT = 'dab-record-trace-1';
 const MAX_GRANTS = 100_000;
 
 export class RecordClock {
-  private readonly t0 = Date.now();
   private readonly grants: Grant[] = [];
   private replay: readonly Grant[] | undefined;
   private realCut = false;
 
+  /** `t0`: when the record's budget started (Date.now()). */
   constructor(
     private readonly budgetMs: number,
     replay?: readonly Grant[],
+    private readonly t0 = Date.now(),
   ) {
     this.replay = replay;
   }

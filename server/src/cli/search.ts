@@ -235,7 +235,7 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
       lines.map((l) => l.states.map((s) => s.key())),
       o,
     );
-    const clock = new RecordClock(o.recordBudgetMs, parseTrace(o.traces?.trace(key)));
+    const clock = new RecordClock(o.recordBudgetMs, parseTrace(o.traces?.trace(key)), t0);
     const stats: RecordProof = {
       entry,
       ms: 0,
