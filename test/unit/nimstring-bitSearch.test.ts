@@ -1,0 +1,73 @@
+// The chain fight's bitboard search (nimstring/bitSearch.ts) against the whole-board brute force
+// (brute.ts: no rules, no tables) and against the region engine (cellEngine.ts), and chainFight's
+// use of it where the region engine runs out of budget.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { geometryOf } from '../../server/src/engine/board/geometry';
+import { NimBitSearch } from '../../server/src/engine/nimstring/bitSearch';
+import { bruteWins } from '../../server/src/engine/nimstring/brute';
+import { chainFight, NimCache } from '../../server/src/engine/nimstring';
+import { readDab } from '../../server/src/engine/notation';
+import { plausibleRecord, randomPosition } from '../support/boards';
+import { mulberry32 } from '../support/random';
+
+test('bit search: who wins the chain fight equals the brute force on 2,400 random positions, 2x2 to 3x4', () => {
+  let wins = 0;
+  for (const [w, h, minDrawn] of [
+    [2, 2, 0],
+    [2, 3, 0],
+    [3, 3, 4],
+    [3, 4, 10],
+  ] as const) {
+    const g = geometryOf(w, h);
+    const search = new NimBitSearch(g, 8);
+    const r = mulberry32(100 + 10 * w + h);
+    for (let i = 0; i < 600; i++) {
+      const s = randomPosition(w, h, r, minDrawn + Math.floor(r() * (g.lineCount - minDrawn)), i % 2 === 0);
+      const truth = bruteWins(s);
+      assert.equal(search.moverWins(s), truth, `${s.key()}`);
+      if (truth) wins++;
+    }
+  }
+  // both outcomes are well represented (a search that always said one would fail above)
+  assert.ok(wins > 400 && wins < 2000, `${wins} wins`);
+});
+
+test('bit search: every rule off gives the same outcomes (the rules only prune)', () => {
+  const g = geometryOf(3, 3);
+  const plain = new NimBitSearch(g, 8, { chainRule: false, captureRule: false, equivalentMoves: false });
+  const ruled = new NimBitSearch(g, 8);
+  const r = mulberry32(77);
+  for (let i = 0; i < 300; i++) {
+    const s = randomPosition(3, 3, r, 4 + Math.floor(r() * 16), false);
+    assert.equal(ruled.moverWins(s), plain.moverWins(s), s.key());
+  }
+});
+
+test('bit search agrees with the region engine on 5x5 middle and late games; chainFight uses it past the region budget', () => {
+  const g = geometryOf(5, 5);
+  const search = new NimBitSearch(g, 16);
+  let compared = 0,
+    rescued = 0;
+  for (const seed of [3, 4]) {
+    const states = readDab(plausibleRecord(5, 5, 60, mulberry32(seed), `nim ${seed}`)).models[0].states;
+    for (let ply = 21; ply <= 34; ply++) {
+      const s = states[ply];
+      const regions = chainFight(s, { budget: 400_000, bitSearch: false });
+      const bits = search.moverWins(s, { nodeBudget: 20_000_000 });
+      if (regions.moverWins !== 'unknown' && bits !== 'unknown') {
+        assert.equal(bits, regions.moverWins, `seed ${seed} ply ${ply}`);
+        compared++;
+      }
+      // a small region budget: what chainFight answers is the region engine's, or the bit search's
+      // fresh memos: the calls above must not answer for them
+      const small = chainFight(s, { budget: 300, cache: new NimCache() });
+      const alone = chainFight(s, { budget: 300, bitSearch: false, cache: new NimCache() });
+      if (alone.moverWins === 'unknown' && small.moverWins !== 'unknown') rescued++;
+      const truth = regions.moverWins !== 'unknown' ? regions.moverWins : bits;
+      if (small.moverWins !== 'unknown' && truth !== 'unknown') assert.equal(small.moverWins, truth, `ply ${ply}`);
+    }
+  }
+  assert.ok(compared >= 20, `${compared} positions compared`);
+  assert.ok(rescued > 0, 'the bit search decides a position the region engine could not within the budget');
+});
