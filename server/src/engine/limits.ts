@@ -76,11 +76,6 @@ export const NIM_BUDGET_CLI_PROBE = 100;
  * the chain fight back to ply 19 on plausible 5x5 records (ply 20-23 with the CLI's 20,000).
  */
 export const NIM_BUDGET_WORKER = 200_000;
-/**
- * The table of the chain fight's bitboard search (nimstring/bitSearch.ts), allocated when it is first
- * needed: 32 MiB searched a 5x5 ply-18 chain fight in 8.5 s where 8 MiB took 19 s (128 MiB: 6 s).
- */
-export const NIM_BIT_TABLE_MB = 32;
 /** Entries memoized across Nimstring calls (the shared cache: values, zero-test wins, canonical keys); cleared when full so memory stays bounded. */
 export const NIM_CACHE_ENTRIES = 500_000;
 /** The server's memo of quick Nimstring views, by position; cleared when full. */

@@ -3,9 +3,16 @@
  * position (Dots-and-Boxes moves under the normal play rule, the score ignored: completing a box
  * obliges the same player to move again, and a player who must move and cannot loses), decided by
  * a negamax over win/loss with the solver's incremental position, move generation and
- * transposition table. No regions and no nim-values: one zero test of the whole board, at the
- * solver's node speed (the region engine, index.ts, computes nim-values of components and pays for
- * canonical graphs at every region; in the middle game the board is one component anyway).
+ * transposition table. No regions and no nim-values: one zero test of the whole board.
+ *
+ * WHAT IT IS FOR. A second, independent oracle for the region engines (index.ts) where the
+ * whole-board brute force (brute.ts, at most 31 lines) cannot reach: the tests check the chain
+ * fight of 5x5 middle games against it. It is not used by the analysis. Tried as a fallback after
+ * the region engine (plausible 5x5 records 1-10, plies 15-22, 200,000 regions, then as much again
+ * in time for this search), it decided 1 of the 31 positions the region engine left undecided;
+ * giving the region engine 400,000 regions instead, in about the same time, decided 3 of the 10
+ * undecided positions of records 1, 3 and 4. With 30 s each, each engine decides positions the
+ * other does not.
  *
  * PROOFS. W(P) = the player to move in P wins. The solver's rules are stated for Dots-and-Boxes
  * values (moves.ts); each used here has a boolean twin, proved the same way:
@@ -45,19 +52,12 @@ import type { BoardState } from '../board/state';
 import { MoveGenerator } from '../solver/moves';
 import { TranspositionTable, tableBitsFor } from '../solver/table';
 import type { SolverConfig } from '../solver/types';
-import { NIM_BIT_TABLE_MB } from '../limits';
 
 /**
  * genMoves' alpha: above every rule 6 bound (2 - k <= -1 for chains, 4 - k <= 0 for loops), so every
  * long opening is left out, and below its "no bound" (moves.ts OPEN_BOUND_NONE), so nothing else is.
  */
 const NO_LOONY = 1_000;
-
-/**
- * Nodes of this search worth one region of the cell engine in time (measured on plausible 5x5
- * records, plies 16-21: about 1.5M nodes/s against 50k regions/s).
- */
-export const BIT_NODES_PER_REGION = 32;
 
 class Stop extends Error {}
 const STOP = new Stop('nimstring search stopped');
@@ -142,15 +142,4 @@ export class NimBitSearch extends MoveGenerator {
     this.table.store(this.bits, off, h, -1, v, v, -1, 32 - Math.clz32(this.nodes - n0 + 1));
     return won;
   }
-}
-
-let shared: NimBitSearch | undefined;
-
-/**
- * The search for boards of geometry `g`, its table (NIM_BIT_TABLE_MB) kept between calls; one at a
- * time, so its memory is bounded (another board size replaces it).
- */
-export function sharedBitSearch(g: BoardGeometry): NimBitSearch {
-  if (shared?.g.width !== g.width || shared.g.height !== g.height) shared = new NimBitSearch(g, NIM_BIT_TABLE_MB);
-  return shared;
 }

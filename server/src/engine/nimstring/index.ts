@@ -32,7 +32,6 @@ import { UNCLAIMED } from '../board/state';
 import { Cell, LOONY, cellsOfState, componentIndices, simplify, cloneCells, degree, indexOf, neighbour } from './cells';
 import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache, sumWins } from './cellEngine';
 import { GraphContext, NimRules, newGraphContext, regionsOfCells, regionsValue } from './graphEngine';
-import { BIT_NODES_PER_REGION, sharedBitSearch } from './bitSearch';
 
 /**
  * The default engine: the cell engine, still the faster one in wall time (bench/nimstring.bench.ts);
@@ -73,11 +72,6 @@ export interface NimstringOptions {
   zeroTestMinCoins?: number;
   /** Gives up (the value 'unknown') when this says so: an edit cancelled the work. */
   shouldStop?: () => boolean;
-  /**
-   * chainFight only: when the region engine cannot decide within the budget, the bitboard search
-   * (bitSearch.ts) tries with as much again (default true; false: the region engine alone).
-   */
-  bitSearch?: boolean;
 }
 
 export interface NimRegion {
@@ -232,39 +226,23 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
  * Who wins the chain fight (Nimstring, the score ignored) from this position: the player to move
  * wins exactly when the nim-value is not 0 (or the position is loony). Decided by one zero test of
  * the whole position (cellEngine.ts, `wins`), which stops at the first winning move and so often
- * finishes where the value does not; when that runs out of budget, by the bitboard search
- * (bitSearch.ts) with as much again (BIT_NODES_PER_REGION nodes per region, and the time left). The
- * two engines decide different positions (measured on plausible 5x5 records: each finds some the
- * other does not within the same time), and agree wherever both do (the tests check both against
- * the brute force and against each other). 'unknown' beyond the budget, never a guess.
+ * finishes where the value does not. 'unknown' beyond the budget, never a guess.
  */
 export function chainFight(
   state: BoardState,
-  options: Pick<
-    NimstringOptions,
-    'budget' | 'cache' | 'timeBudgetMs' | 'zeroTestMinCoins' | 'shouldStop' | 'bitSearch'
-  > = {},
+  options: Pick<NimstringOptions, 'budget' | 'cache' | 'timeBudgetMs' | 'zeroTestMinCoins' | 'shouldStop'> = {},
 ): { moverWins: boolean | 'unknown'; nodes: number } {
   const parts = simplify(cellsOfState(state).cells);
   if (parts === LOONY) return { moverWins: true, nodes: 0 };
-  const budget = options.budget ?? NIM_BUDGET_DEFAULT;
-  const ctx = newContext(budget, options.cache, options.zeroTestMinCoins);
+  const ctx = newContext(options.budget ?? NIM_BUDGET_DEFAULT, options.cache, options.zeroTestMinCoins);
   if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
   ctx.shouldStop = options.shouldStop;
   try {
     return { moverWins: sumWins(parts, 0, ctx), nodes: ctx.nodes };
   } catch (e) {
-    if (!(e instanceof BudgetExceeded)) throw e;
+    if (e instanceof BudgetExceeded) return { moverWins: 'unknown', nodes: ctx.nodes };
+    throw e;
   }
-  const unknown = { moverWins: 'unknown' as const, nodes: ctx.nodes };
-  if (options.bitSearch === false || options.shouldStop?.()) return unknown;
-  if (ctx.deadline !== undefined && ctx.deadline <= Date.now()) return unknown;
-  const w = sharedBitSearch(state.geometry).moverWins(state, {
-    nodeBudget: budget * BIT_NODES_PER_REGION,
-    deadline: ctx.deadline,
-    shouldStop: options.shouldStop,
-  });
-  return { moverWins: w, nodes: ctx.nodes };
 }
 
 /**
