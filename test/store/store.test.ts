@@ -19,6 +19,7 @@ import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
 import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
+import { MAX_TRACES } from '../../server/src/store/proofStore';
 import { checkProof, toRow } from '../../server/src/store/proof';
 import { checkNimView } from '../../server/src/store/nimView';
 import { nimVerdict } from '../../server/src/engine/phrasebook/nimstring';
@@ -493,4 +494,23 @@ test('store: a record whose budget ran out is answered again by a warm run as it
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /damaged record trace/);
   assert.ok(JSON.parse(r.stdout).entries[0].positions.length > 0);
+});
+
+test('store: record traces are bounded (the oldest dropped first), checked, and forgotten by clear', () => {
+  const path = join(tempDir(), 't.sqlite');
+  const warnings: string[] = [];
+  const store = ProofStore.open(path, { onWarning: (w) => warnings.push(w) });
+  for (let i = 0; i <= MAX_TRACES; i++) store.putTrace(`k${i}`, `[[${i},0]]`);
+  assert.equal(store.trace('k0'), undefined, 'the oldest is dropped beyond MAX_TRACES');
+  assert.equal(store.trace('k1'), '[[1,0]]');
+  assert.equal(store.trace(`k${MAX_TRACES}`), `[[${MAX_TRACES},0]]`);
+  const db = new Database(path);
+  assert.equal(Number(db.get('SELECT count(*) AS n FROM traces')?.n), MAX_TRACES);
+  db.run("UPDATE traces SET crc = crc + 1 WHERE key = 'k1'");
+  db.close();
+  assert.equal(store.trace('k1'), undefined, 'a trace whose checksum fails is not read');
+  assert.match(warnings.join('\n'), /damaged record trace/);
+  store.clear();
+  assert.equal(store.trace('k2'), undefined, 'clear forgets traces');
+  store.close();
 });
