@@ -29,7 +29,8 @@ const MAX_GRANTS = 100_000;
 export class RecordClock {
   private readonly grants: Grant[] = [];
   private replay: readonly Grant[] | undefined;
-  private realCut = false;
+  /** Whether the budget cut a grant by the real clock (then the trace is worth keeping). */
+  cut = false;
 
   /** `t0`: when the record's budget started (Date.now()). */
   constructor(
@@ -53,15 +54,10 @@ export class RecordClock {
     else {
       this.replay = undefined;
       granted = Math.max(0, Math.min(ask, this.left()));
-      if (granted < ask) this.realCut = true;
+      if (granted < ask) this.cut = true;
     }
     this.grants.push([ask, granted]);
     return granted;
-  }
-
-  /** Whether the budget cut a grant by the real clock (then the trace is worth keeping). */
-  get cut(): boolean {
-    return this.realCut;
   }
 
   /** The grants so far, as stored. */

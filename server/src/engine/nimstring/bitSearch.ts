@@ -49,15 +49,15 @@
  */
 import type { BoardGeometry } from '../board/geometry';
 import type { BoardState } from '../board/state';
-import { MoveGenerator } from '../solver/moves';
+import { MoveGenerator, OPEN_BOUND_NONE } from '../solver/moves';
 import { TranspositionTable, tableBitsFor } from '../solver/table';
 import type { SolverConfig } from '../solver/types';
 
 /**
  * genMoves' alpha: above every rule 6 bound (2 - k <= -1 for chains, 4 - k <= 0 for loops), so every
- * long opening is left out, and below its "no bound" (moves.ts OPEN_BOUND_NONE), so nothing else is.
+ * long opening is left out, and below its "no bound", so nothing else is.
  */
-const NO_LOONY = 1_000;
+const NO_LOONY = OPEN_BOUND_NONE - 1;
 
 class Stop extends Error {}
 const STOP = new Stop('nimstring search stopped');
@@ -65,17 +65,12 @@ const STOP = new Stop('nimstring search stopped');
 export interface NimBitLimits {
   /** Nodes (positions with a choice) at most. */
   nodeBudget?: number;
-  /** Date.now() deadline. */
-  deadline?: number;
-  shouldStop?: () => boolean;
 }
 
 export class NimBitSearch extends MoveGenerator {
   private readonly table: TranspositionTable;
   nodes = 0;
   private nodeLimit = Infinity;
-  private deadline = Infinity;
-  private shouldStop: (() => boolean) | undefined;
 
   constructor(g: BoardGeometry, tableMb = 32, cfg: SolverConfig = {}) {
     super(g, cfg);
@@ -83,28 +78,20 @@ export class NimBitSearch extends MoveGenerator {
   }
 
   /**
-   * Whether the player to move wins the Nimstring game of `state`, or 'unknown' when a limit
-   * stopped the search first (a stop leaves the position half made: load() starts afresh). The
+   * Whether the player to move wins the Nimstring game of `state`, or 'unknown' when the node
+   * budget stopped the search first (a stop leaves the position half made: load() starts afresh). The
    * table is kept between calls (outcomes do not depend on the root).
    */
   moverWins(state: BoardState, limits: NimBitLimits = {}): boolean | 'unknown' {
     this.load(state);
     this.nodes = 0;
     this.nodeLimit = limits.nodeBudget ?? Infinity;
-    this.deadline = limits.deadline ?? Infinity;
-    this.shouldStop = limits.shouldStop;
     try {
       return this.wins(0);
     } catch (e) {
       if (e === STOP) return 'unknown';
       throw e;
     }
-  }
-
-  private tick(): void {
-    if (this.nodes >= this.nodeLimit) throw STOP;
-    if (this.deadline !== Infinity && Date.now() > this.deadline) throw STOP;
-    if (this.shouldStop?.()) throw STOP;
   }
 
   private wins(ply: number): boolean {
@@ -121,7 +108,7 @@ export class NimBitSearch extends MoveGenerator {
       if (this.chainRule && this.openedChain(this.pair, 0) > 0) return true;
     }
     if (this.undrawn === 0) return false;
-    if ((++this.nodes & 1023) === 0) this.tick();
+    if (++this.nodes > this.nodeLimit) throw STOP;
     const h = this.canon(),
       sym = this.canonSym,
       off = sym * this.nw;

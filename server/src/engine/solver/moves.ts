@@ -83,7 +83,7 @@ const SHORT = 1;
 /** The end of a loop in markEquivalent's record (rule 4e); -1 is the edge. */
 const LOOP_END = -2;
 /** Rule 6's "no bound" (above every value). */
-const OPEN_BOUND_NONE = 10000;
+export const OPEN_BOUND_NONE = 10000;
 
 /**
  * Rule 6: the most a line of a chain of 2-boxes is worth to the player drawing it, from the chain's
