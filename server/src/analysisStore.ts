@@ -11,7 +11,7 @@ import type { PlanItem, SearchService } from './search/searchService';
 import type { DabSettings } from './settings';
 import type { BoardState } from './engine/board/state';
 import { nimSummary, type NimSummary } from './engine/analysis/nim';
-import { NIM_BUDGET_QUICK, NIM_QUICK_MEMO_ENTRIES } from './engine/limits';
+import { EDITOR_MAX_POSITIONS, NIM_BUDGET_QUICK, NIM_QUICK_MEMO_ENTRIES } from './engine/limits';
 import { entryLabel, positionLabel } from './engine/phrasebook';
 import { entryAt, positionAt } from './features/convert';
 
@@ -99,6 +99,7 @@ export class AnalysisStore {
       minLoss: s.diagnostics.minLoss,
       resultChangeSeverity: s.diagnostics.resultChangeSeverity,
       lossSeverity: s.diagnostics.lossSeverity,
+      maxPositions: EDITOR_MAX_POSITIONS,
     });
     this.search.setPlan(uri, searchPlan(doc, wanted));
     const at = performance.now();

@@ -8,11 +8,15 @@ import { PLAY_DOCUMENT_CHANGED, PLAY_DOCUMENT_NOT_OPEN, internalErrorMessage } f
 import {
   CodeLensRefreshRequest,
   DiagnosticSeverity,
+  ErrorCodes,
   InlayHintRefreshRequest,
+  MarkupKind,
+  ResponseError,
   createConnection,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
+  type Hover,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -31,6 +35,7 @@ import { SearchProgress } from './features/progress';
 import { openProofCache, resolveStorePath, type ProofCache } from './store';
 import { diagnostics } from './features/diagnostics';
 import { hover } from './features/hover';
+import { plainFromMarkdown } from './features/convert';
 import { codeLenses } from './features/codeLens';
 import { inlayHints } from './features/inlayHints';
 import { documentSymbols, foldingRanges } from './features/symbols';
@@ -47,6 +52,10 @@ let canPullConfiguration = false;
 let canRefreshLenses = false;
 let canRefreshHints = false;
 let canReportProgress = false;
+/** The client shows hovers as plain text only (its hover.contentFormat has no Markdown). */
+let plainHovers = false;
+/** Where the server is in its life (LSP: no request before initialize, none but exit after shutdown). */
+let lifecycle: 'new' | 'running' | 'shut down' = 'new';
 
 const DEBOUNCE_MS = 120;
 const REFRESH_MS = 250;
@@ -66,7 +75,7 @@ const store = new AnalysisStore(search, () => settings);
 const progress = new SearchProgress(connection, () => canReportProgress);
 
 function publish(uri: string): void {
-  const doc = documents.get(uri);
+  const doc = dabDocument(uri);
   if (!doc) return;
   try {
     const report = store.get(doc);
@@ -146,10 +155,52 @@ function guarded<T>(f: () => T, fallback?: T): T {
   }
 }
 
-function withReport<T>(uri: string, f: (report: ReturnType<AnalysisStore['get']>) => T, fallback: T): T {
-  const doc = documents.get(uri);
+/** Requests are answered only between initialize and shutdown (the errors the LSP specification names). */
+function checkLifecycle(): void {
+  if (lifecycle === 'new') throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the server is not initialized');
+  if (lifecycle === 'shut down') throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is shut down');
+}
+
+/**
+ * The open dab document a request names (null params, another language, a closed document:
+ * undefined). A .dab file is analysed whatever language id a client gives it; a document of
+ * another language (a .dbl record, Markdown) is not.
+ */
+function dabDocument(uri: unknown): TextDocument | undefined {
+  const doc = typeof uri === 'string' ? documents.get(uri) : undefined;
+  return doc && isDab(doc) ? doc : undefined;
+}
+
+function isDab(doc: TextDocument): boolean {
+  return doc.languageId === 'dab' || /\.dab$/i.test(doc.uri);
+}
+
+/** A request's position inside the document (a line that exists, a character not negative), else undefined. */
+function validPosition(doc: TextDocument, pos: unknown): { line: number; character: number } | undefined {
+  const p = pos as { line?: unknown; character?: unknown } | null | undefined;
+  if (!p || !Number.isInteger(p.line) || !Number.isInteger(p.character)) return undefined;
+  const line = p.line as number,
+    character = p.character as number;
+  return line >= 0 && line < doc.lineCount && character >= 0 ? { line, character } : undefined;
+}
+
+function withReport<T>(uri: unknown, f: (report: ReturnType<AnalysisStore['get']>) => T, fallback: T): T {
+  checkLifecycle();
+  const doc = dabDocument(uri);
   if (!doc) return fallback;
   return guarded(() => f(store.get(doc)), fallback);
+}
+
+function hoverFor(params: unknown): Hover | null {
+  const p = params as { textDocument?: { uri?: unknown }; position?: unknown } | null;
+  checkLifecycle();
+  const doc = dabDocument(p?.textDocument?.uri);
+  const pos = doc && validPosition(doc, p?.position);
+  if (!doc || !pos) return null;
+  const h = withReport(doc.uri, (r) => hover(r, pos), null);
+  if (!h || !plainHovers) return h;
+  const md = h.contents as { value: string };
+  return { ...h, contents: { kind: MarkupKind.PlainText, value: plainFromMarkdown(md.value) } };
 }
 
 async function pullSettings(): Promise<void> {
@@ -193,12 +244,16 @@ function applySettings(raw: unknown): void {
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  const caps = params.capabilities;
+  if (lifecycle !== 'new') throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is already initialized');
+  lifecycle = 'running';
+  const caps = params?.capabilities ?? {};
+  const formats = caps.textDocument?.hover?.contentFormat;
+  plainHovers = Array.isArray(formats) && !formats.includes(MarkupKind.Markdown);
   canPullConfiguration = !!caps.workspace?.configuration;
   canRefreshLenses = !!caps.workspace?.codeLens?.refreshSupport;
   canRefreshHints = !!caps.workspace?.inlayHint?.refreshSupport;
   canReportProgress = !!caps.window?.workDoneProgress;
-  const init = params.initializationOptions as { settings?: unknown } | undefined;
+  const init = params?.initializationOptions as { settings?: unknown } | undefined;
   if (init?.settings) {
     settings = readSettings(init.settings);
     search.configure(settings.search);
@@ -234,28 +289,36 @@ documents.onDidClose((e) => {
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
-connection.onHover((p) => withReport(p.textDocument.uri, (r) => hover(r, p.position), null));
-connection.onCodeLens((p) => withReport(p.textDocument.uri, (r) => codeLenses(r, p.textDocument.uri), []));
-connection.languages.inlayHint.on((p) => withReport(p.textDocument.uri, (r) => inlayHints(r, p.range, settings), []));
-connection.onDocumentSymbol((p) => withReport(p.textDocument.uri, (r) => documentSymbols(r), []));
-connection.onFoldingRanges((p) => withReport(p.textDocument.uri, (r) => foldingRanges(r), []));
-connection.onCodeAction((p) => withReport(p.textDocument.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []));
+// params are read defensively: a client may send null or a malformed object
+connection.onHover((p) => hoverFor(p));
+connection.onCodeLens((p) => withReport(p?.textDocument?.uri, (r) => codeLenses(r, p.textDocument.uri), []));
+connection.languages.inlayHint.on((p) => withReport(p?.textDocument?.uri, (r) => inlayHints(r, p.range, settings), []));
+connection.onDocumentSymbol((p) => withReport(p?.textDocument?.uri, (r) => documentSymbols(r), []));
+connection.onFoldingRanges((p) => withReport(p?.textDocument?.uri, (r) => foldingRanges(r), []));
+connection.onCodeAction((p) => withReport(p?.textDocument?.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []));
 connection.onRequest(BoardViewRequest, (p) => {
+  checkLifecycle();
+  if (!p) return null;
   followCursor(p.uri, p.position, p.ply);
   return withReport(p.uri, (r) => boardView(r, p, (s) => search.peek(s)), null);
 });
 
 connection.onRequest(PlayLineRequest, (p) => {
-  const doc = documents.get(p.uri);
+  checkLifecycle();
+  if (!p) return { error: PLAY_DOCUMENT_NOT_OPEN };
+  const doc = dabDocument(p.uri);
   if (doc && p.version !== undefined && doc.version !== p.version) return { error: PLAY_DOCUMENT_CHANGED };
   return withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: PLAY_DOCUMENT_NOT_OPEN });
 });
-connection.onRequest(ImportDblRequest, (p) => importDbl(p));
+connection.onRequest(ImportDblRequest, (p) => {
+  checkLifecycle();
+  return importDbl(p);
+});
 // The position under the cursor is solved first (the board view follows the cursor too).
 connection.onNotification(CursorNotification, (p) => followCursor(p?.uri, p?.position));
 
 function followCursor(uri: unknown, pos: { line: number; character: number } | undefined, ply?: number): void {
-  const doc = typeof uri === 'string' ? documents.get(uri) : undefined;
+  const doc = dabDocument(uri);
   if (!doc || !pos || !Number.isInteger(pos.line) || !Number.isInteger(pos.character)) return;
   guarded(() => {
     const state = store.stateAt(doc, pos.line, pos.character, Number.isInteger(ply) ? ply : undefined);
@@ -264,6 +327,7 @@ function followCursor(uri: unknown, pos: { line: number; character: number } | u
 }
 
 connection.onShutdown(() => {
+  lifecycle = 'shut down';
   search.dispose();
   proofs?.close();
 });

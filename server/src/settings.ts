@@ -2,6 +2,7 @@
 import type { Severity } from './engine/notation';
 import type { SearchSettings } from './search/searchService';
 import { DEFAULT_TABLE_MB, MAX_TABLE_MB } from './engine/solver';
+import { MAX_SOLVER_THREADS } from './engine/limits';
 
 export interface DabSettings {
   inlayHints: { enabled: boolean; afterEachMove: boolean };
@@ -38,7 +39,7 @@ export function readSettings(raw: unknown): DabSettings {
       timeBudgetMs: num(r.search?.timeBudgetMs, d.search.timeBudgetMs),
       nodeBudget: num(r.search?.nodeBudget, d.search.nodeBudget),
       backgroundBudgetSeconds: num(r.search?.backgroundBudgetSeconds, d.search.backgroundBudgetSeconds),
-      threads: Math.floor(num(r.search?.threads, d.search.threads)),
+      threads: Math.min(MAX_SOLVER_THREADS, Math.floor(num(r.search?.threads, d.search.threads))),
       tableMb: Math.min(MAX_TABLE_MB, num(r.search?.tableMb, d.search.tableMb, 1)),
     },
     diagnostics: {

@@ -57,7 +57,8 @@ test('a mistake inside a variation is diagnosed, hovered and hinted like one in 
   });
   const hint = hints.find((x) => x.position.line === inVariation && x.position.character === col + 5);
   assert.ok(hint, JSON.stringify(hints));
-  assert.equal(hint.label, '−6');
+  assert.equal(hint.label, 'loses 6');
+  assert.match(hint.tooltip, /throws away/);
 });
 
 test('variations are listed in the outline under their entry, nested, and folded', async () => {

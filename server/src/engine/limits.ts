@@ -76,6 +76,12 @@ export const NIM_BUDGET_CLI_PROBE = 100;
  * the chain fight back to ply 19 on plausible 5x5 records (ply 20-23 with the CLI's 20,000).
  */
 export const NIM_BUDGET_WORKER = 200_000;
+/**
+ * Board positions the editor analyses per document (AnalysisOptions.maxPositions): every edit
+ * re-analyses the whole text on the server's main thread, about 60 µs and a few KB per position, so
+ * this bounds a keystroke's wait (about 0.6 s) and the memory of a huge file; the CLI has no bound.
+ */
+export const EDITOR_MAX_POSITIONS = 10_000;
 /** Entries memoized across Nimstring calls (the shared cache: values, zero-test wins, canonical keys); cleared when full so memory stays bounded. */
 export const NIM_CACHE_ENTRIES = 500_000;
 /** The server's memo of quick Nimstring views, by position; cleared when full. */

@@ -28,6 +28,18 @@ export function toLspSeverity(s: Severity): DiagnosticSeverity {
   }
 }
 
+/**
+ * A hover's Markdown as plain text, for clients that accept no Markdown (hover.contentFormat): the
+ * bold and code marks, table rules and escapes that escapeMarkdown and the features write are undone.
+ */
+export function plainFromMarkdown(md: string): string {
+  return md
+    .replace(/^\|(?:---\|)+$/gm, '')
+    .replace(/\\([\\`*_[\]|<>&~])|\*\*|`|&lt;|&gt;|&amp;/g, (m, escaped: string | undefined) =>
+      escaped !== undefined ? escaped : m === '&lt;' ? '<' : m === '&gt;' ? '>' : m === '&amp;' ? '&' : '',
+    );
+}
+
 /** Text from the file shown in markdown (titles, names, comments): escaped so it stays text. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]|<>&~]/g, (c) =>

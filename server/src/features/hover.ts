@@ -8,7 +8,7 @@ import { rangeContains } from '../engine/notation';
 import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import {
   MOVES_BY_VALUE,
-  NOT_ANALYSED,
+  notAnalysedWords,
   bestMovesLine,
   bestSoFarLine,
   provenFacts,
@@ -57,7 +57,7 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
   const { line, position: p } = linePositionAt(entry, pos.line, pos.character);
   md.push(`**${entry.kind}${title}**${p && p.ply > 0 ? ` — after move ${p.ply}` : ''}`, '');
   if (isVariation(line)) md.push(`In a variation ${escapeMarkdown(variationSummary(line, entry.players))}.`, '');
-  if (!p) md.push(`${capitalized(NOT_ANALYSED)}.`);
+  if (!p) md.push(`${escapeMarkdown(capitalized(notAnalysedWords(entry)))}.`);
   else {
     md.push(...positionLines(entry, p));
     if (entry.kind === 'endgame' && p.ply === 0) md.push(...openingTable(p));

@@ -2,7 +2,7 @@
 import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
 import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { DabSettings } from '../settings';
-import { signed, valueLabel, VALUE_LABEL_TOOLTIP } from '../engine/phrasebook';
+import { moveHint, valueLabel, VALUE_LABEL_TOOLTIP } from '../engine/phrasebook';
 import { afterMove } from './convert';
 
 export function inlayHints(report: DocumentReport, range: Range, settings: DabSettings): InlayHint[] {
@@ -28,12 +28,13 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
           if (!inRange(m.range.endLine)) continue;
           const after = afterMove(line, m);
           if (!after) continue;
-          const label = m.loss !== null && m.loss > 0 ? `−${m.loss}` : after.value === null ? '?' : signed(after.value);
+          const { label, tooltip } = moveHint(m.loss, m.lossAtLeast, after.value);
           hints.push({
             position: { line: m.range.endLine, character: m.range.endCharacter },
             label,
             kind: InlayHintKind.Parameter,
             paddingLeft: true,
+            tooltip,
           });
         }
     }

@@ -11,6 +11,8 @@ import { PROGRESS_TITLE, attemptWords, cpuSpent, provenCount } from '../engine/p
 export class SearchProgress {
   private reporter: WorkDoneProgressServerReporter | null = null;
   private starting = false;
+  /** The client answered a create request with an error: it is not asked again. */
+  private refused = false;
   private latest: SearchActivity | null = null;
   private lastMessage = '';
 
@@ -47,7 +49,7 @@ export class SearchProgress {
   }
 
   private async begin(): Promise<void> {
-    if (!this.enabled() || this.starting) return;
+    if (!this.enabled() || this.starting || this.refused) return;
     this.starting = true;
     try {
       const p = await this.connection.window.createWorkDoneProgress();
@@ -60,7 +62,8 @@ export class SearchProgress {
       this.lastMessage = '';
       this.report();
     } catch {
-      /* the client refused: no progress then */
+      // the client refused: no progress then, and no more asking
+      this.refused = true;
     } finally {
       this.starting = false;
     }

@@ -374,7 +374,9 @@ export class SearchService {
   }
 
   private threadCount(): number {
-    return this.settings.threads > 0 ? Math.floor(this.settings.threads) : defaultThreads();
+    // no more workers than cores: each holds a table and a thread, and more would only share them
+    const asked = this.settings.threads;
+    return asked > 0 ? Math.min(Math.floor(asked), availableParallelism()) : defaultThreads();
   }
 
   private docBudgetMs(): number {

@@ -7,6 +7,7 @@
 import type { BoardState } from '../board/state';
 import { evaluatePlay, type EndgameAnalysis, analyzeEndgame, type PlayStep as EndgamePlayStep } from '../endgame';
 import {
+  allLines,
   readDab,
   type DabDocument,
   type Diagnostic,
@@ -24,6 +25,7 @@ import {
   NOTE_SEARCHING,
   glyphMessage,
   mistakeMessage,
+  notAnalysedHereMessage,
   valueUncheckedMessage,
   wrongValueMessage,
   MOVES_NOT_FOUND,
@@ -43,6 +45,12 @@ export interface AnalysisOptions {
   /** Severity of a mistake that changes the result, and of one that does not. */
   resultChangeSeverity?: Severity;
   lossSeverity?: Severity;
+  /**
+   * Board positions analysed at most (main lines and variations, entry by entry): the board entries
+   * from the one that would pass it on are left unanalysed, with one diagnostic (the editor's bound
+   * on the work and memory of one document; default: no bound).
+   */
+  maxPositions?: number;
 }
 
 export interface PositionReport {
@@ -121,7 +129,7 @@ export interface MoveReport {
 export interface ReviewSummary {
   /** Boxes each player threw away: exact losses plus the proven lower bounds of the others. */
   lost: [number, number];
-  /** Per player: `lost` includes a lower bound (a move whose loss is only bounded), so it is "at least". */
+  /** Per player: `lost` is a lower bound (a move of the player's loss is not known exactly), so it is "at least". */
   lostAtLeast: [boolean, boolean];
   /** Moves proven to change the result (with their margins known or not). */
   resultChanging: number;
@@ -166,6 +174,8 @@ export interface EntryReport extends LineReport {
   lines: LineReport[];
   /** Positions waiting for search (variations included). */
   pending: number;
+  /** Left out by AnalysisOptions.maxPositions (the file is too large to analyse whole here). */
+  leftOut?: boolean;
 }
 
 export interface DocumentReport {
@@ -181,13 +191,33 @@ export function analyzeText(text: string, options: AnalysisOptions = {}): Docume
 
 export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {}): DocumentReport {
   const diagnostics = doc.diagnostics.slice();
+  let positionsLeft = options.maxPositions ?? Infinity;
+  let firstLeftOut: EntryModel | null = null,
+    leftOut = 0;
   const entries = doc.models.map((model, index) => {
+    if (model.kind !== 'endgame' && positionsLeft !== Infinity) {
+      let n = 0;
+      for (const line of allLines(model)) n += line.states.length;
+      if (firstLeftOut !== null || n > positionsLeft) {
+        firstLeftOut ??= model;
+        leftOut++;
+        return { ...emptyReport(model, index), leftOut: true };
+      }
+      positionsLeft -= n;
+    }
     const report =
       model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
     for (const line of report.lines) for (const p of line.positions) p.result = resultFor(p, p.toMove);
     diagnostics.push(...reviewDiagnostics(report, options));
     return report;
   });
+  if (firstLeftOut !== null)
+    diagnostics.push({
+      severity: 'warning',
+      range: (firstLeftOut as EntryModel).entry.headerRange,
+      code: 'not-analysed-here',
+      message: notAnalysedHereMessage(leftOut, options.maxPositions!),
+    });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
   return { doc, entries, diagnostics };
 }
@@ -478,11 +508,9 @@ function pushMove(
   if (m.loss !== null) sum.lost[m.player] += m.loss;
   else {
     sum.unknownMoves++;
-    // a proven lower bound counts, and makes the player's total a lower bound
-    if (lossBounds && lossBounds[0] > 0) {
-      sum.lost[m.player] += lossBounds[0];
-      sum.lostAtLeast[m.player] = true;
-    }
+    // the move's loss is not known, so the player's total is a lower bound; a proven lower bound counts
+    sum.lostAtLeast[m.player] = true;
+    if (lossBounds && lossBounds[0] > 0) sum.lost[m.player] += lossBounds[0];
   }
 }
 

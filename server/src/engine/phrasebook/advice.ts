@@ -54,11 +54,19 @@ function isDecision(best: string[]): boolean {
 
 /** An entry whose text has errors: nothing is valued. */
 export const NOT_ANALYSED = 'not analysed: see the problems in this entry';
+/** An entry left out because the file is too large to analyse whole in the editor. */
+export const NOT_ANALYSED_HERE =
+  'not analysed in the editor: the file has too many board positions (see the warning above this entry or an earlier one); `dab analyze` reads it all';
+
+/** Why an entry with no positions has none. */
+export function notAnalysedWords(e: EntryReport): string {
+  return e.leftOut ? NOT_ANALYSED_HERE : NOT_ANALYSED;
+}
 
 /** The lens over an entry's header: the advice at its start. */
 export function entryLensTitle(e: EntryReport): string {
   const p = e.positions[0];
-  if (!p) return capitalized(NOT_ANALYSED);
+  if (!p) return capitalized(notAnalysedWords(e));
   return positionAdvice(e, p);
 }
 
@@ -83,7 +91,7 @@ export function endgameFacts(eg: NonNullable<PositionReport['endgame']>): string
 export function playLineTitle(e: EntryReport): string {
   const last = e.positions[e.positions.length - 1];
   const end =
-    last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then ${positionAdvice(e, last)}`;
+    last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then: ${positionAdvice(e, last)}`;
   // what each step is proven to throw away (exactly, or at least); optimal only when every step is valued
   const proven = (m: (typeof e.moves)[number]) => m.loss ?? m.lossAtLeast ?? 0;
   const bad = e.moves.filter((m) => proven(m) > 0);

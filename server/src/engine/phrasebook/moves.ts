@@ -136,3 +136,10 @@ export function bestMovesLine(best: string[], max: number, format: (move: string
 
 /** The heading of the hover's list of every legal move grouped by value. */
 export const MOVES_BY_VALUE = 'Every move, by its value for the player to move:';
+
+/** The editor's bound on one document's analysis (AnalysisOptions.maxPositions), at the first entry it leaves out. */
+export function notAnalysedHereMessage(entries: number, maxPositions: number): string {
+  const which =
+    entries === 1 ? 'This entry is' : `This entry and the ${plural(entries - 1, 'entry', 'entries')} after it are`;
+  return `${which} not analysed in the editor: it analyses at most ${maxPositions.toLocaleString('en-US')} board positions per file. Split the file, or run \`dab analyze\` on it.`;
+}

@@ -105,6 +105,28 @@ export function valueLabel(p: PositionReport): string {
 /** What the value of an inlay hint means. */
 export const VALUE_LABEL_TOOLTIP = 'For the player to move at the start of the entry, over the boxes still unclaimed.';
 
+/**
+ * The hint after a move (inlayHints.afterEachMove): "loses 3" (boxes thrown away against best
+ * play), "loses ≥ 3" (only bounded), "v +2" (the value after the move, for the player to move
+ * then), "v ?" (not known yet); with a tooltip that says which.
+ */
+export function moveHint(
+  loss: number | null,
+  lossAtLeast: number | null,
+  valueAfter: number | null,
+): { label: string; tooltip: string } {
+  if (loss !== null && loss > 0) return { label: `loses ${loss}`, tooltip: MOVE_HINT_LOSS };
+  if (loss === null && lossAtLeast !== null && lossAtLeast > 0)
+    return { label: `loses ≥ ${lossAtLeast}`, tooltip: `${MOVE_HINT_LOSS} (at least; not known exactly yet)` };
+  if (valueAfter === null) return { label: 'v ?', tooltip: 'The value after this move is not known yet.' };
+  return {
+    label: `v ${signed(valueAfter)}`,
+    tooltip: 'The value after this move: for the player to move then, over the boxes still unclaimed.',
+  };
+}
+
+const MOVE_HINT_LOSS = 'Boxes this move throws away against best play';
+
 /** The facts line under a value: "Value +2 for Alice · controlled value +4 · 9 boxes left · score 3-1". */
 export function valueFacts(p: PositionReport, mover: string): string {
   return `Value ${signed(p.value)} for ${mover}${p.controlledValue !== null ? ` · controlled value ${signed(p.controlledValue)}` : ''} · ${boxes(p.remaining)} left · score ${p.score[0]}-${p.score[1]}`;

@@ -1,0 +1,210 @@
+/**
+ * The server as the LSP specification and other editors' clients expect it: its life cycle
+ * (nothing before initialize, nothing but exit after shutdown), plain-text hovers for clients that
+ * accept no Markdown, malformed positions and params, documents of other languages, a client that
+ * refuses progress, out-of-range settings and a file too large to analyse whole.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { LspTestClient } from './lspClient';
+import { plausibleRecord } from '../support/boards';
+import { lcg } from '../support/random';
+import { residentMb } from '../support/process';
+import { EDITOR_MAX_POSITIONS } from '../../server/src/engine/limits';
+
+const ENDGAME = 'endgame "e"\n  components 3 + 4l + 8l\n  value 2\n';
+
+async function errorCode(p: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (e) {
+    return (e as { code?: number }).code;
+  }
+}
+
+test('life cycle: a request before initialize, a second initialize and a request after shutdown are errors', async () => {
+  const client = new LspTestClient();
+  try {
+    const params = { textDocument: { uri: 'file:///tmp/x.dab' }, position: { line: 0, character: 0 } };
+    assert.equal(await errorCode(client.request('textDocument/hover', params)), -32002);
+    await client.initialize(true);
+    assert.equal(
+      await errorCode(client.request('initialize', { processId: null, rootUri: null, capabilities: {} })),
+      -32600,
+    );
+    const uri = client.open('life.dab', ENDGAME);
+    await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
+    const h = await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 1, character: 5 },
+    });
+    assert.match(h.contents.value, /B wins the rest by 1/);
+    await client.request('shutdown', null);
+    assert.equal(
+      await errorCode(
+        client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } }),
+      ),
+      -32600,
+    );
+    const exited = new Promise<number | null>((res) => client.process.on('exit', (code) => res(code)));
+    void client.connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+  } finally {
+    client.process.kill('SIGKILL');
+    client.connection.dispose();
+  }
+});
+
+test('a client that shows plain text only gets plain-text hovers, without Markdown marks', async () => {
+  const client = new LspTestClient();
+  try {
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: { textDocument: { hover: { contentFormat: ['plaintext'] } } },
+    });
+    await client.connection.sendNotification('initialized', {});
+    const uri = client.open('plain.dab', 'endgame "a <b>*x*</b> & [y]"\n  components 3 + 4l + 8l\n');
+    await client.waitForDiagnostics(uri);
+    const h = await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 1, character: 5 },
+    });
+    assert.equal(h.contents.kind, 'plaintext');
+    const text: string = h.contents.value;
+    assert.match(text, /a <b>\*x\*<\/b> & \[y\]/, text);
+    assert.match(text, /A wins the rest by 1|B wins the rest by 1/, text);
+    assert.doesNotMatch(text, /\*\*|\\|&lt;|&amp;|\|---/, text);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('malformed positions and params, and documents of other languages, get empty answers, not errors', async () => {
+  const client = new LspTestClient();
+  try {
+    await client.initialize(true);
+    const uri = client.open('bad-params.dab', ENDGAME);
+    await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
+    for (const position of [
+      { line: 1, character: -1 },
+      { line: 99, character: 0 },
+      { line: 2 ** 31, character: 0 },
+      { line: 0.5, character: 0 },
+      null,
+    ]) {
+      const h = await client.request('textDocument/hover', { textDocument: { uri }, position });
+      assert.equal(h, null, JSON.stringify(position));
+    }
+    // a character past the end of its line is the line's end (the specification's rule)
+    assert.ok(
+      await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 999 } }),
+    );
+    assert.equal(await client.request('textDocument/hover', { textDocument: null, position: null }), null);
+    assert.deepEqual(await client.request('textDocument/codeLens', { textDocument: null }), []);
+    assert.deepEqual(await client.request('textDocument/documentSymbol', { textDocument: null }), []);
+    assert.deepEqual(await client.request('textDocument/inlayHint', { textDocument: { uri: 42 }, range: null }), []);
+    assert.equal(await client.request('dab/boardView', { uri: null, position: null }), null);
+    // a .dbl record and a Markdown file opened on the server are not read as .dab
+    const other = pathToFileURL(resolve('/tmp/dab-protocol', 'game.dbl')).href;
+    void client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: other, languageId: 'dbl', version: 1, text: 'this is not dab at all\n' },
+    });
+    const after = client.open('after.dab', ENDGAME);
+    await client.waitForDiagnostics(after, (p) => p.diagnostics.length > 0);
+    assert.equal(client.diagnostics.get(other), undefined);
+    assert.equal(
+      await client.request('textDocument/hover', { textDocument: { uri: other }, position: { line: 0, character: 0 } }),
+      null,
+    );
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('a client that refuses progress is asked once', async () => {
+  const client = new LspTestClient({ search: { timeBudgetMs: 500 } });
+  let asked = 0;
+  client.connection.onRequest('window/workDoneProgress/create', () => {
+    asked++;
+    throw new Error('no progress here');
+  });
+  try {
+    await client.initialize();
+    const uri = client.open('refuse.dab', plausibleRecord(5, 5, 30, lcg(3)));
+    await client.waitForDiagnostics(uri);
+    await new Promise((r) => setTimeout(r, 4000));
+    assert.equal(asked, 1);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('a setting of a billion search threads is capped: the server keeps answering', async () => {
+  const client = new LspTestClient();
+  try {
+    await client.initialize(true);
+    const uri = client.open('threads.dab', plausibleRecord(5, 5, 40, lcg(5)));
+    await client.waitForDiagnostics(uri);
+    void client.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: { dab: { search: { threads: 1e9 } } },
+    });
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const h = await client.request('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 2, character: 10 },
+      });
+      assert.ok(h, 'a hover');
+      assert.ok(performance.now() - t0 < 5000, `hover took ${performance.now() - t0} ms`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const rss = residentMb(client.process.pid!);
+    if (rss !== undefined) assert.ok(rss < 2000, `resident ${rss} MB`);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('a file with more board positions than the editor analyses: the rest is left out, with a warning', async () => {
+  const client = new LspTestClient({ search: { timeBudgetMs: 100 } });
+  try {
+    await client.initialize();
+    const record = plausibleRecord(5, 5, 60, lcg(7));
+    const moves = (record.match(/\bmoves\b/g) ?? []).length;
+    assert.equal(moves, 1);
+    const perRecord = 61;
+    const copies = Math.ceil(EDITOR_MAX_POSITIONS / perRecord) + 20;
+    const text = Array.from({ length: copies }, (_, i) => record.replace(/"[^"]*"/, `"g${i}"`)).join('\n');
+    const t0 = performance.now();
+    const uri = client.open('huge.dab', text);
+    const d = await client.waitForDiagnostics(
+      uri,
+      (p) => p.diagnostics.some((x) => x.code === 'not-analysed-here'),
+      60_000,
+    );
+    const ms = performance.now() - t0;
+    const warn = d.diagnostics.filter((x) => x.code === 'not-analysed-here');
+    assert.equal(warn.length, 1);
+    assert.match(warn[0].message, /and the \d+ entries after it are not analysed in the editor/);
+    assert.ok(ms < 20_000, `first diagnostics after ${ms} ms`);
+    // the first record is analysed, the last is not and says why
+    const first = await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 0, character: 2 },
+    });
+    assert.doesNotMatch(first.contents.value, /not analysed/);
+    const lastHeader = text.split('\n').indexOf(`game "g${copies - 1}"`);
+    assert.ok(lastHeader > 0);
+    const last = await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: lastHeader, character: 2 },
+    });
+    assert.match(last.contents.value, /not analysed in the editor/i);
+  } finally {
+    await client.shutdown();
+  }
+});
