@@ -9,6 +9,27 @@
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 
 // ---------------------------------------------------------------------------------------------
+// Initialization and commands
+
+/** What dab's VS Code client sends as `initializationOptions` (other clients send nothing or other things). */
+export interface DabInitializationOptions {
+  /** The `dab.*` settings. */
+  settings?: unknown;
+  /** Commands the client runs itself: the code lenses use `dab.showBoard` when it is listed. */
+  clientCommands?: string[];
+}
+
+/** The client's board view, opened at a place in a document (arguments: uri, position). */
+export const SHOW_BOARD_COMMAND = 'dab.showBoard';
+
+/**
+ * The server's command (workspace/executeCommand) that code lenses run in editors without the
+ * board view: the position at a place (arguments: uri, position) in words and as a text diagram,
+ * shown as a message and returned as a string.
+ */
+export const SHOW_POSITION_COMMAND = 'dab.showPosition';
+
+// ---------------------------------------------------------------------------------------------
 // Client -> server requests
 
 /** The board under the cursor: everything the webview draws (null when the cursor is on no entry). */

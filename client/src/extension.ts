@@ -11,7 +11,13 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { BOARD_VIEW_TYPE, BoardPanel } from './boardPanel';
-import { AnalysisChangedNotification, CursorNotification, type CursorParams } from '../../shared/protocol';
+import {
+  AnalysisChangedNotification,
+  CursorNotification,
+  SHOW_BOARD_COMMAND,
+  type CursorParams,
+  type DabInitializationOptions,
+} from '../../shared/protocol';
 import { extendMarkdownIt, pictureModule, type MarkdownItLike } from './markdownPreview';
 import { registerDblImport } from './dblImport';
 
@@ -32,14 +38,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'dab' }],
     synchronize: { configurationSection: 'dab' },
-    initializationOptions: { settings: vscode.workspace.getConfiguration('dab') },
+    initializationOptions: {
+      settings: vscode.workspace.getConfiguration('dab'),
+      clientCommands: [SHOW_BOARD_COMMAND],
+    } satisfies DabInitializationOptions,
     outputChannelName: 'dab language server',
   };
   client = new LanguageClient('dab', 'dab language server', serverOptions, clientOptions);
   const getClient = () => (client && client.isRunning() ? client : undefined);
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('dab.showBoard', (uriArg?: unknown, posArg?: unknown) => {
+    vscode.commands.registerCommand(SHOW_BOARD_COMMAND, (uriArg?: unknown, posArg?: unknown) => {
       BoardPanel.show(context.extensionUri, getClient, targetOf(uriArg, posArg));
     }),
     vscode.commands.registerCommand('dab.exportBoardSvg', () => exportBoardSvg()),

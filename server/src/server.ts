@@ -11,7 +11,9 @@ import {
   ErrorCodes,
   InlayHintRefreshRequest,
   MarkupKind,
+  MessageType,
   ResponseError,
+  ShowMessageNotification,
   createConnection,
   ProposedFeatures,
   TextDocuments,
@@ -27,6 +29,9 @@ import { defaultSettings, readSettings, type DabSettings } from './settings';
 import {
   AnalysisChangedNotification,
   BoardViewRequest,
+  SHOW_BOARD_COMMAND,
+  SHOW_POSITION_COMMAND,
+  type DabInitializationOptions,
   CursorNotification,
   ImportDblRequest,
   PlayLineRequest,
@@ -42,9 +47,13 @@ import { documentSymbols, foldingRanges } from './features/symbols';
 import { codeActions } from './features/codeActions';
 import { boardView } from './features/boardViewRequest';
 import { playLine } from './features/playLine';
+import { showPosition } from './features/showPosition';
 import { importDbl } from './features/importDbl';
 
 const connection = createConnection(ProposedFeatures.all);
+// A promise nobody awaited that failed (a client that refused a request, say) is logged, never
+// allowed to end the server (Node's default for an unhandled rejection).
+process.on('unhandledRejection', (e) => connection.console.error(`dab: unhandled: ${(e as Error)?.stack ?? e}`));
 const documents = new TextDocuments(TextDocument);
 
 let settings: DabSettings = defaultSettings;
@@ -54,6 +63,8 @@ let canRefreshHints = false;
 let canReportProgress = false;
 /** The client shows hovers as plain text only (its hover.contentFormat has no Markdown). */
 let plainHovers = false;
+/** What the code lenses run: the client's board view when it has one, else the server's text view. */
+let lensCommand = SHOW_POSITION_COMMAND;
 /** Where the server is in its life (LSP: no request before initialize, none but exit after shutdown). */
 let lifecycle: 'new' | 'running' | 'shut down' = 'new';
 
@@ -223,7 +234,8 @@ function applyStoreSetting(): void {
   storeSetting = id;
   const warn = (w: string) => {
     connection.console.warn(`dab: ${w}`);
-    void connection.window.showWarningMessage(`dab: ${w}`);
+    // a notification (window/showMessage), not a request a client may not answer
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `dab: ${w}` });
   };
   proofs?.close();
   proofs = openProofCache(path, { maxBytes: settings.store.maxSizeMb * 1024 * 1024, onWarning: warn });
@@ -253,11 +265,13 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canRefreshLenses = !!caps.workspace?.codeLens?.refreshSupport;
   canRefreshHints = !!caps.workspace?.inlayHint?.refreshSupport;
   canReportProgress = !!caps.window?.workDoneProgress;
-  const init = params?.initializationOptions as { settings?: unknown } | undefined;
+  const init = params?.initializationOptions as DabInitializationOptions | undefined;
   if (init?.settings) {
     settings = readSettings(init.settings);
     search.configure(settings.search);
   }
+  const clientRunsBoard = Array.isArray(init?.clientCommands) && init.clientCommands.includes(SHOW_BOARD_COMMAND);
+  lensCommand = clientRunsBoard ? SHOW_BOARD_COMMAND : SHOW_POSITION_COMMAND;
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -267,6 +281,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentSymbolProvider: true,
       foldingRangeProvider: true,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
+      // dab's VS Code client runs its lenses' command itself (announcing it would clash with its own)
+      ...(clientRunsBoard ? {} : { executeCommandProvider: { commands: [SHOW_POSITION_COMMAND] } }),
     },
     serverInfo: { name: 'dab-language-server', version },
   };
@@ -291,7 +307,20 @@ documents.onDidClose((e) => {
 
 // params are read defensively: a client may send null or a malformed object
 connection.onHover((p) => hoverFor(p));
-connection.onCodeLens((p) => withReport(p?.textDocument?.uri, (r) => codeLenses(r, p.textDocument.uri), []));
+connection.onCodeLens((p) =>
+  withReport(p?.textDocument?.uri, (r) => codeLenses(r, p.textDocument.uri, lensCommand), []),
+);
+connection.onExecuteCommand((p) => {
+  checkLifecycle();
+  if (p?.command !== SHOW_POSITION_COMMAND) return null;
+  const [uri, position] = Array.isArray(p.arguments) ? p.arguments : [];
+  const doc = dabDocument(uri);
+  const pos = doc && validPosition(doc, position);
+  if (!doc || !pos) return null;
+  const text = withReport(doc.uri, (r) => showPosition(r, pos), null);
+  if (text) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: text });
+  return text;
+});
 connection.languages.inlayHint.on((p) => withReport(p?.textDocument?.uri, (r) => inlayHints(r, p.range, settings), []));
 connection.onDocumentSymbol((p) => withReport(p?.textDocument?.uri, (r) => documentSymbols(r), []));
 connection.onFoldingRanges((p) => withReport(p?.textDocument?.uri, (r) => foldingRanges(r), []));

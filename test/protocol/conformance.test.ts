@@ -208,3 +208,28 @@ test('a file with more board positions than the editor analyses: the rest is lef
     await client.shutdown();
   }
 });
+
+test('in an editor without the board view, the lenses show the position as a text diagram', async () => {
+  const client = new LspTestClient();
+  try {
+    const init = await client.initialize(true);
+    assert.deepEqual(init.capabilities.executeCommandProvider.commands, ['dab.showPosition']);
+    const text = 'position "p"\n  size 2x2\n  players "Alice" "Bob"\n  moves a1-b1 a1-a2 b1-b2 a2-b2\n';
+    const uri = client.open('lens-diagram.dab', text);
+    await client.waitForDiagnostics(uri);
+    const lenses: any[] = await client.request('textDocument/codeLens', { textDocument: { uri } });
+    assert.ok(lenses.length >= 1);
+    for (const l of lenses) assert.equal(l.command.command, 'dab.showPosition');
+    // at the end of the moves: the box a1 is Bob's (a2-b2 completed it)
+    const shown: string = await client.request('workspace/executeCommand', {
+      command: 'dab.showPosition',
+      arguments: [uri, { line: 3, character: 40 }],
+    });
+    const rows = shown.split('\n').slice(1);
+    assert.match(shown.split('\n')[0], /^Position "p", after move 4: /);
+    assert.deepEqual(rows, ['  +   +   +', '', '  +---+   +', '  | B |', '  +---+   +']);
+    assert.equal(await client.request('workspace/executeCommand', { command: 'dab.nothing', arguments: [uri] }), null);
+  } finally {
+    await client.shutdown();
+  }
+});

@@ -42,7 +42,13 @@ test('code lens above the endgame says what to open and who wins', async () => {
     titles.some((t) => /^Open a 3-chain — the controller wins by 1$/.test(t)),
     titles.join('\n'),
   );
-  for (const l of lenses) assert.equal(l.command.command, 'dab.showBoard');
+  // a client without dab's board view gets the server's text view as the lenses' command
+  for (const l of lenses) assert.equal(l.command.command, 'dab.showPosition');
+  const shown: string = await client.request('workspace/executeCommand', {
+    command: 'dab.showPosition',
+    arguments: lenses[0].command.arguments,
+  });
+  assert.ok(shown.startsWith('Endgame ') && shown.endsWith(`: ${titles[0]}`), shown);
 });
 
 test('a wrong value claim and an illegal move get diagnostics with exact ranges', async () => {

@@ -8,6 +8,7 @@ import { toJson } from '../../server/src/cli/json';
 import { hover } from '../../server/src/features/hover';
 import { codeLenses } from '../../server/src/features/codeLens';
 import { inlayHints } from '../../server/src/features/inlayHints';
+import { showPosition } from '../../server/src/features/showPosition';
 import { documentSymbols, foldingRanges } from '../../server/src/features/symbols';
 import { boardView } from '../../server/src/features/boardViewRequest';
 import { codeActions } from '../../server/src/features/codeActions';
@@ -77,6 +78,8 @@ test('mutated examples: analysis, JSON and every feature answer without throwing
         const line = Math.floor(rand() * lines.length),
           character = Math.floor(rand() * ((lines[line]?.length ?? 0) + 2));
         hover(rep, { line, character });
+        const shown = showPosition(rep, { line, character });
+        if (shown !== null) assert.ok(shown.length > 0);
         boardView(rep, { uri: 'u', position: { line, character } });
         codeActions(
           rep,
@@ -88,7 +91,7 @@ test('mutated examples: analysis, JSON and every feature answer without throwing
           () => undefined,
         );
       }
-      codeLenses(rep, 'u');
+      codeLenses(rep, 'u', 'dab.showPosition');
       inlayHints(
         rep,
         { start: { line: 0, character: 0 }, end: { line: 9999, character: 0 } },

@@ -225,3 +225,44 @@ test('a diagram larger than 12x12 is a clear error, not a board', () => {
   assert.ok(doc.diagnostics.some((d) => d.code === 'bad-size'));
   assert.equal(doc.models[0].geometry, null);
 });
+
+test('writeDiagram is the reader inverse: lines and owners survive the round trip on random boards', async () => {
+  const { writeDiagram } = await import('../../server/src/engine/notation');
+  const { geometryOf } = await import('../../server/src/engine/board/geometry');
+  const { BoardState } = await import('../../server/src/engine/board/state');
+  const { mulberry32 } = await import('../support/random');
+  const r = mulberry32(606);
+  let checked = 0;
+  for (let i = 0; i < 400; i++) {
+    const w = 1 + Math.floor(r() * 5),
+      h = 1 + Math.floor(r() * 5);
+    if (w * h < 2) continue;
+    const g = geometryOf(w, h);
+    const s = new BoardState(g);
+    const n = Math.floor(r() * (g.lineCount + 1));
+    for (let k = 0; k < n; k++) {
+      const undrawn = s.undrawnLines();
+      s.play(undrawn[Math.floor(r() * undrawn.length)]);
+    }
+    const players: [string, string] = i % 5 === 0 ? ['Ann', 'Andy'] : ['Alice', 'Bob'];
+    const rows = writeDiagram(s, players);
+    const text = `position "p"\n  players "${players[0]}" "${players[1]}"\n  diagram\n${rows.map((x) => `    ${x}`).join('\n')}\n`;
+    const doc = readDab(text);
+    assert.deepEqual(
+      doc.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+      text,
+    );
+    const m = doc.models[0];
+    assert.equal(m.geometry!.width, w, text);
+    assert.equal(m.geometry!.height, h, text);
+    assert.deepEqual([...m.initial!.drawn], [...s.drawn], text);
+    const shared = players[0][0] === players[1][0];
+    for (let b = 0; b < g.boxCount; b++) {
+      const want = s.owner[b] === UNCLAIMED ? UNCLAIMED : shared ? CLAIMED_UNKNOWN : s.owner[b];
+      assert.equal(m.initial!.owner[b], want, `${text}\nbox ${g.boxName(b)}`);
+    }
+    checked++;
+  }
+  assert.ok(checked > 350);
+});

@@ -1,20 +1,21 @@
 /**
  * Code lenses above every analysable position: what to open and who wins, or after an opening
- * whether to keep control; for records, the review in one line. Each lens opens the board view.
+ * whether to keep control; for records, the review in one line. Each lens runs `command` at its
+ * place: the client's board view, or the server's text view (features/showPosition.ts).
  */
 import type { CodeLens } from 'vscode-languageserver';
 import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import { entryLensTitle, playLineTitle, reviewSummary } from '../engine/phrasebook';
 import { toLspRange } from './convert';
 
-export function codeLenses(report: DocumentReport, uri: string): CodeLens[] {
+export function codeLenses(report: DocumentReport, uri: string, command: string): CodeLens[] {
   const lenses: CodeLens[] = [];
   for (const e of report.entries) {
     const header = toLspRange(e.model.entry.headerRange);
     const at = { line: header.start.line, character: header.start.character };
     lenses.push({
       range: header,
-      command: { title: entryLensTitle(e), command: 'dab.showBoard', arguments: [uri, at] },
+      command: { title: entryLensTitle(e), command, arguments: [uri, at] },
     });
     const play = e.model.entry.play;
     if (play && e.moves.length > 0) {
@@ -23,7 +24,7 @@ export function codeLenses(report: DocumentReport, uri: string): CodeLens[] {
         range: r,
         command: {
           title: playLineTitle(e),
-          command: 'dab.showBoard',
+          command,
           arguments: [uri, { line: r.start.line, character: r.start.character }],
         },
       });
@@ -34,7 +35,7 @@ export function codeLenses(report: DocumentReport, uri: string): CodeLens[] {
         range: r,
         command: {
           title: `Review: ${reviewSummary(e)}`,
-          command: 'dab.showBoard',
+          command,
           arguments: [uri, { line: r.start.line, character: r.start.character }],
         },
       });

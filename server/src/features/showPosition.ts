@@ -1,0 +1,30 @@
+/**
+ * The `dab.showPosition` command (workspace/executeCommand), what the code lenses run in editors
+ * without dab's board view (every client but dab's VS Code extension, which shows the board
+ * itself): the position at a place in the document in words and as a text diagram (the notation's
+ * own, docs/notation.md §6), shown as a message and returned.
+ */
+import type { Position } from 'vscode-languageserver';
+import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import { writeDiagram } from '../engine/notation';
+import {
+  boardValueText,
+  capitalized,
+  entryLabel,
+  entryLensTitle,
+  notAnalysedWords,
+  positionLabel,
+} from '../engine/phrasebook';
+import { entryAt, isVariation, linePositionAt } from './convert';
+
+export function showPosition(report: DocumentReport, pos: Position): string | null {
+  const entry = entryAt(report, pos.line);
+  if (!entry) return null;
+  const name = entryLabel(entry.kind, entry.title);
+  const { line, position: p } = linePositionAt(entry, pos.line, pos.character);
+  if (!p) return `${capitalized(name)}: ${capitalized(notAnalysedWords(entry))}.`;
+  if (!p.state) return `${capitalized(name)}: ${entryLensTitle(entry)}`;
+  const where = positionLabel(name, p.ply, isVariation(line));
+  const diagram = writeDiagram(p.state, entry.players).map((r) => (r ? `  ${r}` : ''));
+  return [`${capitalized(where)}: ${boardValueText(entry, p)}`, ...diagram].join('\n');
+}
