@@ -174,7 +174,9 @@ test('summaries count proven loss bounds and result changes; --max-loss sees bou
       if (mine.some((m) => m.loss === null && (m.lossAtLeast ?? 0) > 0)) bounded++;
       assert.match(
         reviewSummary(e),
-        new RegExp(`${e.players[p]} (gave away )?${atLeast ? 'at least ' : ''}${sum} box`),
+        new RegExp(
+          `${e.players[p]} (gave away )?${!atLeast ? `${sum} box` : sum === 0 ? '0 boxes so far' : `at least ${sum} box`}`,
+        ),
       );
     }
     const changing = e.moves.filter((m) => m.changesResult).length;

@@ -80,9 +80,10 @@ export function reviewSummary(e: EntryReport): string {
   return `${e.players[0]} gave away ${lostBoxes(s, 0)}, ${e.players[1]} ${lostBoxes(s, 1)}; ${plural(s.resultChanging, 'result-changing error')}${unknown}`;
 }
 
-/** "3 boxes", or "at least 8 boxes" when a loss in the total is only bounded. */
+/** "3 boxes", or "at least 8 boxes" when a loss in the total is only bounded ("0 boxes so far" when none is proven yet). */
 function lostBoxes(s: ReviewSummary, player: 0 | 1): string {
-  return `${s.lostAtLeast[player] ? 'at least ' : ''}${boxes(s.lost[player])}`;
+  if (!s.lostAtLeast[player]) return boxes(s.lost[player]);
+  return s.lost[player] === 0 ? `${boxes(0)} so far` : `at least ${boxes(s.lost[player])}`;
 }
 
 /** CLI `--max-loss`: "a1-b1 gives away 5 boxes, more than --max-loss 3" ("at least 5 boxes": a proven bound). */
