@@ -105,3 +105,41 @@ test('mutated examples: analysis, JSON and every feature answer without throwing
   assert.equal(n, 600);
   console.log(`${n} mutated example files analysed; every feature answered without throwing`);
 });
+
+test('entries left out by the editor bound (maxPositions): every feature answers, and says why', async () => {
+  const { plausibleRecord } = await import('../support/boards');
+  const { documentSymbols, foldingRanges } = await import('../../server/src/features/symbols');
+  const records = [1, 2, 3, 4].map((seed) => plausibleRecord(3, 3, 24, lcg(seed), `r${seed}`));
+  const text = records.join('\n') + '\nendgame "e"\n  components 3 + 4l + 8l\n';
+  const rep = analyzeText(text, { maxPositions: 30 });
+  // 25 positions per record: the first fits, the second would pass the bound, so it and the rest are left out
+  assert.deepEqual(
+    rep.entries.map((e) => e.leftOut === true),
+    [false, true, true, true, false],
+  );
+  const warn = rep.diagnostics.filter((d) => d.code === 'not-analysed-here');
+  assert.equal(warn.length, 1);
+  assert.equal(warn[0].range.line, rep.entries[1].line);
+  assert.match(warn[0].message, /This entry and the 2 entries after it are not analysed in the editor/);
+  const lines = text.split('\n');
+  for (let line = 0; line < lines.length; line++) {
+    const h = hover(rep, { line, character: 2 });
+    const e = rep.entries.find(
+      (x) => x.line <= line && (rep.entries.find((y) => y.line > x.line)?.line ?? Infinity) > line,
+    );
+    if (h && e?.leftOut) assert.match((h.contents as { value: string }).value, /not analysed in the editor/i);
+    boardView(rep, { uri: 'u', position: { line, character: 2 } });
+    showPosition(rep, { line, character: 2 });
+  }
+  const lenses = codeLenses(rep, 'u', 'dab.showPosition');
+  assert.ok(lenses.some((l) => /not analysed in the editor/i.test(l.command!.title)));
+  inlayHints(
+    rep,
+    { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+    { ...defaultSettings, inlayHints: { enabled: true, afterEachMove: true } },
+  );
+  assert.equal(documentSymbols(rep).length, 5);
+  foldingRanges(rep);
+  // without the bound everything is analysed
+  assert.ok(analyzeText(text).entries.every((e) => !e.leftOut && e.positions.length > 0));
+});
