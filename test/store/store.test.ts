@@ -496,6 +496,17 @@ test('store: a record whose budget ran out is answered again by a warm run as it
   assert.ok(JSON.parse(r.stdout).entries[0].positions.length > 0);
 });
 
+test("store: positions given no time (the record budget spent) read back what the cold run showed, not the new run's table", () => {
+  // 1 ms per position, 50 ms per record: most positions get no time, their bounds came from the
+  // cold run's solver table, which is not kept; a warm run must show those stored bounds again
+  for (const seed of [23, 24]) {
+    const { cold, warm } = analyzeColdThenWarm(seed, 1, ['--record-budget-ms', '50']);
+    const reasons = JSON.parse(cold).entries[0].search.unproven.map((u: { reason: string }) => u.reason);
+    assert.ok(reasons.includes('record-budget'), reasons.join(' '));
+    assert.equal(warm, cold, `seed ${seed}: every answer and note of the warm run is the cold run's`);
+  }
+});
+
 test('store: record traces are bounded (the oldest dropped first), checked, and forgotten by clear', () => {
   const path = join(tempDir(), 't.sqlite');
   const warnings: string[] = [];

@@ -8,7 +8,7 @@
 import type { BoardState } from '../engine/board/state';
 import { betterEstimate, estimateOf, withEstimate, type Evaluation } from '../engine/analysis/evaluation';
 import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
-import { MOVES_NOT_FOUND, searchBudgetReached } from '../engine/phrasebook';
+import { MOVES_NOT_FOUND, NOT_SEARCHED, searchBudgetReached } from '../engine/phrasebook';
 import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
 
@@ -107,7 +107,8 @@ function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | und
       ? p.best.length > 0
         ? {}
         : { note: MOVES_NOT_FOUND }
-      : { note: p.tried > 0 ? searchBudgetReached(p.work) : STORE_NOTE }),
+      : // the sentence a search gives for these bounds (evaluatePosition.ts): a warm run reads as the cold one
+        { note: p.work === 0 ? NOT_SEARCHED : p.tried > 0 ? searchBudgetReached(p.work) : STORE_NOTE }),
   };
   // the estimate stays what it was: a best move found so far, not proven (none beside proven optimal moves)
   return withEstimate(e, p.estimate);
@@ -173,8 +174,8 @@ function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation 
 
 /**
  * Evaluate `state` by `search` unless the store already has the answer: its exact value, or bounds
- * that an attempt with at least `timeBudgetMs` (> 0) could not narrow (the same search again would
- * end the same way). The search is given the stored bounds to start from; what it proves is
+ * that an attempt with at least `timeBudgetMs` could not narrow (the same search again would end
+ * the same way; with 0, a position given no time, whose bounds a run's own table gave). The search is given the stored bounds to start from; what it proves is
  * combined with them and kept.
  */
 export function searchOnce(
@@ -185,7 +186,9 @@ export function searchOnce(
 ): Evaluation {
   const stored = proofs?.lookup(state);
   if (stored?.evaluation.status === 'exact') return stored.evaluation;
-  if (stored && timeBudgetMs > 0 && stored.triedMs >= timeBudgetMs) return stored.evaluation;
+  // tried as long before (a position given no time included: its bounds then came from the run's
+  // table, which is not kept, so a later run must read them back rather than its own table's)
+  if (stored && stored.triedMs >= timeBudgetMs) return stored.evaluation;
   const fresh = search(stored ? { lower: stored.evaluation.lower, upper: stored.evaluation.upper } : undefined);
   if (!proofs) return fresh;
   const e = proofs.combine(stored?.evaluation, fresh);

@@ -60,11 +60,14 @@ export function boundsInWords(
   return `${result}; ${rest}`;
 }
 
+/** A position given no search (its record's budget was spent): its bounds come from earlier proofs. */
+export const NOT_SEARCHED = 'not searched: no budget left for this position (bounds from earlier proofs only)';
+
 /** Why a searched position's value stayed unknown. */
 export function unprovenNote(proof: Proof, remaining: number): string {
   const searched = `${proof.nodes.toLocaleString('en-US')} positions searched in ${(proof.ms / 1000).toFixed(1)} s`;
   if (proof.stopped === 'cancelled') return `search cancelled (${searched})`;
-  if (proof.nodes === 0) return 'not searched: no budget left for this position (bounds from earlier proofs only)';
+  if (proof.nodes === 0) return NOT_SEARCHED;
   const what = proof.result !== null ? 'result proven; the margin was' : 'the result was';
   const trivial = proof.lower <= -remaining && proof.upper >= remaining;
   return `${what} not proven within the search budget (${searched}${trivial ? '' : ', bounds proven'})`;
