@@ -163,13 +163,14 @@ function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation 
         upper,
         // Only a complete set of move values names every optimal move.
         best: complete ? best.sort((a, b) => a - b) : [],
-        moveValues,
+        ...(moveValues.size ? { moveValues } : {}),
         note: undefined,
       },
       estimate,
     );
   }
-  return withEstimate({ ...fresh, lower, upper, moveValues }, estimate);
+  // no move valued by either: no table of move values (as a search reports it)
+  return withEstimate({ ...fresh, lower, upper, ...(moveValues.size ? { moveValues } : {}) }, estimate);
 }
 
 /**
