@@ -49,7 +49,8 @@ export class AnalysisStore {
   get(document: TextDocument): DocumentReport {
     const c = this.cache.get(document.uri);
     if (c && c.version === document.version) return c.report;
-    return this.analyze(document.uri, document.version, readDab(document.getText())).report;
+    const doc = readDab(document.getText(), { maxWork: EDITOR_MAX_POSITIONS });
+    return this.analyze(document.uri, document.version, doc).report;
   }
 
   /** The board state under a cursor (the entry's position after the last move before it, or `ply`). */
@@ -99,7 +100,6 @@ export class AnalysisStore {
       minLoss: s.diagnostics.minLoss,
       resultChangeSeverity: s.diagnostics.resultChangeSeverity,
       lossSeverity: s.diagnostics.lossSeverity,
-      maxPositions: EDITOR_MAX_POSITIONS,
     });
     this.search.setPlan(uri, searchPlan(doc, wanted));
     const at = performance.now();

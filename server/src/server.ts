@@ -87,7 +87,7 @@ const progress = new SearchProgress(connection, () => canReportProgress);
 
 function publish(uri: string): void {
   const doc = dabDocument(uri);
-  if (!doc) return;
+  if (!doc || lifecycle !== 'running') return;
   try {
     const report = store.get(doc);
     void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
@@ -298,7 +298,8 @@ connection.onDidChangeConfiguration((change) => {
   else void pullSettings();
 });
 
-documents.onDidOpen((e) => guarded(() => publish(e.document.uri)));
+// debounced like an edit: a document closed again at once (a client opening many) is never analysed
+documents.onDidOpen((e) => schedulePublish(e.document.uri));
 documents.onDidChangeContent((e) => schedulePublish(e.document.uri));
 documents.onDidClose((e) => {
   store.close(e.document.uri);
@@ -356,6 +357,7 @@ function followCursor(uri: unknown, pos: { line: number; character: number } | u
 }
 
 connection.onShutdown(() => {
+  if (lifecycle === 'new') throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the server is not initialized');
   lifecycle = 'shut down';
   search.dispose();
   proofs?.close();

@@ -112,15 +112,17 @@ test('entries left out by the editor bound (maxPositions): every feature answers
   const records = [1, 2, 3, 4].map((seed) => plausibleRecord(3, 3, 24, lcg(seed), `r${seed}`));
   const text = records.join('\n') + '\nendgame "e"\n  components 3 + 4l + 8l\n';
   const rep = analyzeText(text, { maxPositions: 30 });
-  // 25 positions per record: the first fits, the second would pass the bound, so it and the rest are left out
+  // 25 positions of work per record: the first fits, the second would pass the bound, so it and
+  // every entry after it (the endgame too) are left out, their moves not even replayed
   assert.deepEqual(
     rep.entries.map((e) => e.leftOut === true),
-    [false, true, true, true, false],
+    [false, true, true, true, true],
   );
+  assert.ok(rep.doc.models.slice(1).every((m) => m.leftOut && m.states.length <= 1 && m.diagnostics.length === 0));
   const warn = rep.diagnostics.filter((d) => d.code === 'not-analysed-here');
   assert.equal(warn.length, 1);
   assert.equal(warn[0].range.line, rep.entries[1].line);
-  assert.match(warn[0].message, /This entry and the 2 entries after it are not analysed in the editor/);
+  assert.match(warn[0].message, /This entry and the 3 entries after it are not analysed in the editor/);
   const lines = text.split('\n');
   for (let line = 0; line < lines.length; line++) {
     const h = hover(rep, { line, character: 2 });

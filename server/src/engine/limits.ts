@@ -77,9 +77,11 @@ export const NIM_BUDGET_CLI_PROBE = 100;
  */
 export const NIM_BUDGET_WORKER = 200_000;
 /**
- * Board positions the editor analyses per document (AnalysisOptions.maxPositions): every edit
- * re-analyses the whole text on the server's main thread, about 60 µs and a few KB per position, so
- * this bounds a keystroke's wait (about 0.6 s) and the memory of a huge file; the CLI has no bound.
+ * The work, in positions, the editor reads and analyses per document (readDab's ReadOptions.maxWork:
+ * a written move is one position, an endgame entry about 30): every edit re-reads and re-analyses
+ * the whole text on the server's main thread, about 60 µs and a few KB per position, so this bounds
+ * a keystroke's wait (about 0.6 s, plus the parse: about 0.1 s per MB) and the memory of a huge file.
+ * The CLI has no bound.
  */
 export const EDITOR_MAX_POSITIONS = 10_000;
 /** Entries memoized across Nimstring calls (the shared cache: values, zero-test wins, canonical keys); cleared when full so memory stays bounded. */

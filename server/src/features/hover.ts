@@ -75,7 +75,7 @@ function moveSummary(entry: EntryReport, m: MoveReport): string {
 
 /** The position in words: who wins the rest by how much, the predicted final score, c(G), tb(G), size, best. */
 export function positionLines(entry: EntryReport, p: PositionReport | undefined): string[] {
-  if (!p) return ['Not analysed.'];
+  if (!p) return [`${escapeMarkdown(capitalized(notAnalysedWords(entry)))}.`];
   const out: string[] = [];
   const who = escapeMarkdown(entry.players[p.toMove]);
   if (p.remaining === 0) {

@@ -81,6 +81,20 @@ function stamp(): string {
 }
 
 /** Rename a file (and its journal) aside; returns the new name. */
+/**
+ * mkdir -p, one level at a time: Node 20's recursive mkdirSync loops for ever under /proc (a
+ * directory there that does not exist is never created and never reported), so a store path
+ * there would hang the caller.
+ */
+function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    if (dirname(d) === d) break;
+    missing.push(d);
+  }
+  for (const d of missing.reverse()) mkdirSync(d);
+}
+
 function setAside(path: string, why: 'corrupt' | 'foreign' | 'old'): string {
   const to = `${path}.${why}-${stamp()}`;
   renameSync(path, to);
@@ -112,7 +126,7 @@ export class StoreFile {
   static open(path: string): OpenResult {
     const warnings: string[] = [];
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      makeDirectories(dirname(path));
     } catch (e) {
       return { db: null, warnings: [`the proof store ${path} cannot be created: ${(e as Error).message}`] };
     }

@@ -7,7 +7,6 @@
 import type { BoardState } from '../board/state';
 import { evaluatePlay, type EndgameAnalysis, analyzeEndgame, type PlayStep as EndgamePlayStep } from '../endgame';
 import {
-  allLines,
   readDab,
   type DabDocument,
   type Diagnostic,
@@ -46,9 +45,8 @@ export interface AnalysisOptions {
   resultChangeSeverity?: Severity;
   lossSeverity?: Severity;
   /**
-   * Board positions analysed at most (main lines and variations, entry by entry): the board entries
-   * from the one that would pass it on are left unanalysed, with one diagnostic (the editor's bound
-   * on the work and memory of one document; default: no bound).
+   * analyzeText only: readDab's work bound (ReadOptions.maxWork), the editor's bound on one
+   * document's work and memory; the entries it leaves out get one diagnostic. Default: no bound.
    */
   maxPositions?: number;
 }
@@ -186,24 +184,18 @@ export interface DocumentReport {
 }
 
 export function analyzeText(text: string, options: AnalysisOptions = {}): DocumentReport {
-  return analyzeDocument(readDab(text), options);
+  return analyzeDocument(readDab(text, { maxWork: options.maxPositions }), options);
 }
 
 export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {}): DocumentReport {
   const diagnostics = doc.diagnostics.slice();
-  let positionsLeft = options.maxPositions ?? Infinity;
   let firstLeftOut: EntryModel | null = null,
     leftOut = 0;
   const entries = doc.models.map((model, index) => {
-    if (model.kind !== 'endgame' && positionsLeft !== Infinity) {
-      let n = 0;
-      for (const line of allLines(model)) n += line.states.length;
-      if (firstLeftOut !== null || n > positionsLeft) {
-        firstLeftOut ??= model;
-        leftOut++;
-        return { ...emptyReport(model, index), leftOut: true };
-      }
-      positionsLeft -= n;
+    if (model.leftOut) {
+      firstLeftOut ??= model;
+      leftOut++;
+      return { ...emptyReport(model, index), leftOut: true };
     }
     const report =
       model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
@@ -216,7 +208,7 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
       severity: 'warning',
       range: (firstLeftOut as EntryModel).entry.headerRange,
       code: 'not-analysed-here',
-      message: notAnalysedHereMessage(leftOut, options.maxPositions!),
+      message: notAnalysedHereMessage(leftOut, doc.maxWork ?? 0),
     });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
   return { doc, entries, diagnostics };

@@ -124,6 +124,11 @@ export interface EntryModel extends LineModel {
   endgame: EndgameModel | null;
   /** The author's claimed value at the start, if given. */
   claimedValue: { value: number; range: Range } | null;
+  /**
+   * Left out by readDab's work bound (ReadOptions.maxWork): built without its moves, play and
+   * components, so nothing of it is replayed or analysed.
+   */
+  leftOut?: boolean;
 }
 
 function diag(out: Diagnostic[], severity: Severity, range: Range, code: string, message: string): void {

@@ -56,7 +56,7 @@ function isDecision(best: string[]): boolean {
 export const NOT_ANALYSED = 'not analysed: see the problems in this entry';
 /** An entry left out because the file is too large to analyse whole in the editor. */
 export const NOT_ANALYSED_HERE =
-  'not analysed in the editor: the file has too many board positions (see the warning above this entry or an earlier one); `dab analyze` reads it all';
+  'not analysed in the editor: the file is larger than it analyses (see the warning at this entry or an earlier one); dab analyze reads it all';
 
 /** Why an entry with no positions has none. */
 export function notAnalysedWords(e: EntryReport): string {

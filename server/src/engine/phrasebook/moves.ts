@@ -139,8 +139,8 @@ export function bestMovesLine(best: string[], max: number, format: (move: string
 export const MOVES_BY_VALUE = 'Every move, by its value for the player to move:';
 
 /** The editor's bound on one document's analysis (AnalysisOptions.maxPositions), at the first entry it leaves out. */
-export function notAnalysedHereMessage(entries: number, maxPositions: number): string {
+export function notAnalysedHereMessage(entries: number, maxWork: number): string {
   const which =
     entries === 1 ? 'This entry is' : `This entry and the ${plural(entries - 1, 'entry', 'entries')} after it are`;
-  return `${which} not analysed in the editor: it analyses at most ${maxPositions.toLocaleString('en-US')} board positions per file. Split the file, or run \`dab analyze\` on it.`;
+  return `${which} not analysed in the editor: it analyses at most ${maxWork.toLocaleString('en-US')} positions per file (a move is one, an endgame entry about 30). Split the file, or run dab analyze on it.`;
 }

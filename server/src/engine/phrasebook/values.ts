@@ -115,9 +115,9 @@ export function moveHint(
   lossAtLeast: number | null,
   valueAfter: number | null,
 ): { label: string; tooltip: string } {
-  if (loss !== null && loss > 0) return { label: `loses ${loss}`, tooltip: MOVE_HINT_LOSS };
+  if (loss !== null && loss > 0) return { label: `loses ${loss}`, tooltip: `${MOVE_HINT_LOSS}.` };
   if (loss === null && lossAtLeast !== null && lossAtLeast > 0)
-    return { label: `loses ≥ ${lossAtLeast}`, tooltip: `${MOVE_HINT_LOSS} (at least; not known exactly yet)` };
+    return { label: `loses ≥ ${lossAtLeast}`, tooltip: `${MOVE_HINT_LOSS} (at least; not known exactly yet).` };
   if (valueAfter === null) return { label: 'v ?', tooltip: 'The value after this move is not known yet.' };
   return {
     label: `v ${signed(valueAfter)}`,
