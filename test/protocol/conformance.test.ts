@@ -107,6 +107,19 @@ test('malformed positions and params, and documents of other languages, get empt
     assert.deepEqual(await client.request('textDocument/codeLens', { textDocument: null }), []);
     assert.deepEqual(await client.request('textDocument/documentSymbol', { textDocument: null }), []);
     assert.deepEqual(await client.request('textDocument/inlayHint', { textDocument: { uri: 42 }, range: null }), []);
+    // a range is kept to the character: the hint at the end of the entry (line 2) is outside this one
+    const end = { line: 2, character: 2 };
+    const hints: any[] = await client.request('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end },
+    });
+    for (const h of hints)
+      assert.ok(h.position.line < end.line || h.position.character <= end.character, JSON.stringify(h));
+    const all: any[] = await client.request('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+    });
+    assert.ok(all.length > hints.length, JSON.stringify(all));
     assert.equal(await client.request('dab/boardView', { uri: null, position: null }), null);
     // a .dbl record and a Markdown file opened on the server are not read as .dab
     const other = pathToFileURL(resolve('/tmp/dab-protocol', 'game.dbl')).href;

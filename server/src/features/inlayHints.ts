@@ -8,11 +8,14 @@ import { afterMove } from './convert';
 export function inlayHints(report: DocumentReport, range: Range, settings: DabSettings): InlayHint[] {
   if (!settings.inlayHints.enabled) return [];
   const hints: InlayHint[] = [];
-  const inRange = (line: number) => line >= range.start.line && line <= range.end.line;
+  // the requested range, to the character (positions compared as (line, character) pairs)
+  const before = (a: { line: number; character: number }, b: { line: number; character: number }) =>
+    a.line < b.line || (a.line === b.line && a.character < b.character);
+  const inRange = (p: { line: number; character: number }) => !before(p, range.start) && !before(range.end, p);
   for (const e of report.entries) {
     const p = e.positions[0];
     const end = lastContentEnd(e.model.entry);
-    if (p && inRange(end.line)) {
+    if (p && inRange(end)) {
       const label = valueLabel(p);
       hints.push({
         position: end,
@@ -25,12 +28,13 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
     if (settings.inlayHints.afterEachMove) {
       for (const line of e.lines)
         for (const m of line.moves) {
-          if (!inRange(m.range.endLine)) continue;
+          const position = { line: m.range.endLine, character: m.range.endCharacter };
+          if (!inRange(position)) continue;
           const after = afterMove(line, m);
           if (!after) continue;
           const { label, tooltip } = moveHint(m.loss, m.lossAtLeast, after.value);
           hints.push({
-            position: { line: m.range.endLine, character: m.range.endCharacter },
+            position,
             label,
             kind: InlayHintKind.Parameter,
             paddingLeft: true,
