@@ -377,3 +377,25 @@ test('a move in a simplified region: simplifying from the cut string ends alone 
   }
   assert.ok(moves > 5000 && loony > 500 && loony < moves, `${moves} moves, ${loony} loony`);
 });
+
+test('a Nimstring time limit holds on a 12x12 board (one region option there can take seconds)', () => {
+  // ply 64 of a random 12x12 game: with its deadline checked per region only, the view ran 48 s
+  // past a limit of 0 ms
+  const moves =
+    'd2-e2 f7-g7 a6-b6 g5-h5 g11-g12 e1-e2 e2-e3 j12-j13 m4-m5 l1-l2 f9-g9 m12-m13 i2-i3 c1-c2 j11-k11 h6-h7 b8-c8 b10-c10 j10-j11 b11-b12 g6-h6 m8-m9 b4-b5 c2-d2 i9-i10 h12-h13 l11-l12 b4-c4 a11-b11 m10-m11 a2-b2 l10-l11 e11-e12 e6-f6 d9-d10 k1-k2 i12-j12 b1-c1 a4-a5 a8-b8 h10-h11 i9-j9 a10-a11 d10-d11 g3-g4 j6-j7 i13-j13 b9-b10 k3-l3 k6-k7 b10-b11 e7-f7 j11-j12 k12-k13 g12-h12 k9-k10 e10-e11 i10-i11 k1-l1 f8-f9 b6-b7 a9-b9 d7-d8 c11-d11';
+  const g = geometryOf(12, 12);
+  const s = new BoardState(g);
+  for (const m of moves.split(' ')) {
+    const p = parseLine(g, m);
+    assert.ok(p.ok, m);
+    s.play(p.line);
+  }
+  assert.equal(s.undrawnLines().length, g.lineCount - 64);
+  for (const limit of [0, 300]) {
+    const t0 = Date.now();
+    const n = nimSummary(s, 250_000, true, limit);
+    const ms = Date.now() - t0;
+    assert.ok(ms < limit + 5000, `${ms} ms for a limit of ${limit} ms`);
+    assert.ok(n.longChains >= 0);
+  }
+});

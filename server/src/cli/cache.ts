@@ -3,12 +3,17 @@
  * (where it is, how much it holds; share deep proofs with a team through a portable file).
  */
 import { ProofStore } from '../store';
+import { positionOfKey, type Proof } from '../store/proof';
+import { BATCH_TABLE_MB, Solver } from '../engine/solver';
+import { IMPORT_VERIFY_MS } from '../engine/limits';
 
 export const CACHE_USAGE = `usage:
   dab cache stats            where the proof store is and what it holds
   dab cache clear            forget every stored proof
-  dab cache export FILE      write every proof to FILE (JSON lines, portable)
-  dab cache import FILE      check every record of FILE and add it to the store
+  dab cache export FILE      write every proof to FILE (JSON lines, portable; - for standard output)
+  dab cache import FILE      check every record of FILE, prove it again, and add it to the store
+  --verify-ms N              import: time to prove each record again (default ${IMPORT_VERIFY_MS}); a record
+                             not proven within it is rejected
   --store PATH               use the store at PATH (default: $DAB_STORE, else the user's cache directory)`;
 
 function mb(bytes: number): string {
@@ -16,7 +21,19 @@ function mb(bytes: number): string {
 }
 
 /** Runs a cache command against the store at `path`; returns the exit code. */
-export function cacheCommand(args: string[], path: string | null): number {
+export function cacheCommand(argv: string[], path: string | null): number {
+  const args = argv.slice();
+  let verifyMs = IMPORT_VERIFY_MS;
+  const at = args.indexOf('--verify-ms');
+  if (at >= 0) {
+    const v = Number(args[at + 1]);
+    if (!/^\d+$/.test(args[at + 1] ?? '') || !Number.isSafeInteger(v) || v < 1) {
+      process.stderr.write(`dab: --verify-ms needs a whole number of milliseconds, at least 1\n${CACHE_USAGE}\n`);
+      return 2;
+    }
+    verifyMs = v;
+    args.splice(at, 2);
+  }
   const [sub, file, ...extra] = args;
   const out = (s: string) => process.stdout.write(s + '\n');
   const err = (s: string) => process.stderr.write(`dab: ${s}\n`);
@@ -44,12 +61,19 @@ export function cacheCommand(args: string[], path: string | null): number {
       const n = store.clear();
       out(`removed ${n} proofs from ${path}`);
     } else if (sub === 'export') {
-      const n = store.exportTo(file!);
-      out(`exported ${n} proofs to ${file}`);
+      let n;
+      try {
+        n = store.exportTo(file!);
+      } catch (e) {
+        err((e as Error).message);
+        return 1;
+      }
+      // to stdout ('-'), the count goes to stderr so that the export stays a clean file
+      (file === '-' ? err : out)(`exported ${n} proofs to ${file === '-' ? 'standard output' : file}`);
     } else {
       let r;
       try {
-        r = store.importFrom(file!);
+        r = store.importFrom(file!, reprove(verifyMs));
       } catch (e) {
         err((e as Error).message);
         return 1;
@@ -65,4 +89,38 @@ export function cacheCommand(args: string[], path: string | null): number {
   } finally {
     store.close();
   }
+}
+
+/**
+ * Proves an imported record again with the solver, within `ms` per window: its bounds (one
+ * null-window search each), and with move values or optimal moves, the position solved exactly
+ * with every move's value, which must equal the record's. Returns the record to keep (without the
+ * file's tried time, which cannot be checked), or why it is rejected.
+ */
+function reprove(ms: number): (key: string, p: Proof) => Proof | string {
+  const solver = new Solver({ tableMb: BATCH_TABLE_MB });
+  return (key, p) => {
+    const st = positionOfKey(key);
+    if (typeof st === 'string') return st;
+    const r = st.openBoxCount();
+    const cut = (what: string, done: boolean) =>
+      done ? `${what} is false (a search disproves it)` : `${what} is not proven again within ${ms} ms (--verify-ms)`;
+    if (p.lower > -r) {
+      const w = solver.searchWindow(st, p.lower - 1, p.lower, { timeBudgetMs: ms });
+      if (w.lower < p.lower) return cut(`its lower bound ${p.lower}`, w.status === 'done');
+    }
+    if (p.upper < r) {
+      const w = solver.searchWindow(st, p.upper, p.upper + 1, { timeBudgetMs: ms });
+      if (w.upper > p.upper) return cut(`its upper bound ${p.upper}`, w.status === 'done');
+    }
+    if (p.moves.length > 0 || p.best.length > 0) {
+      const s = solver.solve(st, { moveValues: true, timeBudgetMs: ms });
+      if (s.status !== 'exact' || !s.moveValues) return cut('its move values', false);
+      for (const [l, v] of p.moves) if (s.moveValues[l] !== v) return cut(`the value ${v} of its move ${l}`, true);
+      if (p.best.length > 0 && p.best.join(',') !== s.best.join(',')) return cut('its optimal moves', true);
+    }
+    // the estimate stays (it is only ever shown as "best found so far, not proven"); the tried time
+    // cannot be checked, and would stop later searches of the position
+    return { ...p, tried: 0 };
+  };
 }

@@ -3,7 +3,7 @@
  * language server, for scripts and commentators. Exit 0 when every file parsed and analysed,
  * 1 when a file has errors (or, for check, a wrong claim or a move over --max-loss), 2 for bad usage.
  */
-import { readFileSync, statSync, readdirSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyzeDocument';
 import { readDab } from '../engine/notation';
@@ -17,7 +17,7 @@ import {
 import { createProgress } from './progress';
 import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
-import { MAX_SOLVER_THREADS } from '../engine/limits';
+import { MAX_FILE_BYTES, MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
 import { formatText, overMaxLoss } from './text';
 import { render } from './render';
@@ -128,26 +128,70 @@ function parseArgs(argv: string[]): Options | string {
   return o;
 }
 
-function expand(paths: string[]): { files: string[]; missing: string[] } {
+/**
+ * The files named, and the .dab files of the folders named (recursively). A folder reached twice
+ * (a link back up) is read once; an entry that cannot be read (a dangling link) is skipped with a
+ * warning, or missing when it was named itself.
+ */
+function expand(paths: string[]): { files: string[]; missing: string[]; emptyFolders: string[] } {
   const files: string[] = [],
-    missing: string[] = [];
-  const walk = (p: string) => {
+    missing: string[] = [],
+    emptyFolders: string[] = [];
+  const seen = new Set<string>();
+  const walk = (p: string, named: boolean): void => {
     let st;
     try {
       st = statSync(p);
-    } catch {
-      missing.push(p);
+    } catch (e) {
+      if (named) missing.push(p);
+      else process.stderr.write(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
       return;
     }
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) {
-        const q = join(p, name);
-        if (statSync(q).isDirectory() || name.endsWith('.dab')) walk(q);
+    if (!st.isDirectory()) {
+      files.push(p);
+      return;
+    }
+    let real: string;
+    let names: string[];
+    try {
+      real = realpathSync(p);
+      names = readdirSync(p).sort();
+    } catch (e) {
+      process.stderr.write(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    const before = files.length;
+    for (const name of names) {
+      const q = join(p, name);
+      let dir = false;
+      try {
+        dir = statSync(q).isDirectory();
+      } catch {
+        dir = false;
       }
-    } else files.push(p);
+      if (dir || name.endsWith('.dab')) walk(q, false);
+    }
+    if (named && files.length === before) emptyFolders.push(p);
   };
-  paths.forEach(walk);
-  return { files, missing };
+  for (const p of paths) walk(p, true);
+  return { files, missing, emptyFolders };
+}
+
+/**
+ * An object of arrays as JSON on stdout, one element at a time: the report of thousands of files
+ * is larger than the longest string JavaScript can make (it ended in "Invalid string length").
+ */
+function writeArrays(out: Record<string, unknown[]>): void {
+  const keys = Object.keys(out);
+  process.stdout.write('{');
+  keys.forEach((k, i) => {
+    process.stdout.write(`\n  ${JSON.stringify(k)}: [`);
+    out[k].forEach((x, j) => process.stdout.write(`${j ? ',' : ''}\n    ${JSON.stringify(x)}`));
+    process.stdout.write(`${out[k].length ? '\n  ' : ''}]${i < keys.length - 1 ? ',' : ''}`);
+  });
+  process.stdout.write('\n}\n');
 }
 
 /** `dab cache …` with its own --store / --no-store. */
@@ -166,6 +210,11 @@ function cacheMain(argv: string[]): number {
 }
 
 export function main(argv: string[]): number {
+  // a reader that stops reading (`dab analyze … | head`) ends the run quietly, as for any command
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   if (argv[0] === 'render') return render(argv.slice(1));
   if (argv[0] === 'import') return importDbl(argv.slice(1));
   if (argv[0] === 'cache') return cacheMain(argv.slice(1));
@@ -176,8 +225,9 @@ export function main(argv: string[]): number {
     return help ? 0 : 2;
   }
   const o = parsed;
-  const { files, missing } = expand(o.files);
+  const { files, missing, emptyFolders } = expand(o.files);
   for (const m of missing) process.stderr.write(`dab: ${m}: no such file or directory\n`);
+  for (const d of emptyFolders) process.stderr.write(`dab: ${d}: no .dab files in this folder\n`);
   if (files.length === 0) return 2;
   const proofs = o.search
     ? openProofCache(o.store === null ? null : resolveStorePath(o.store), {
@@ -195,6 +245,12 @@ export function main(argv: string[]): number {
   for (const file of files) {
     let text: string;
     try {
+      // a regular file of a sane size (not a device such as /dev/zero, nor a file that would take
+      // the memory a record of millions of moves takes)
+      const st = statSync(file);
+      if (!st.isFile()) throw new Error('not a regular file');
+      if (st.size > MAX_FILE_BYTES)
+        throw new Error(`${(st.size / 1e6).toFixed(0)} MB: dab reads files up to ${MAX_FILE_BYTES / 1e6} MB`);
       text = readFileSync(file, 'utf8');
     } catch (e) {
       process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
@@ -222,15 +278,13 @@ export function main(argv: string[]): number {
   proofs?.close();
   if (o.json) {
     const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file, r.proofs, o.budgetMs));
-    const out =
-      docs.length === 1
-        ? docs[0]
-        : {
-            diagnostics: docs.flatMap((d) => d.diagnostics.map((x) => ({ ...x, file: d.file }))),
-            entries: docs.flatMap((d) => d.entries.map((x) => ({ ...x, file: d.file }))),
-            files: docs,
-          };
-    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    if (docs.length === 1) process.stdout.write(JSON.stringify(docs[0], null, 2) + '\n');
+    else
+      writeArrays({
+        diagnostics: docs.flatMap((d) => d.diagnostics.map((x) => ({ ...x, file: d.file }))),
+        entries: docs.flatMap((d) => d.entries.map((x) => ({ ...x, file: d.file }))),
+        files: docs,
+      });
   } else {
     for (const r of reports)
       process.stdout.write(

@@ -140,6 +140,19 @@ export const MAX_SOLVER_THREADS = 64;
  */
 export const DEFAULT_SOLVER_THREADS_MAX = 2;
 
+/**
+ * `dab cache import`: time to prove each imported record again, per window search (--verify-ms).
+ * A file's records are never believed on its word: one not proven again within it is rejected.
+ */
+export const IMPORT_VERIFY_MS = 2_000;
+
+/**
+ * The largest file the CLI reads (bytes): a record's moves take about 60 bytes of memory per byte
+ * of text when replayed (1 million moves, 6 MB, take 1.3 GB); beyond this a file is refused with
+ * a message rather than run out of memory.
+ */
+export const MAX_FILE_BYTES = 8_000_000;
+
 // The CLI's search time (defaults of --budget-ms and --record-budget-ms).
 
 /** Per position: the result first, then the margin; beyond it the value is unknown with proven bounds. */

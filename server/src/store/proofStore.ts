@@ -9,7 +9,7 @@
  * (proof.ts) before it is believed; one that fails is dropped. The size is bounded: when the live
  * data passes maxBytes, the proofs that took the least work are evicted.
  */
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
@@ -350,14 +350,36 @@ export class ProofStore {
       lines.push(JSON.stringify(toRow(r.key, r.proof)));
       n++;
     }
+    const text = lines.join('\n') + '\n';
+    if (file === '-') {
+      writeFileSync(1, text);
+      return n;
+    }
+    // a new file, or a regular file replaced whole (never a device, a directory or a link's target)
+    let target;
+    try {
+      target = lstatSync(file);
+    } catch {
+      target = null;
+    }
+    if (target && !target.isFile()) throw new Error(`${file} is not a regular file: not written`);
     const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, lines.join('\n') + '\n');
-    renameSync(tmp, file);
+    try {
+      writeFileSync(tmp, text);
+      renameSync(tmp, file);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw new Error(`${file} cannot be written: ${(e as Error).message}`);
+    }
     return n;
   }
 
-  /** Read an export file; every record is checked, and merged with what is stored. */
-  importFrom(file: string): ImportReport {
+  /**
+   * Read an export file; every record is checked, and merged with what is stored. `verify` re-proves each record that passes the checks (cli/cache.ts): it returns the record to
+   * keep, or why not. A checksum only catches damage, not a forged or mistaken record, so a record
+   * is never believed because a file says so.
+   */
+  importFrom(file: string, verify?: (key: string, proof: Proof) => Proof | string): ImportReport {
     const report: ImportReport = { read: 0, added: 0, improved: 0, unchanged: 0, rejected: [] };
     const text = readFileSync(file, 'utf8');
     const lines = text.split('\n');
@@ -387,8 +409,9 @@ export class ProofStore {
         continue;
       }
       const r = fromRow(raw as Record<string, unknown>);
-      if (typeof r === 'string') report.rejected.push({ line: i + 1, reason: r });
-      else good.push([r.key, r.proof]);
+      const kept = typeof r === 'string' ? r : verify ? verify(r.key, r.proof) : r.proof;
+      if (typeof kept === 'string') report.rejected.push({ line: i + 1, reason: kept });
+      else good.push([(r as { key: string }).key, kept]);
     }
     this.flush();
     for (let i = 0; i < good.length; i += 500) {

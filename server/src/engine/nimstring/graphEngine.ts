@@ -31,7 +31,7 @@
  */
 
 import { Cell, LOONY, Loony, RIGHT, UP, LEFT, DOWN } from './cells';
-import { BudgetExceeded, NimCache, spent } from './cellEngine';
+import { BudgetExceeded, NimCache, pastDeadline, spent } from './cellEngine';
 
 export interface NimRules {
   graphKey: boolean;
@@ -660,6 +660,7 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
   if (skip) runLen = runLengths(G);
   const verify = ctx.rules.verifySkips === true;
   for (let i = 0; i < n; i++) {
+    if (pastDeadline(ctx)) throw new BudgetExceeded();
     const deg2 = G.g[i] + G.nd[i] === 2;
     if (G.g[i] > 0) {
       let skipped = false;

@@ -1,0 +1,97 @@
+/**
+ * The CLI against what an independent audit threw at it: folders with dangling links and links
+ * back up, empty folders, devices and huge files, exports to places that cannot take them, and a
+ * reader that stops reading. Each gets a clear message and an exit code, never a stack trace.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAX_FILE_BYTES } from '../../server/src/engine/limits';
+
+const dab = (...args: string[]) =>
+  spawnSync(process.execPath, ['bin/dab.js', ...args], { encoding: 'utf8', timeout: 120_000 });
+const GAME = 'game "g"\n  size 2x2\n  moves a1-b1 a1-a2\n';
+
+function noTrace(r: { stderr: string }): void {
+  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, r.stderr);
+}
+
+test('cli: folders with a dangling link and a link back up are read once, with a warning', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  writeFileSync(join(dir, 'a.dab'), GAME);
+  symlinkSync(join(dir, 'gone.dab'), join(dir, 'dangling.dab'));
+  symlinkSync(dir, join(dir, 'up'));
+  const r = dab('analyze', '--no-store', '--no-search', dir);
+  noTrace(r);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /dangling\.dab: skipped \(ENOENT\)/);
+  assert.equal((r.stdout.match(/^== /gm) ?? []).length, 1, r.stdout);
+});
+
+test('cli: an empty folder, a device and a huge file get a message each', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  const e = dab('analyze', '--no-store', empty);
+  noTrace(e);
+  assert.equal(e.status, 2);
+  assert.match(e.stderr, /no \.dab files in this folder/);
+  if (existsSync('/dev/zero')) {
+    const z = dab('analyze', '--no-store', '/dev/zero');
+    noTrace(z);
+    assert.equal(z.status, 1);
+    assert.match(z.stderr, /\/dev\/zero: not a regular file/);
+  }
+  const big = join(dir, 'big.dab');
+  writeFileSync(big, `game "g"\n  size 12x12\n  moves ${'a1-b1 '.repeat(Math.ceil(MAX_FILE_BYTES / 6) + 10)}\n`);
+  const b = dab('analyze', '--no-store', big);
+  noTrace(b);
+  assert.equal(b.status, 1);
+  assert.match(b.stderr, /dab reads files up to/);
+});
+
+test('cli: cache export to a folder, a missing folder or standard output', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const store = join(dir, 's.sqlite');
+  const file = join(dir, 'g.dab');
+  writeFileSync(file, GAME);
+  assert.equal(dab('analyze', '--store', store, file).status, 0);
+  const folder = join(dir, 'out');
+  mkdirSync(folder);
+  const f = dab('cache', 'export', folder, '--store', store);
+  noTrace(f);
+  assert.equal(f.status, 1);
+  assert.match(f.stderr, /is not a regular file: not written/);
+  const m = dab('cache', 'export', join(dir, 'no', 'such', 'x.jsonl'), '--store', store);
+  noTrace(m);
+  assert.equal(m.status, 1);
+  assert.match(m.stderr, /cannot be written/);
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.includes('.tmp-')),
+    [],
+    'no temporary file is left',
+  );
+  const out = dab('cache', 'export', '-', '--store', store);
+  assert.equal(out.status, 0, out.stderr);
+  assert.match(out.stdout.split('\n')[0], /"format":"dab-proofs"/);
+  assert.match(out.stderr, /exported \d+ proofs to standard output/);
+  assert.equal(existsSync('-'), false, 'no file named -');
+});
+
+test('cli: a reader that stops reading ends the run quietly', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  for (let i = 0; i < 40; i++) writeFileSync(join(dir, `g${i}.dab`), GAME.replace('"g"', `"g${i}"`));
+  const child = spawn(process.execPath, ['bin/dab.js', 'analyze', '--json', '--no-store', dir]);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  // read the first bytes, then close the pipe, as `| head -c 100` does
+  await new Promise<void>((res) => child.stdout.once('data', () => res()));
+  child.stdout.destroy();
+  const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+  noTrace({ stderr });
+  assert.doesNotMatch(stderr, /EPIPE/);
+  assert.ok(code === 0 || code === 1, `exit ${code}`);
+});
