@@ -95,3 +95,20 @@ test('cli: a reader that stops reading ends the run quietly', async () => {
   assert.doesNotMatch(stderr, /EPIPE/);
   assert.ok(code === 0 || code === 1, `exit ${code}`);
 });
+
+test('cli: numbers are plain decimals, --store needs a path, --max-loss belongs to check', () => {
+  for (const [args, message] of [
+    [['--budget-ms', '0x10'], /--budget-ms needs a number/],
+    [['--budget-ms', ''], /--budget-ms needs a number/],
+    [['--record-budget-ms', '1e3'], /--record-budget-ms needs a number/],
+    [['--store', ''], /--store needs a path/],
+    [['--max-loss', '3'], /--max-loss is for dab check/],
+  ] as [string[], RegExp][]) {
+    const r = dab('analyze', ...args, 'examples/allcock.dab');
+    noTrace(r);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, message);
+  }
+  const c = dab('check', '--max-loss', '3', '--no-store', 'examples/allcock.dab');
+  assert.equal(c.status, 0, c.stderr);
+});

@@ -90,14 +90,16 @@ function parseArgs(argv: string[]): Options | string {
   };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
+    // a plain decimal number ("", "0x10" and "1e3" are not: Number() would read them as 0, 16, 1000)
     const num = (): number | undefined => {
-      const v = Number(rest[++i]);
-      return Number.isFinite(v) && v >= 0 ? v : undefined;
+      const t = rest[++i] ?? '';
+      const v = Number(t);
+      return /^\d+(\.\d+)?$/.test(t) && Number.isFinite(v) ? v : undefined;
     };
     if (a === '--json') o.json = true;
     else if (a === '--no-store') o.store = null;
     else if (a === '--store') {
-      if (rest[i + 1] === undefined) return `dab: --store needs a path\n${USAGE}`;
+      if (!rest[i + 1]) return `dab: --store needs a path (--no-store turns the store off)\n${USAGE}`;
       o.store = rest[++i];
     } else if (a === '--no-search') o.search = false;
     else if (a === '--budget-ms') {
@@ -125,6 +127,8 @@ function parseArgs(argv: string[]): Options | string {
     else o.files.push(a);
   }
   if (o.files.length === 0) return `dab: no files given\n${USAGE}`;
+  if (o.command === 'analyze' && o.maxLoss !== null)
+    return `dab: --max-loss is for dab check (analyze reports every loss)\n${USAGE}`;
   return o;
 }
 
