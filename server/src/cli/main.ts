@@ -173,7 +173,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       try {
         dir = statSync(q).isDirectory();
       } catch {
-        dir = false;
+        // unreadable (a dangling link): walk() reports it if it is a .dab name
       }
       if (dir || name.endsWith('.dab')) walk(q, false);
     }

@@ -176,7 +176,8 @@ function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation 
 /**
  * Evaluate `state` by `search` unless the store already has the answer: its exact value, or bounds
  * that an attempt with at least `timeBudgetMs` could not narrow (the same search again would end
- * the same way; with 0, a position given no time, whose bounds a run's own table gave). The search is given the stored bounds to start from; what it proves is
+ * the same way; with 0, a position given no time, whose bounds a run's own table gave). The
+ * search is given the stored bounds to start from; what it proves is
  * combined with them and kept.
  */
 export function searchOnce(

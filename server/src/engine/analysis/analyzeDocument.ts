@@ -44,11 +44,8 @@ export interface AnalysisOptions {
   /** Severity of a mistake that changes the result, and of one that does not. */
   resultChangeSeverity?: Severity;
   lossSeverity?: Severity;
-  /**
-   * analyzeText only: readDab's work bound (ReadOptions.maxWork), the editor's bound on one
-   * document's work and memory; the entries it leaves out get one diagnostic. Default: no bound.
-   */
-  maxPositions?: number;
+  /** analyzeText only: readDab's work bound (ReadOptions.maxWork). Default: no bound. */
+  maxWork?: number;
 }
 
 export interface PositionReport {
@@ -172,8 +169,6 @@ export interface EntryReport extends LineReport {
   lines: LineReport[];
   /** Positions waiting for search (variations included). */
   pending: number;
-  /** Left out by AnalysisOptions.maxPositions (the file is too large to analyse whole here). */
-  leftOut?: boolean;
 }
 
 export interface DocumentReport {
@@ -184,31 +179,27 @@ export interface DocumentReport {
 }
 
 export function analyzeText(text: string, options: AnalysisOptions = {}): DocumentReport {
-  return analyzeDocument(readDab(text, { maxWork: options.maxPositions }), options);
+  return analyzeDocument(readDab(text, { maxWork: options.maxWork }), options);
 }
 
 export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {}): DocumentReport {
   const diagnostics = doc.diagnostics.slice();
-  let firstLeftOut: EntryModel | null = null,
-    leftOut = 0;
   const entries = doc.models.map((model, index) => {
-    if (model.leftOut) {
-      firstLeftOut ??= model;
-      leftOut++;
-      return { ...emptyReport(model, index), leftOut: true };
-    }
+    // left out by readDab's work bound: nothing to analyse (the report says why, through its model)
+    if (model.leftOut) return emptyReport(model, index);
     const report =
       model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
     for (const line of report.lines) for (const p of line.positions) p.result = resultFor(p, p.toMove);
     diagnostics.push(...reviewDiagnostics(report, options));
     return report;
   });
-  if (firstLeftOut !== null)
+  const leftOut = doc.models.filter((m) => m.leftOut);
+  if (leftOut.length > 0)
     diagnostics.push({
       severity: 'warning',
-      range: (firstLeftOut as EntryModel).entry.headerRange,
+      range: leftOut[0].entry.headerRange,
       code: 'not-analysed-here',
-      message: notAnalysedHereMessage(leftOut, doc.maxWork ?? 0),
+      message: notAnalysedHereMessage(leftOut.length, doc.maxWork ?? 0),
     });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
   return { doc, entries, diagnostics };

@@ -60,7 +60,7 @@ export const NOT_ANALYSED_HERE =
 
 /** Why an entry with no positions has none. */
 export function notAnalysedWords(e: EntryReport): string {
-  return e.leftOut ? NOT_ANALYSED_HERE : NOT_ANALYSED;
+  return e.model.leftOut ? NOT_ANALYSED_HERE : NOT_ANALYSED;
 }
 
 /** The lens over an entry's header: the advice at its start. */

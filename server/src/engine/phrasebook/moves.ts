@@ -138,7 +138,7 @@ export function bestMovesLine(best: string[], max: number, format: (move: string
 /** The heading of the hover's list of every legal move grouped by value. */
 export const MOVES_BY_VALUE = 'Every move, by its value for the player to move:';
 
-/** The editor's bound on one document's analysis (AnalysisOptions.maxPositions), at the first entry it leaves out. */
+/** The editor's bound on one document's analysis (readDab's ReadOptions.maxWork), at the first entry it leaves out. */
 export function notAnalysedHereMessage(entries: number, maxWork: number): string {
   const which =
     entries === 1 ? 'This entry is' : `This entry and the ${plural(entries - 1, 'entry', 'entries')} after it are`;
