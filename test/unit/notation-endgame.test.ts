@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readDab, parseDab, MAX_COMPONENTS, type Range } from '../../server/src/engine/notation';
+import { readDab, parseDab, MAX_COMPONENTS, MAX_FILE_COMPONENTS, type Range } from '../../server/src/engine/notation';
 
 const R = (line: number, character: number, endLine: number, endCharacter: number): Range => ({
   line,
@@ -71,6 +71,24 @@ test('component errors: short loops, empty chains, odd loops (information), garb
     many.diagnostics.map((d) => d.code),
     ['bad-component'],
   );
+  // The whole file is bounded too: entries past MAX_FILE_COMPONENTS are refused, each at its own
+  // components, and the ones before are read whole.
+  const per = MAX_COMPONENTS / 2;
+  const n = MAX_FILE_COMPONENTS / per + 3;
+  const big = readDab(
+    Array.from({ length: n }, (_, i) => `endgame "e${i}"\ncomponents 3^${per / 2} + 4l^${per / 2}\n`).join(''),
+  );
+  assert.equal(big.models.length, n);
+  big.models.forEach((m, i) => {
+    const refused = i >= MAX_FILE_COMPONENTS / per;
+    assert.equal(m.endgame!.components.length, refused ? 0 : per, `entry ${i}`);
+    assert.deepEqual(
+      m.entry.diagnostics.map((d) => [d.code, d.range.line]),
+      refused ? [['bad-component', 2 * i + 1]] : [],
+      `entry ${i}`,
+    );
+  });
+  assert.match(big.diagnostics[0].message, /in this file/);
   assert.equal(readDab('endgame\ncomponents (3\n').diagnostics[0].range.character, 11);
   assert.deepEqual(
     readDab('endgame "no components"\n').diagnostics.map((d) => d.code),

@@ -30,6 +30,12 @@ export const MAX_AFTER_END_REPORTS = 20;
  * document model keeps one object per component.
  */
 export const MAX_COMPONENTS = 200_000;
+/**
+ * Components of all the endgame entries of one file together, after repeats: each expanded
+ * component costs its objects in the parse and the model (about 200 bytes), so without this bound a
+ * 325 KB file of 4,000 `3^5000 + 4l^5000` entries took 2 GB. Entries past it are refused with an error.
+ */
+export const MAX_FILE_COMPONENTS = 1_000_000;
 /** Parentheses deeper than this are refused: keeps the recursion of the expansion shallow. */
 export const MAX_GROUP_DEPTH = 32;
 /**

@@ -6,7 +6,7 @@ import type { ComponentToken, ComponentsField, ExpandedComponent, FieldBase, Pla
 import { clip, span, sub, type Report } from './text';
 import type { RawToken } from './tokens';
 
-import { MAX_COMPONENTS, MAX_GROUP_DEPTH } from '../limits';
+import { MAX_COMPONENTS, MAX_FILE_COMPONENTS, MAX_GROUP_DEPTH } from '../limits';
 
 /** A piece of the components text: a parenthesis, a component, a repeat `^n`, or something unreadable. */
 interface Piece {
@@ -23,7 +23,11 @@ interface Piece {
 /** The tree of groups: a component token, or a group repeated `rep` times. */
 type Node = { token: number } | { group: Node[]; rep: number };
 
-export function componentsField(cx: { report: Report }, base: FieldBase, toks: RawToken[]): ComponentsField {
+export function componentsField(
+  cx: { report: Report; componentsLeft: number },
+  base: FieldBase,
+  toks: RawToken[],
+): ComponentsField {
   const f: ComponentsField = { ...base, tokens: [], components: [] };
   const pieces = componentPieces(toks);
   const stack: { nodes: Node[]; open: Range | null }[] = [{ nodes: [], open: null }];
@@ -103,15 +107,18 @@ export function componentsField(cx: { report: Report }, base: FieldBase, toks: R
     }
   };
   markRepeat(stack[0].nodes, 1);
-  if (total > MAX_COMPONENTS) {
+  if (total > MAX_COMPONENTS || total > cx.componentsLeft) {
     cx.report(
       'error',
       f.tokens.length ? span(f.tokens[0].range, f.tokens[f.tokens.length - 1].range) : base.keywordRange,
       'bad-component',
-      `too many components (more than ${MAX_COMPONENTS} after repeats)`,
+      total > MAX_COMPONENTS
+        ? `too many components (more than ${MAX_COMPONENTS} after repeats)`
+        : `too many components in this file: its endgames may hold ${MAX_FILE_COMPONENTS} after repeats together, and ${MAX_FILE_COMPONENTS - cx.componentsLeft} are already used above`,
     );
     return f;
   }
+  cx.componentsLeft -= total;
   const expand = (nodes: Node[], out: ExpandedComponent[]): void => {
     for (const nd of nodes) {
       if ('token' in nd) {

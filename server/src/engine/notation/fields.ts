@@ -13,6 +13,8 @@ export interface FieldContext {
   report: Report;
   /** The document's lines (a reader may look at the text between tokens). */
   lines: string[];
+  /** Components the file's endgame entries may still expand to (`MAX_FILE_COMPONENTS` at the start). */
+  componentsLeft: number;
 }
 
 export function sizeField(cx: FieldContext, base: FieldBase, toks: RawToken[]): SizeField {

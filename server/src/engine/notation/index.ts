@@ -13,7 +13,7 @@ export { resolvePlayer, initialOf, FIELD_NAMES } from './names';
 export { splitMoveWord } from './moves';
 export { dotRowLike } from './diagram';
 export { writeDiagram } from './writeDiagram';
-export { MAX_COMPONENTS, MAX_DIAGNOSTICS } from '../limits';
+export { MAX_COMPONENTS, MAX_DIAGNOSTICS, MAX_FILE_COMPONENTS } from '../limits';
 export { buildEntry, allLines } from './model';
 export type { EntryModel, LineModel, MoveModel, VariationModel, PlayStepModel, EndgameModel, SetupLine } from './model';
 

@@ -18,7 +18,7 @@ import { ENTRY_KINDS, FIELD_NAMES, suggest, type FieldName } from './names';
 import { byRange, firstNonSpace, isSpace, range, span, trimmedEnd } from './text';
 import { countValues, Lexer, newSink, type RawToken, type Sink } from './tokens';
 
-import { MAX_DIAGNOSTICS } from '../limits';
+import { MAX_DIAGNOSTICS, MAX_FILE_COMPONENTS } from '../limits';
 
 const FIELD_SET = new Set<string>(FIELD_NAMES);
 const HEADER_SET = new Set<string>(ENTRY_KINDS);
@@ -77,7 +77,7 @@ class Parser {
     this.lines = text.split(/\r\n|\r|\n/);
     const report = this.report.bind(this);
     this.lexer = new Lexer(this.lines, report);
-    this.cx = { report, lines: this.lines };
+    this.cx = { report, lines: this.lines, componentsLeft: MAX_FILE_COMPONENTS };
   }
 
   report(severity: Severity, r: Range, code: string, message: string): void {
