@@ -11,6 +11,7 @@ import { columnName, dotName as engineDotName, rowName } from '../server/src/eng
 import { initialOf } from '../server/src/engine/notation/names';
 import {
   LINES_TO_PLAY,
+  NO_COMPONENTS_LEFT,
   NO_ENTRY_UNDER_CURSOR,
   bestLineTitle,
   boxTitle,
@@ -18,13 +19,14 @@ import {
   captionTitle,
   componentTitle,
   drawnLineTitle,
+  moreComponents,
   moverLine as moverWords,
   regionTitle,
   scoreLine as scoreWords,
   variationLineTitle,
   viewSummary,
 } from '../server/src/engine/phrasebook/board';
-import { el, type SvgNode } from './tree';
+import { el, isolateText, type SvgNode } from './tree';
 import { heatClass, heatLegend } from './heat';
 
 const CELL = 44;
@@ -51,8 +53,11 @@ export const dotName = (p: DotXY): string => engineDotName({ x: p[0], y: p[1] })
 
 const str = (s: unknown): string => (typeof s === 'string' ? s : s === undefined || s === null ? '' : String(s));
 
+const rawName = (view: BoardView, who: 0 | 1): string => str(Array.isArray(view.players) ? view.players[who] : '');
+
+/** A player's name as shown in a sentence (right-to-left text isolated, see isolateText). */
 export function playerName(view: BoardView, who: 0 | 1): string {
-  return str(Array.isArray(view.players) ? view.players[who] : '');
+  return isolateText(rawName(view, who));
 }
 
 /** The letter drawn in a box: the owner's initial, upper-cased (the engine's initial of a name). */
@@ -67,7 +72,7 @@ export function describeView(view: BoardView | null | undefined): string {
   if (!view) return NO_ENTRY_UNDER_CURSOR;
   return viewSummary({
     kind: str(view.entryKind) || 'entry',
-    title: str(view.entryTitle),
+    title: isolateText(str(view.entryTitle)),
     width: view.width,
     height: view.height,
     ply: view.ply,
@@ -94,7 +99,7 @@ export function moverLine(view: BoardView): string {
 
 function captionLines(view: BoardView): [string, string][] {
   const out: [string, string][] = [];
-  const title = str(view.entryTitle);
+  const title = isolateText(str(view.entryTitle));
   const kind = str(view.entryKind) || 'entry';
   out.push(['caption-title', captionTitle(kind, title)]);
   out.push([
@@ -240,7 +245,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
             'font-weight': 'bold',
             fill: '#222',
           },
-          boxInitial(playerName(view, owner)),
+          boxInitial(rawName(view, owner)),
         ),
       );
     }
@@ -496,6 +501,11 @@ function outlinePath(H: number, boxes: DotXY[]): string {
     .join('');
 }
 
+/** Boxes drawn of one chain or loop; a longer one is drawn this long, with '…' and its real size. */
+const DRAWN_COMPONENT_BOXES = 40;
+/** Chains and loops drawn; the rest are counted in one line (a 50-byte file can hold 200,000). */
+const DRAWN_COMPONENTS = 60;
+
 /** An abstract endgame with no board: each chain as a row of boxes, each loop as a ring. */
 function drawAbstract(components: BoardView['components']): { g: SvgNode; width: number; height: number } {
   const g = el('g', { class: 'abstract' });
@@ -514,9 +524,14 @@ function drawAbstract(components: BoardView['components']): { g: SvgNode; width:
       stroke: color,
       'stroke-width': 2,
     });
-  for (const c of components) {
+  const sizeOf = (c: BoardView['components'][number]): number => {
+    const n = Math.floor(Number(c.size));
+    return Number.isFinite(n) && n >= 1 ? n : 1;
+  };
+  for (const c of components.slice(0, DRAWN_COMPONENTS)) {
     const kind = c.kind === 'loop' ? 'loop' : 'chain';
-    const size = Math.max(1, Math.min(400, Math.floor(Number(c.size) || 1)));
+    const size = sizeOf(c);
+    const drawn = Math.min(size, DRAWN_COMPONENT_BOXES);
     const comp = el('g', { class: `component ${kind}`, 'data-kind': kind, 'data-size': size }, [
       el('title', {}, componentTitle(kind, size)),
       el(
@@ -525,13 +540,17 @@ function drawAbstract(components: BoardView['components']): { g: SvgNode; width:
         kind === 'loop' ? `${size}l` : String(size),
       ),
     ]);
+    if (drawn < size) {
+      const across = kind === 'chain' ? drawn : Math.ceil(drawn / 2);
+      comp.children.push(el('text', { class: 'component-more', x: x0 + across * S + 6, y: y + S / 2 + 5 }, '…'));
+    }
     if (kind === 'chain') {
-      for (let i = 0; i < size; i++) comp.children.push(square(x0 + i * S, y, '#f59e0b'));
-      maxW = Math.max(maxW, x0 + size * S + PAD_RIGHT);
+      for (let i = 0; i < drawn; i++) comp.children.push(square(x0 + i * S, y, '#f59e0b'));
+      maxW = Math.max(maxW, x0 + drawn * S + (drawn < size ? 20 : 0) + PAD_RIGHT);
       y += S + 10;
     } else {
-      const top = Math.ceil(size / 2);
-      const bottom = size - top;
+      const top = Math.ceil(drawn / 2);
+      const bottom = drawn - top;
       for (let i = 0; i < top; i++) comp.children.push(square(x0 + i * S, y, '#a855f7'));
       for (let i = 0; i < bottom; i++) comp.children.push(square(x0 + i * S, y + S, '#a855f7'));
       comp.children.push(
@@ -548,13 +567,23 @@ function drawAbstract(components: BoardView['components']): { g: SvgNode; width:
           'stroke-opacity': 0.7,
         }),
       );
-      maxW = Math.max(maxW, x0 + top * S + PAD_RIGHT);
+      maxW = Math.max(maxW, x0 + top * S + (drawn < size ? 20 : 0) + PAD_RIGHT);
       y += 2 * S + 14;
     }
     g.children.push(comp);
   }
+  if (components.length > DRAWN_COMPONENTS) {
+    const rest = components.slice(DRAWN_COMPONENTS);
+    const text = moreComponents(
+      rest.length,
+      rest.reduce((t, c) => t + sizeOf(c), 0),
+    );
+    g.children.push(el('text', { class: 'components-more', x: 8, y: y + 14 }, text));
+    maxW = Math.max(maxW, 8 + text.length * 7 + PAD_RIGHT);
+    y += 22;
+  }
   if (!components.length) {
-    g.children.push(el('text', { class: 'empty', x: 8, y: y + 14 }, 'no components left'));
+    g.children.push(el('text', { class: 'empty', x: 8, y: y + 14 }, NO_COMPONENTS_LEFT));
     y += 22;
   }
   return { g, width: maxW, height: y };

@@ -20,6 +20,33 @@ export interface SvgNode {
   action?: DrawAction;
 }
 
+/**
+ * Characters XML 1.0 does not allow (C0 controls but tab, newline and return; U+FFFE, U+FFFF; lone
+ * surrogates): a file's text may hold them, and one in an SVG makes the whole picture unreadable.
+ */
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text as drawn: what XML cannot hold becomes U+FFFD (both back ends draw the same tree). */
+export function xmlText(s: string): string {
+  return s.replace(NOT_XML, '\uFFFD');
+}
+
+/** Explicit bidi embeddings, overrides and isolates, which a name could leave open. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/** Right-to-left letters (Hebrew, Arabic and their presentation forms) and bidi controls. */
+const BIDI = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u202A-\u202E\u2066-\u2069]/;
+
+/**
+ * A name or title from a file, shown inside a sentence: right-to-left text is set apart with a
+ * first-strong isolate (U+2068 … U+2069) and stripped of its own bidi controls, so that neither a
+ * Hebrew name nor a planted U+202E can reorder the score or the words around it. Plain text is unchanged.
+ */
+export function isolateText(s: string): string {
+  return BIDI.test(s) ? `\u2068${s.replace(BIDI_CONTROLS, '')}\u2069` : s;
+}
+
 export function el(
   tag: string,
   attrs: Record<string, string | number | undefined> = {},
@@ -28,9 +55,9 @@ export function el(
   const a: Record<string, string | number> = {};
   for (const k of Object.keys(attrs)) {
     const v = attrs[k];
-    if (v !== undefined) a[k] = v;
+    if (v !== undefined) a[k] = typeof v === 'string' ? xmlText(v) : v;
   }
-  if (typeof textOrChildren === 'string') return { tag, attrs: a, text: textOrChildren, children: [] };
+  if (typeof textOrChildren === 'string') return { tag, attrs: a, text: xmlText(textOrChildren), children: [] };
   return { tag, attrs: a, children: textOrChildren ?? [] };
 }
 
@@ -44,7 +71,7 @@ const TAG = /^[a-zA-Z][a-zA-Z0-9-]*$/;
 const ATTR = /^[a-zA-Z_:][a-zA-Z0-9_.:-]*$/;
 
 export function escapeXml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return xmlText(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /**

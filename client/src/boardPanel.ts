@@ -60,6 +60,8 @@ export class BoardPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private target: Target | undefined;
   private view: BoardView | null = null;
+  /** The document version `view` was drawn from: a click on it is played on that text or not at all. */
+  private viewVersion: number | undefined;
   private requestSeq = 0;
   /** A cursor move we made ourselves while stepping, and the ply it stands for. */
   private expected: { uri: string; line: number; character: number; ply: number } | undefined;
@@ -179,6 +181,8 @@ export class BoardPanel {
       position: { line: t.position.line, character: t.position.character },
     };
     if (t.ply !== undefined) params.ply = t.ply;
+    // requests and edits reach the server in order: the view is drawn from this version
+    const version = vscode.workspace.textDocuments.find((d) => d.uri.toString() === params.uri)?.version;
     let view: BoardView | null;
     try {
       view = await client.sendRequest(BoardViewRequest, params);
@@ -189,6 +193,7 @@ export class BoardPanel {
     }
     if (seq !== this.requestSeq) return; // a newer request is on its way
     this.view = view;
+    this.viewVersion = version;
     if (!view) {
       this.postEmpty('Place the cursor in a game, position or endgame to see its board.');
       return;
@@ -267,7 +272,7 @@ export class BoardPanel {
     const doc = await vscode.workspace.openTextDocument(t.uri);
     const params: PlayLineParams = {
       uri: t.uri.toString(),
-      version: doc.version,
+      version: this.viewVersion ?? doc.version,
       position: { line: t.position.line, character: t.position.character },
       line,
       reply: this.playOut,
@@ -290,6 +295,13 @@ export class BoardPanel {
       return;
     }
     if (r.edit) {
+      if (doc.version !== params.version) {
+        // typed into while the server worked: the edit's position belongs to an older text
+        void vscode.window.showWarningMessage(
+          `dab: the document changed since the board was drawn; ${line} was not played.`,
+        );
+        return;
+      }
       const edit = new vscode.WorkspaceEdit();
       const at = new vscode.Position(r.edit.range.start.line, r.edit.range.start.character);
       edit.insert(doc.uri, at, r.edit.newText);

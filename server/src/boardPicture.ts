@@ -5,10 +5,12 @@
  * total budget: a position not proven within it is shown as unknown, with what bounds were proven).
  */
 import type { BoardView } from '../../shared/protocol';
-import { analyzeText } from './engine/analysis/analyzeDocument';
+import { analyzeDocument } from './engine/analysis/analyzeDocument';
 import type { Evaluation } from './engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from './engine/analysis/evaluatePosition';
 import type { BoardState } from './engine/board/state';
+import { readDab } from './engine/notation';
+import { NO_ENTRY_TO_DRAW, entryLeftOut, noSuchEntry, noSuchPly, nothingToDraw } from './engine/phrasebook/board';
 import { boardView } from './features/boardViewRequest';
 import { pictureSvg, type PictureOptions } from '../../render/picture';
 
@@ -21,6 +23,8 @@ export interface PictureRequest {
   budgetMs: number;
   /** Search time per position at most (default: the total). */
   positionBudgetMs?: number;
+  /** readDab's work bound (ReadOptions.maxWork): entries past it are not drawn. Default: none. */
+  maxWork?: number;
 }
 
 export type PictureResult = { view: BoardView } | { error: string };
@@ -57,26 +61,28 @@ function budgetedLookup(totalMs: number, perPositionMs: number): (s: BoardState)
 
 /** The view of one entry at one ply, analysed within the budget. */
 export function pictureView(text: string, req: PictureRequest): PictureResult {
-  const first = analyzeText(text);
-  const n = first.entries.length;
-  if (n === 0) return { error: 'no entry (game, position or endgame) in this text' };
+  const doc = readDab(text, { maxWork: req.maxWork });
+  const n = doc.models.length;
+  if (n === 0) return { error: NO_ENTRY_TO_DRAW };
   const index = (req.entry ?? 1) - 1;
-  if (!Number.isInteger(index) || index < 0 || index >= n)
-    return { error: `there is no entry ${req.entry} (the text has ${n} entr${n === 1 ? 'y' : 'ies'})` };
+  if (!Number.isInteger(index) || index < 0 || index >= n) return { error: noSuchEntry(req.entry ?? 1, n) };
+  const model = doc.models[index];
+  if (model.leftOut) return { error: entryLeftOut(index + 1, doc.maxWork ?? 0) };
+  // Only this entry is analysed: a document of it alone (the others cost nothing more than their parse).
+  const one = { ...doc, entries: [model.entry], models: [model], diagnostics: model.entry.diagnostics };
   const lookup = budgetedLookup(req.budgetMs, req.positionBudgetMs ?? req.budgetMs);
   // Solve from the end backwards: late positions are cheap and fill the table for earlier ones.
-  const states = first.doc.models[index].states;
+  const states = model.states;
   for (let i = states.length - 1; i >= 0; i--) if (!quickEvaluate(states[i])) lookup(states[i]);
-  // Only this entry's positions are searched; the others' values are not drawn.
-  const wanted = new Set(states.map((s) => s.key()));
-  const report = analyzeText(text, { search: (s) => (wanted.has(s.key()) ? lookup(s) : undefined) });
-  const entry = report.entries[index];
+  const report = analyzeDocument(one, { search: lookup });
+  const entry = report.entries[0];
   const last = Math.max(0, entry.positions.length - 1);
   const ply = req.ply ?? last;
-  if (!Number.isInteger(ply) || ply < 0 || ply > last)
-    return { error: `there is no ply ${req.ply} in entry ${index + 1} (plies 0 to ${last})` };
+  if (!Number.isInteger(ply) || ply < 0 || ply > last) return { error: noSuchPly(req.ply ?? ply, index + 1, last) };
   const view = boardView(report, { uri: '', position: { line: entry.line, character: 0 }, ply }, lookup);
-  return view ? { view } : { error: `entry ${index + 1} has nothing to draw` };
+  if (view) return { view };
+  const problem = model.entry.diagnostics.find((d) => d.severity === 'error');
+  return { error: nothingToDraw(index + 1, problem && { line: problem.range.line + 1, message: problem.message }) };
 }
 
 export function pictureOf(

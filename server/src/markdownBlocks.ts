@@ -12,7 +12,8 @@
 import type { MarkdownBlockRenderer } from '../../shared/protocol';
 import { pictureView } from './boardPicture';
 import { pictureSvg } from '../../render/picture';
-import { MARKDOWN_BLOCK_BUDGET_MS, MARKDOWN_BLOCK_CACHE_ENTRIES } from './engine/limits';
+import { EDITOR_MAX_POSITIONS, MARKDOWN_BLOCK_BUDGET_MS, MARKDOWN_BLOCK_CACHE_ENTRIES } from './engine/limits';
+import { badFenceOption } from './engine/phrasebook/board';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -24,14 +25,18 @@ export function renderDabBlock(info: string, content: string): string {
   const key = `${info}\n${content}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const attrs = new Map([...info.matchAll(/\b(entry|ply)\s*=\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]));
   let html: string;
   try {
-    const r = pictureView(content, {
-      entry: attrs.get('entry'),
-      ply: attrs.get('ply'),
-      budgetMs: MARKDOWN_BLOCK_BUDGET_MS,
-    });
+    const fence = fenceOptions(info);
+    const r =
+      'error' in fence
+        ? fence
+        : pictureView(content, {
+            entry: fence.entry,
+            ply: fence.ply,
+            budgetMs: MARKDOWN_BLOCK_BUDGET_MS,
+            maxWork: EDITOR_MAX_POSITIONS,
+          });
     html =
       'error' in r
         ? `<div class="dab-block dab-error"><p>dab: ${escapeHtml(r.error)}</p><pre><code>${escapeHtml(content)}</code></pre></div>\n`
@@ -42,6 +47,22 @@ export function renderDabBlock(info: string, content: string): string {
   cache.set(key, html);
   if (cache.size > MARKDOWN_BLOCK_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return html;
+}
+
+/**
+ * The fence's options after `dab`: words `entry=N` (from 1) and `ply=K` (from 0), plain decimals,
+ * each at most once. Anything else is an error shown with the block, never a silently other picture.
+ */
+export function fenceOptions(info: string): { entry?: number; ply?: number } | { error: string } {
+  const out: { entry?: number; ply?: number } = {};
+  for (const word of info.trim().split(/\s+/).filter(Boolean)) {
+    const m = /^(entry|ply)=(\d{1,9})$/.exec(word);
+    const name = m?.[1] as 'entry' | 'ply' | undefined;
+    if (!m || !name || out[name] !== undefined || (name === 'entry' && Number(m[2]) < 1))
+      return { error: badFenceOption(word) };
+    out[name] = Number(m[2]);
+  }
+  return out;
 }
 
 export const renderer: MarkdownBlockRenderer = { renderDabBlock };

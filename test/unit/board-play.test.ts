@@ -146,3 +146,41 @@ test('board: inside a variation the board shows its position and a click plays o
   const nested = playLine(report, { uri: 'x', position: { line: 2, character: 23 }, line: 'a2-b2' });
   assert.equal(apply(text, nested).split('\n')[2], '  moves a1-b1 b1-c1 (c1-c2 a3-b3 (a2-b2)) a3-b3');
 });
+
+// Found by an independent audit: clicks on records written in other shapes wrote broken text.
+test('board: a click lands after the colon of an empty moves:, and after the bracket of a littlegolem record', () => {
+  const cases: { text: string; ply?: number; line: string; want: RegExp }[] = [
+    { text: 'game\n  size 2x2\n  moves:\n', line: 'a1-b1', want: /^ {2}moves: a1-b1$/m },
+    { text: 'game\n  size 2x2\n  MOVES: {start}\n', line: 'a1-b1', want: /^ {2}MOVES: \{start\} a1-b1$/m },
+    // appended as the turns that follow: haa and hab (a1-b1, b1-c1) complete nothing, so b moves
+    { text: 'game\n  size 2x2\n  moves ;b[haa];r[hab]\n', line: 'a3-b3', want: /moves ;b\[haa\];r\[hab\];b\[hca\]$/m },
+    { text: 'game\n  size 2x2\n  moves (;b[haa];r[hab])\n', line: 'a3-b3', want: /\(;b\[haa\];r\[hab\];b\[hca\]\)$/m },
+    // a variation on the last move of a bracket goes after its ']'
+    { text: 'game\n  size 2x2\n  moves ;b[haa];r[hab]\n', ply: 1, line: 'a3-b3', want: /;r\[hab\] \(a3-b3\)$/m },
+  ];
+  for (const c of cases) {
+    const report = analyse(c.text);
+    const r = playLine(report, { uri: 'x', position: { line: 2, character: 200 }, line: c.line, ply: c.ply });
+    const after = apply(c.text, r);
+    assert.match(after, c.want, `${JSON.stringify(c.text)} -> ${JSON.stringify(after)}`);
+    const again = analyse(after);
+    assert.deepEqual(
+      again.diagnostics.filter((d) => d.severity === 'error' || d.code === 'turn-mismatch').map((d) => d.message),
+      [],
+      after,
+    );
+    const played = again.entries[0].moves.map((m) => m.move);
+    if (c.ply === undefined) assert.equal(played[played.length - 1], c.line, after);
+  }
+  // a move in the middle of a bracket cannot take a variation: said, nothing written
+  const glued = analyse('game\n  size 2x2\n  moves ;b[haahba]\n');
+  const mid = playLine(glued, { uri: 'x', position: { line: 2, character: 3 }, line: 'a3-b3', ply: 0 });
+  assert.equal(mid.edit, undefined);
+  assert.match(mid.error ?? '', /bracket/);
+  // a ply the record does not have is named, not taken for "no board"
+  for (const ply of [-1, 1.5, 99])
+    assert.match(
+      playLine(glued, { uri: 'x', position: { line: 2, character: 3 }, line: 'a3-b3', ply }).error ?? '',
+      /no position/,
+    );
+});

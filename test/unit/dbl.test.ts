@@ -141,3 +141,24 @@ test('dab import prints the entry (exit 0), or the errors with file:line:column 
   assert.equal(b.stdout, '');
   assert.match(b.stderr, /bad\.dbl:3:1: error: \(0, 0\) and \(2, 1\) are not neighbouring dots/);
 });
+
+// Found by an independent audit.
+test('dbl: a title keeps to one line, repeats are warned about 20 at a time, long numbers are named, stdin is read', () => {
+  const imp = readDbl('1,1\n(0,0)-(1,0)\n');
+  const out = dblToDab(imp, 'two\nlines\r"quoted"\u0007', false)!;
+  assert.equal(out.text.split('\n')[0], 'game "two lines \\"quoted\\" "');
+  assert.deepEqual(readDab(out.text).diagnostics, []);
+  const rows = ['2,2', ...Array.from({ length: 50 }, () => '(0,0)-(1,0)')].join('\n');
+  const rep = readDbl(rows).diagnostics.filter((d) => d.code === 'drawn-twice');
+  assert.equal(rep.length, 21, 'twenty warnings, then one for the rest');
+  assert.match(rep[20].message, /^29 more rows/);
+  assert.equal(rep[20].range.line, 22, 'on the first row not listed');
+  const long = readDbl('5,5\n(0,0)-(99999999999,0)\n').diagnostics;
+  assert.match(long[0].message, /a column number of at most 6 digits/);
+  const r = spawnSync(process.execPath, ['bin/dab.js', 'import', '-'], {
+    encoding: 'utf8',
+    input: '1,1\n(0,0)-(1,0)\n',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'game "stdin"\n  size 1x1\n  moves a2-b2\n');
+});

@@ -102,3 +102,62 @@ test('cli: dab render writes the SVG file; bad usage and bad entries fail with a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Found by an independent audit of the drawing code.
+test('render: control characters and lone surrogates never make the SVG unreadable; right-to-left names are isolated', () => {
+  const names = ['A\u0001\u0008\u000b\u000c\u001f', 'B\uFFFE\uFFFF\uD800x\uDC00'];
+  const text = `game "t\u0002"\n  size 1x1\n  players "${names[0]}" "${names[1]}"\n  moves a1-b1\n`;
+  const r = pictureOf(text, { budgetMs: 1000 });
+  assert.ok('svg' in r);
+  // eslint-disable-next-line no-control-regex
+  const notXml =
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  assert.doesNotMatch(r.svg, notXml);
+  assert.match(r.svg, /A\uFFFD/, 'shown as U+FFFD');
+  // U+202E in a name would reverse the score after it: the name is isolated and its overrides dropped
+  const rtl = pictureOf('game\n  size 1x1\n  players "Eve\u202E" "Bob"\n  moves a1-b1\n', { budgetMs: 1000 });
+  assert.ok('svg' in rtl);
+  assert.doesNotMatch(rtl.svg, /\u202E/);
+  assert.match(rtl.svg, /\u2068Eve\u2069 0 – 0 Bob/);
+  const hebrew = pictureOf('game\n  size 1x1\n  players "אבי" "Bob"\n  moves a1-b1\n', { budgetMs: 1000 });
+  assert.ok('svg' in hebrew && hebrew.svg.includes('\u2068אבי\u2069 0 – 0 Bob'));
+  const plain = pictureOf(GAME, { budgetMs: 1000 });
+  assert.ok(
+    'svg' in plain && plain.svg.includes('Alice') && !plain.svg.includes('\u2068'),
+    'plain names are unchanged',
+  );
+});
+
+test('render: an abstract endgame shows every size as written, and a huge one draws a bounded picture', () => {
+  const long = pictureOf('endgame\n  components 1000 + 3 + 6l^2\n', { budgetMs: 1000 });
+  assert.ok('svg' in long);
+  assert.match(long.svg, /data-size="1000"/);
+  assert.match(long.svg, /<title>chain of 1000 boxes<\/title>/);
+  assert.match(long.svg, /class="component-label"[^>]*>1000</);
+  const huge = pictureOf('endgame\n  components 3^199000 + 4l^1000\n', { budgetMs: 1000 });
+  assert.ok('svg' in huge);
+  assert.ok(huge.svg.length < 200_000, `${huge.svg.length} characters`);
+  assert.match(huge.svg, /… and 199,940 more components \(600820 boxes\)/);
+});
+
+test('render: a ```dab fence with an option it does not know says so, and a huge block is bounded by work', () => {
+  for (const info of [
+    ' ply=-1',
+    ' ply=abc',
+    ' entry=0',
+    ' entry=1e3',
+    ' ply=0x2',
+    ' ply=1.5',
+    ' entry=1ply=2',
+    ' ply=1 ply=2',
+  ])
+    assert.match(renderDabBlock(info, GAME), /dab-error[\s\S]*is not an option of a dab block/, info);
+  assert.doesNotMatch(renderDabBlock(' entry=1 ply=2', GAME), /dab-error/);
+  const games = Array.from(
+    { length: 400 },
+    (_, i) => `game "g${i}"\n  size 5x5\n  moves ${'a1-b1 b1-c1 c1-d1 d1-e1 e1-f1 '.repeat(6)}\n`,
+  );
+  const block = games.join('');
+  assert.doesNotMatch(renderDabBlock(' entry=3', block), /dab-error/);
+  assert.match(renderDabBlock(' entry=400', block), /entry 400 is not drawn here/);
+});

@@ -4,7 +4,7 @@
  * Problems are printed like `dab check` prints them (file:line:column); with an error nothing is
  * printed on stdout and the exit code is 1.
  */
-import { readFileSync } from 'node:fs';
+import { readInput } from './input';
 import { basename } from 'node:path';
 import { dblToDab, readDbl } from '../engine/notation';
 
@@ -13,7 +13,8 @@ const USAGE = `usage: dab import FILE.dbl [--position]
   Prints the .dab entry for a Dabble/KSquares .dbl file (first line W,H in boxes, then one drawn
   line a row, (x1, y1) - (x2, y2), dots counted from 0 at the top left): a game when the lines
   in order are a legal game (no line twice), else a position.
-  --position   always write a position (lines, with tomove and score from the replayed game)`;
+  --position   always write a position (lines, with tomove and score from the replayed game)
+  FILE may be '-' for standard input.`;
 
 export function importDbl(argv: string[]): number {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -22,14 +23,14 @@ export function importDbl(argv: string[]): number {
   }
   const asPosition = argv.includes('--position');
   const files = argv.filter((a) => a !== '--position');
-  if (files.length !== 1 || files[0].startsWith('-')) {
+  if (files.length !== 1 || (files[0].startsWith('-') && files[0] !== '-')) {
     process.stderr.write(`dab import: give one .dbl file\n${USAGE}\n`);
     return 2;
   }
   const file = files[0];
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInput(file);
   } catch (e) {
     process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
     return 1;
@@ -39,7 +40,7 @@ export function importDbl(argv: string[]): number {
     process.stderr.write(
       `${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`,
     );
-  const out = dblToDab(imp, basename(file).replace(/\.dbl$/i, ''), asPosition);
+  const out = dblToDab(imp, file === '-' ? 'stdin' : basename(file).replace(/\.dbl$/i, ''), asPosition);
   if (!out) return 1;
   process.stdout.write(out.text);
   return 0;

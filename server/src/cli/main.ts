@@ -3,7 +3,7 @@
  * language server, for scripts and commentators. Exit 0 when every file parsed and analysed,
  * 1 when a file has errors (or, for check, a wrong claim or a move over --max-loss), 2 for bad usage.
  */
-import { readFileSync, realpathSync, statSync, readdirSync } from 'node:fs';
+import { realpathSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyzeDocument';
 import { readDab } from '../engine/notation';
@@ -15,9 +15,10 @@ import {
   type RecordProof,
 } from './search';
 import { createProgress } from './progress';
+import { plainDecimal, readInput } from './input';
 import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
-import { MAX_FILE_BYTES, MAX_SOLVER_THREADS } from '../engine/limits';
+import { MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
 import { formatText, overMaxLoss } from './text';
 import { render } from './render';
@@ -90,12 +91,7 @@ function parseArgs(argv: string[]): Options | string {
   };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
-    // a plain decimal number ("", "0x10" and "1e3" are not: Number() would read them as 0, 16, 1000)
-    const num = (): number | undefined => {
-      const t = rest[++i] ?? '';
-      const v = Number(t);
-      return /^\d+(\.\d+)?$/.test(t) && Number.isFinite(v) ? v : undefined;
-    };
+    const num = (): number | undefined => plainDecimal(rest[++i], true);
     if (a === '--json') o.json = true;
     else if (a === '--no-store') o.store = null;
     else if (a === '--store') {
@@ -249,13 +245,7 @@ export function main(argv: string[]): number {
   for (const file of files) {
     let text: string;
     try {
-      // a regular file of a sane size (not a device such as /dev/zero, nor a file that would take
-      // the memory a record of millions of moves takes)
-      const st = statSync(file);
-      if (!st.isFile()) throw new Error('not a regular file');
-      if (st.size > MAX_FILE_BYTES)
-        throw new Error(`${(st.size / 1e6).toFixed(0)} MB: dab reads files up to ${MAX_FILE_BYTES / 1e6} MB`);
-      text = readFileSync(file, 'utf8');
+      text = readInput(file);
     } catch (e) {
       process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
       failed = true;

@@ -3,7 +3,8 @@
  * standalone SVG (board, caption with the value in words, and the value graph for a game) — the
  * same drawing as the board view and the Markdown preview. Without -o the SVG goes to stdout.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { plainDecimal, readInput } from './input';
 import { pictureOf } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
 
@@ -14,7 +15,8 @@ export const RENDER_USAGE = `usage:
   --ply K        the position after K moves (default: the end of the record)
   --budget-ms N  search time for the entry in total (default 10000); a position not
                  proven within it is drawn as unknown, with its proven bounds
-  -o OUT.svg     write to a file (default: standard output)`;
+  -o OUT.svg     write to a file (default, or '-': standard output)
+  FILE may be '-' for standard input.`;
 
 /** Exit 0 when written, 1 when the file cannot be drawn, 2 for bad usage. */
 export function render(args: string[]): number {
@@ -29,10 +31,7 @@ export function render(args: string[]): number {
   };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    const int = (): number | undefined => {
-      const v = Number(args[++i]);
-      return Number.isInteger(v) && v >= 0 ? v : undefined;
-    };
+    const int = (): number | undefined => plainDecimal(args[++i]);
     if (a === '--help' || a === '-h') {
       process.stdout.write(RENDER_USAGE + '\n');
       return 0;
@@ -49,7 +48,7 @@ export function render(args: string[]): number {
       budgetMs = v;
     } else if (a === '-o' || a === '--output') {
       out = args[++i];
-      if (!out) return usage('-o needs a file name');
+      if (!out || (out.startsWith('-') && out !== '-')) return usage("-o needs a file name ('-' for standard output)");
     } else if (a.startsWith('-') && a !== '-') return usage(`unknown option '${a}'`);
     else if (file === undefined) file = a;
     else return usage(`one file at a time ('${a}' is a second one)`);
@@ -57,7 +56,7 @@ export function render(args: string[]): number {
   if (!file) return usage('no file given');
   let text: string;
   try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+    text = readInput(file);
   } catch (e) {
     process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
     return 1;
@@ -67,7 +66,7 @@ export function render(args: string[]): number {
     process.stderr.write(`dab render: ${file}: ${r.error}\n`);
     return 1;
   }
-  if (out) {
+  if (out && out !== '-') {
     try {
       writeFileSync(out, r.svg + '\n');
     } catch (e) {

@@ -36,6 +36,8 @@ export const MAX_COMPONENTS = 200_000;
  * 325 KB file of 4,000 `3^5000 + 4l^5000` entries took 2 GB. Entries past it are refused with an error.
  */
 export const MAX_FILE_COMPONENTS = 1_000_000;
+/** Rows of a `.dbl` file read; the rest are refused with one error (a 12x12 board has 312 lines). */
+export const MAX_DBL_ROWS = 10_000;
 /** Parentheses deeper than this are refused: keeps the recursion of the expansion shallow. */
 export const MAX_GROUP_DEPTH = 32;
 /**

@@ -18,9 +18,11 @@ import type { MoveToken, Range } from '../engine/notation';
 import {
   PLAY_NEEDS_BOARD_ENTRY,
   PLAY_NO_BOARD,
+  PLAY_INSIDE_BRACKET,
   PLAY_NO_PROVEN_REPLY,
   drawnAlready,
   notALine,
+  playNoSuchPly,
 } from '../engine/phrasebook';
 import { entryAt, positionAt } from './convert';
 import { isVariation, lineAt, positionInLine } from './cursorLine';
@@ -67,6 +69,9 @@ export function playLine(
     p = at.position;
     k = at.index;
   } else {
+    const last = entry.positions.length - 1;
+    if (params.ply !== undefined && !(Number.isInteger(params.ply) && params.ply >= 0 && params.ply <= last))
+      return { error: playNoSuchPly(params.ply, Math.max(0, last)) };
     p =
       params.ply !== undefined
         ? entry.positions[params.ply]
@@ -105,21 +110,28 @@ export function playLine(
   let at: Pos;
   let newText: string;
   let cursorAt: (text: string) => Pos;
+  // a move from a littlegolem bracket `;b[haevbe]`: text can only go after the bracket's ']'
+  const bracket = (t: MoveToken) => (t.turn !== null ? field?.turns[t.turn] : undefined);
   if (next && nextToken) {
     // Inside the line: an alternative to the move played from this position.
     const tok = nextToken;
-    at = tokenEnd(tok);
+    const turn = bracket(tok);
+    if (turn && turn.moves[turn.moves.length - 1] !== tokens.indexOf(tok)) return { error: PLAY_INSIDE_BRACKET };
+    at = turn ? endOf(turn.range) : tokenEnd(tok);
     const num = tok.number !== null ? `${tok.number}. ` : '';
     newText = ` (${num}${written.join(' ')})`;
     cursorAt = () => ({ line: at.line, character: at.character + 2 + num.length });
   } else if (tokens.length) {
-    // At the end of the line (the record, or a variation before its ')'): append after the last move.
+    // At the end of the line (the record, or a variation before its ')'): append after the last move,
+    // as turn brackets after a bracket (a pasted littlegolem record stays one).
     const last = tokens[tokens.length - 1];
-    at = tokenEnd(last);
-    newText = ' ' + numbered(written, last.number);
+    const turn = bracket(last);
+    at = turn ? later(tokenEnd(last), endOf(turn.range)) : tokenEnd(last);
+    newText = turn ? turnBrackets(state, written) : ' ' + numbered(written, last.number);
     cursorAt = (t) => afterText(at, t);
   } else if (field) {
-    at = endOf(field.keywordRange);
+    // An empty `moves` (`moves:`, `moves {comment}`): after all it holds.
+    at = endOf(field.range);
     newText = ' ' + written.join(' ');
     cursorAt = (t) => afterText(at, t);
   } else {
@@ -134,6 +146,25 @@ export function playLine(
     cursor: cursorAt(newText),
     note,
   };
+}
+
+/** The moves as littlegolem turns from `state`: `;b[haa];r[hab]`, a bracket per player's turn. */
+function turnBrackets(state: BoardState, moves: string[]): string {
+  const s = state.clone();
+  const g = s.geometry;
+  let text = '';
+  let player = -1;
+  for (const name of moves) {
+    const line = g.allLines().find((l) => g.lineName(l) === name)!;
+    if (s.toMove !== player) {
+      if (player >= 0) text += ']';
+      player = s.toMove;
+      text += `;${player === 0 ? 'b' : 'r'}[`;
+    }
+    text += g.littlegolemCode(line);
+    s.play(line);
+  }
+  return text + ']';
 }
 
 /** Numbers moves on from the last written number (`14.` → `15. a1-b1 16. …`), or not at all. */

@@ -42,7 +42,7 @@ export interface FieldBase {
   /** The field keyword as written (e.g. `size`). */
   keyword: string;
   keywordRange: Range;
-  /** From the keyword to the end of the last value token (or the keyword when there is none). */
+  /** From the keyword to the end of the last value token (or of the keyword and its ':' when there is none). */
   range: Range;
 }
 

@@ -13,7 +13,7 @@
  * Every problem is a diagnostic with its exact range, as for `.dab`; with an error nothing is written.
  */
 import { geometryOf, type BoardGeometry } from '../board/geometry';
-import { MAX_SIDE } from '../limits';
+import { MAX_AFTER_END_REPORTS, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
 import { BoardState } from '../board/state';
 import type { Diagnostic, Range } from './ast';
 import { range } from './text';
@@ -35,8 +35,6 @@ export interface DblImport {
   isGame: boolean;
 }
 
-/** Rows beyond this many are not read (a 12x12 board has 312 lines). */
-const MAX_ROWS = 10_000;
 /** Digits read in one number (bounded, so hostile numbers stay cheap). */
 const MAX_DIGITS = 6;
 
@@ -64,11 +62,19 @@ export function readDbl(text: string): DblImport {
   const g = geometryOf(size[0], size[1]);
   const firstRow = new Map<number, number>();
   let repeated = false;
+  let repeats = 0;
+  /** Where the first repeat not given its own warning is. */
+  let unlisted: Range | null = null;
   let rowsRead = 0;
   for (i++; i < rows.length; i++) {
     if (isSkipped(rows[i])) continue;
-    if (++rowsRead > MAX_ROWS) {
-      report('error', range(i, 0, i, rows[i].length), 'bad-move', `more than ${MAX_ROWS} lines: the rest is not read`);
+    if (++rowsRead > MAX_DBL_ROWS) {
+      report(
+        'error',
+        range(i, 0, i, rows[i].length),
+        'bad-move',
+        `more than ${MAX_DBL_ROWS} lines: the rest is not read`,
+      );
       break;
     }
     const l = readRow(rows[i], i, g, report);
@@ -76,16 +82,26 @@ export function readDbl(text: string): DblImport {
     const first = firstRow.get(l.line);
     if (first !== undefined) {
       repeated = true;
-      report(
-        'warning',
-        l.range,
-        'drawn-twice',
-        `${g.lineName(l.line)} is already drawn on line ${first + 1}: the order cannot be a game, so the file is read as a position`,
-      );
+      if (++repeats === MAX_AFTER_END_REPORTS + 1) unlisted = l.range;
+      if (repeats <= MAX_AFTER_END_REPORTS)
+        report(
+          'warning',
+          l.range,
+          'drawn-twice',
+          `${g.lineName(l.line)} is already drawn on line ${first + 1}: the order cannot be a game, so the file is read as a position`,
+        );
       continue;
     }
     firstRow.set(l.line, i);
     out.lines.push(l);
+  }
+  if (unlisted !== null) {
+    report(
+      'warning',
+      unlisted,
+      'drawn-twice',
+      `${repeats - MAX_AFTER_END_REPORTS} more rows from here on draw a line already drawn (not listed one by one)`,
+    );
   }
   out.isGame = !repeated && !out.diagnostics.some((d) => d.severity === 'error');
   return out;
@@ -152,25 +168,29 @@ function readRow(row: string, ln: number, g: BoardGeometry, report: Report): Dbl
     c++;
     return true;
   };
+  /** Set by number() when it met more digits than it reads. */
+  let tooLong = false;
   const number = (): number | undefined => {
     skip();
     const s = c;
     while (c < row.length && row[c] >= '0' && row[c] <= '9') c++;
     if (c === s || c - s > MAX_DIGITS) {
-      if (c - s > MAX_DIGITS) c = s;
+      tooLong = c - s > MAX_DIGITS;
+      if (tooLong) c = s;
       return undefined;
     }
     return Number(row.slice(s, c));
   };
+  const what = (name: string) => (tooLong ? `${name} of at most ${MAX_DIGITS} digits` : name);
   const dot = (): { x: number; y: number; range: Range } | undefined => {
     skip();
     const s = c;
     if (!expect('(')) return fail("'('");
     const x = number();
-    if (x === undefined) return fail('a column number');
+    if (x === undefined) return fail(what('a column number'));
     if (!expect(',')) return fail("','");
     const y = number();
-    if (y === undefined) return fail('a row number');
+    if (y === undefined) return fail(what('a row number'));
     if (!expect(')')) return fail("')'");
     return { x, y, range: range(ln, s, ln, c) };
   };
@@ -242,8 +262,10 @@ export function dblToDab(imp: DblImport, title: string, asPosition = false): Dab
   return { kind: 'position', text: [...head, ...body].join('\n') + '\n' };
 }
 
+/** A title as a .dab string: one line (control characters, line breaks included, become spaces), escaped. */
 function quote(s: string): string {
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  // eslint-disable-next-line no-control-regex
+  return `"${s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 /** Moves or lines, ten a row, the first row after `lead`, the rest lined up under it. */

@@ -43,6 +43,8 @@ interface FieldBuilder {
   name: FieldName | 'unknown' | 'none';
   keyword: string;
   keywordRange: Range;
+  /** The keyword and the ':' written right after it, if any: where a field with no value ends. */
+  headRange: Range;
   sink: Sink;
 }
 
@@ -137,8 +139,8 @@ class Parser {
         this.afterDiagram = false;
         this.ensureEntry(i, f);
         this.touch(i, t);
-        const fb = this.startField(lower as FieldName, word, i, f);
         const after = f + word.length + (t[f + word.length] === ':' ? 1 : 0);
+        const fb = this.startField(lower as FieldName, word, i, f, after);
         if (lower === 'diagram') {
           const header = newSink();
           this.lexer.lexLine(t, i, after, header);
@@ -168,7 +170,8 @@ class Parser {
         this.finishField();
         this.afterDiagram = false;
         this.touch(i, t);
-        const fb = this.startField('unknown', word, i, f);
+        const after = f + word.length + (t[f + word.length] === ':' ? 1 : 0);
+        const fb = this.startField('unknown', word, i, f, after);
         const guess = suggest(lower, [...FIELD_NAMES, ...ENTRY_KINDS]);
         this.report(
           'error',
@@ -177,7 +180,6 @@ class Parser {
           `unknown field '${word}'` +
             (guess ? `: did you mean '${guess}'?` : `; fields are ${FIELD_NAMES.join(', ')} and [Tag "text"]`),
         );
-        const after = f + word.length + (t[f + word.length] === ':' ? 1 : 0);
         if (this.lexer.lex(t, i, after, fb.sink)) carry = fb.sink;
         i++;
         continue;
@@ -200,7 +202,13 @@ class Parser {
           i++;
           continue;
         }
-        this.field = { name: 'none', keyword: '', keywordRange: range(i, f, i, f), sink: newSink() };
+        this.field = {
+          name: 'none',
+          keyword: '',
+          keywordRange: range(i, f, i, f),
+          headRange: range(i, f, i, f),
+          sink: newSink(),
+        };
       }
       if (this.lexer.lex(t, i, 0, this.field.sink)) carry = this.field.sink;
       i++;
@@ -213,8 +221,15 @@ class Parser {
     return { entries: this.entries, diagnostics: this.diagnostics };
   }
 
-  private startField(name: FieldBuilder['name'], word: string, i: number, f: number): FieldBuilder {
-    this.field = { name, keyword: word, keywordRange: range(i, f, i, f + word.length), sink: newSink() };
+  /** A field whose keyword `word` starts at column f of line i and whose value starts at column `after`. */
+  private startField(name: FieldBuilder['name'], word: string, i: number, f: number, after: number): FieldBuilder {
+    this.field = {
+      name,
+      keyword: word,
+      keywordRange: range(i, f, i, f + word.length),
+      headRange: range(i, f, i, after),
+      sink: newSink(),
+    };
     return this.field;
   }
 
@@ -317,7 +332,7 @@ class Parser {
       v = storeField(e, 'diagram', this.diagramField!, prev === undefined);
       this.diagramField = null;
     } else {
-      const last = toks.length ? toks[toks.length - 1].range : fb.keywordRange;
+      const last = toks.length ? toks[toks.length - 1].range : fb.headRange;
       const base: FieldBase = {
         keyword: fb.keyword,
         keywordRange: fb.keywordRange,

@@ -75,6 +75,14 @@ export function componentTitle(kind: string, size: number): string {
   return `${kind} of ${boxes(size)}`;
 }
 
+/** An abstract endgame with nothing left to draw. */
+export const NO_COMPONENTS_LEFT = 'no components left';
+
+/** Under an abstract endgame drawn in part: "… and 180 more components (1,234 boxes)". */
+export function moreComponents(count: number, boxCount: number): string {
+  return `… and ${count.toLocaleString('en-US')} more component${count === 1 ? '' : 's'} (${boxes(boxCount)})`;
+}
+
 /** A drawn line's title: "a1-b1", "a1-b1 (last move)". */
 export function drawnLineTitle(name: string, last: boolean): string {
   return last ? `${name} (last move)` : name;
@@ -136,6 +144,13 @@ export const PLAY_NO_BOARD = 'This entry has no board to play on (give it a size
 export const PLAY_NO_PROVEN_REPLY = 'No proven best reply within the budget: the engine does not answer here.';
 export const PLAY_DOCUMENT_CHANGED = 'The document changed since the board was drawn; try again.';
 export const PLAY_DOCUMENT_NOT_OPEN = 'The document is not open.';
+export const PLAY_INSIDE_BRACKET =
+  'This move is inside a littlegolem bracket with moves after it: a variation cannot go there. Write the bracket out as moves (a1-b1 …) first.';
+
+/** A ply the request names that the record does not have. */
+export function playNoSuchPly(ply: unknown, last: number): string {
+  return `There is no position ${String(ply).slice(0, 20)} in this record (0 to ${last}).`;
+}
 
 /** "z9-z8 is not a line of this 3x3 board." */
 export function notALine(line: string, width: number, height: number): string {
@@ -145,4 +160,35 @@ export function notALine(line: string, width: number, height: number): string {
 /** "a1-b1 is drawn already." */
 export function drawnAlready(line: string): string {
   return `${line} is drawn already.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pictures of one entry (`dab render`, ```dab blocks in Markdown)
+
+export const NO_ENTRY_TO_DRAW = 'no entry (game, position or endgame) in this text';
+
+export function noSuchEntry(entry: number, count: number): string {
+  return `there is no entry ${entry} (the text has ${count} entr${count === 1 ? 'y' : 'ies'})`;
+}
+
+export function noSuchPly(ply: number, entry: number, last: number): string {
+  return `there is no ply ${ply} in entry ${entry} (plies 0 to ${last})`;
+}
+
+/** An entry past the work bound of a Markdown block (readDab's maxWork). */
+export function entryLeftOut(entry: number, maxWork: number): string {
+  return `entry ${entry} is not drawn here: a block reads at most ${maxWork.toLocaleString('en-US')} positions (a move is one, an endgame entry about 30); give the entry a block of its own, or use dab render`;
+}
+
+/** An entry with no board to draw, with the first error that explains why when there is one. */
+export function nothingToDraw(entry: number, problem?: { line: number; message: string }): string {
+  return problem
+    ? `entry ${entry} has nothing to draw: line ${problem.line}: ${problem.message}`
+    : `entry ${entry} has nothing to draw`;
+}
+
+/** A word of a ```dab fence that is not an option it knows. */
+export function badFenceOption(word: string): string {
+  const shown = word.length > 40 ? `${word.slice(0, 40)}…` : word;
+  return `'${shown}' is not an option of a dab block: write entry=N (from 1) and ply=K (from 0), e.g. \`\`\`dab entry=2 ply=14`;
 }

@@ -1,0 +1,52 @@
+/**
+ * What every command reads from its command line: files (regular, of a sane size, or '-' for
+ * standard input) and numbers (plain decimals).
+ */
+import { readFileSync, readSync, statSync } from 'node:fs';
+import { MAX_FILE_BYTES } from '../engine/limits';
+
+/**
+ * A plain decimal number, or undefined: "", "0x10", "1e3" and " 7" are not (Number() would read
+ * them as 0, 16, 1000 and 7). `fraction`: digits after a point are allowed.
+ */
+export function plainDecimal(text: string | undefined, fraction = false): number | undefined {
+  const t = text ?? '';
+  if (!(fraction ? /^\d+(\.\d+)?$/ : /^\d+$/).test(t)) return undefined;
+  const v = Number(t);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+const tooBig = (bytes: number) =>
+  new Error(`${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${MAX_FILE_BYTES / 1e6} MB`);
+
+/**
+ * The text of a file, or of standard input for '-': a regular file of at most MAX_FILE_BYTES (not a
+ * device such as /dev/zero, nor a file that would take the memory of a record of millions of
+ * moves). Throws an Error whose message says what is wrong.
+ */
+export function readInput(file: string): string {
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buf = Buffer.alloc(1 << 16);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(0, buf, 0, buf.length, null);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        if ((e as NodeJS.ErrnoException).code === 'EOF') break;
+        throw e;
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_FILE_BYTES) throw tooBig(total);
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  const st = statSync(file);
+  if (!st.isFile()) throw new Error('not a regular file');
+  if (st.size > MAX_FILE_BYTES) throw tooBig(st.size);
+  return readFileSync(file, 'utf8');
+}
