@@ -9,6 +9,7 @@
 import type { BoardView, BoardViewLine, DotXY } from '../shared/protocol';
 import { columnName, dotName as engineDotName, rowName } from '../server/src/engine/board/geometry';
 import { initialOf } from '../server/src/engine/notation/names';
+import { MAX_SIDE } from '../server/src/engine/limits';
 import {
   LINES_TO_PLAY,
   NO_COMPONENTS_LEFT,
@@ -118,8 +119,9 @@ const isLine = (l: unknown): l is BoardViewLine =>
 /** The board and (unless caption: false) its caption, as one <svg>. */
 export function boardTree(view: BoardView, options: BoardDrawOptions = {}): SvgNode {
   const withCaption = options.caption !== false;
-  const W = Math.max(0, Math.floor(Number(view.width) || 0));
-  const H = Math.max(0, Math.floor(Number(view.height) || 0));
+  // the notation's bounds (a view from elsewhere, e.g. a tampered webview state, could say 1e9)
+  const W = Math.min(MAX_SIDE, Math.max(0, Math.floor(Number(view.width) || 0)));
+  const H = Math.min(MAX_SIDE, Math.max(0, Math.floor(Number(view.height) || 0)));
   const onBoard = W > 0 && H > 0;
   const components = Array.isArray(view.components) ? view.components : [];
   const abstract =
