@@ -109,8 +109,8 @@ test('render: control characters and lone surrogates never make the SVG unreadab
   const text = `game "t\u0002"\n  size 1x1\n  players "${names[0]}" "${names[1]}"\n  moves a1-b1\n`;
   const r = pictureOf(text, { budgetMs: 1000 });
   assert.ok('svg' in r);
-  // eslint-disable-next-line no-control-regex
   const notXml = new RegExp(
+    // eslint-disable-next-line no-control-regex
     '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]',
   );
   assert.doesNotMatch(r.svg, notXml);
