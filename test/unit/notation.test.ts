@@ -111,6 +111,16 @@ test('the examples in docs/notation.md parse as documented', async () => {
     doc.entries.map((e) => e.kind),
     ['game', 'game', 'position', 'endgame', 'game'],
   );
+  // and the values they claim are the proven ones (dab check would flag them otherwise)
+  const { analyzeText } = await import('../../server/src/engine/analysis/analyzeDocument');
+  const { createSearchCache } = await import('../../server/src/cli/search');
+  const checked = analyzeText(code, { search: createSearchCache({ timeBudgetMs: 5000 }).lookup });
+  assert.deepEqual(
+    checked.diagnostics.filter((d) => d.code === 'wrong-value' || d.code === 'value-unverified').map((d) => d.message),
+    [],
+  );
+  assert.equal(checked.entries[2].positions[0].value, 4);
+  assert.equal(checked.entries[3].positions[0].value, -1);
   const v = doc.models[4].moves[1].variations[0];
   assert.deepEqual(
     v.plies.map((m) => [m.name, m.ply]),

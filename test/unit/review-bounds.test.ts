@@ -1,6 +1,7 @@
 // The review with proven bounds only (tight search budgets): every bound, result, loss bound and
 // flag checked against brute force. Nothing may be flagged that is not true.
 import { test } from 'node:test';
+import { toJson } from '../../server/src/cli/json';
 import assert from 'node:assert/strict';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
@@ -197,6 +198,12 @@ test('summaries count proven loss bounds and result changes; --max-loss sees bou
   const p0 = unowned.entries[0].positions[0];
   assert.equal(p0.unowned, 1);
   assert.match(valuePhrase(p0, unowned.entries[0].players), /not counting 1 box with no owner/);
+  // and the JSON output's positions carry it, as docs/notation.md (section 8) says
+  const json = JSON.parse(JSON.stringify(toJson(unowned, 'x')));
+  assert.deepEqual(
+    json.entries[0].positions.map((p: { unowned?: number }) => p.unowned),
+    [1, 1],
+  );
   // an endgame line with nothing valued is not called optimal
   const eg = analyzeText(
     'endgame\n  components 1*20 + 2*20 + 3*20 + 5*20 + 6*20 + 4l*20 + 6l*20 + 7*5\n  play 3:all 1 7:all 4l\n',

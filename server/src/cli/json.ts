@@ -60,6 +60,7 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
       ply: p.ply,
       toMove: p.toMove,
       score: p.score,
+      ...(p.unowned ? { unowned: p.unowned } : {}),
       remaining: p.remaining,
       value: p.value,
       exact: p.exact,

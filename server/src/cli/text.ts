@@ -56,7 +56,7 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
     return out.join('\n') + '\n';
   }
   if (report.diagnostics.length) out.push('');
-  for (const e of report.entries) out.push(...formatEntry(e));
+  for (const e of report.entries) for (const line of formatEntry(e)) out.push(line);
   return `== ${file}\n` + out.join('\n') + '\n';
 }
 
@@ -86,7 +86,7 @@ function formatEntry(e: EntryReport): string[] {
     return out;
   }
   out.push(`  start: ${positionLine(e.positions[0], e)}`);
-  out.push(...formatMoves(e, e, '  '));
+  for (const line of formatMoves(e, e, '  ')) out.push(line);
   if (e.moves.length) {
     out.push(`  summary: ${reviewSummary(e)}`);
   }

@@ -38,6 +38,12 @@ export const MAX_COMPONENTS = 200_000;
 export const MAX_FILE_COMPONENTS = 1_000_000;
 /** Rows of a `.dbl` file read; the rest are refused with one error (a 12x12 board has 312 lines). */
 export const MAX_DBL_ROWS = 10_000;
+/**
+ * An endgame's `play`: the steps analysed times its components at most (each analysed step keeps and
+ * values the list of what is left). A real endgame has tens of components and steps; a file with
+ * 200,000 components and 100,000 steps would take hours and the memory of 10^10 components.
+ */
+export const MAX_ENDGAME_PLAY_WORK = 4_000_000;
 /** Parentheses deeper than this are refused: keeps the recursion of the expansion shallow. */
 export const MAX_GROUP_DEPTH = 32;
 /**

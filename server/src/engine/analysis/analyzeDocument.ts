@@ -17,6 +17,7 @@ import {
   type Variation,
 } from '../notation';
 import type { BoardGeometry } from '../board/geometry';
+import { MAX_ENDGAME_PLAY_WORK } from '../limits';
 import type { Evaluation } from './evaluation';
 import { quickEvaluate, type LoonyAnalysis } from './evaluatePosition';
 import {
@@ -25,6 +26,7 @@ import {
   glyphMessage,
   mistakeMessage,
   notAnalysedHereMessage,
+  playNotAnalysedMessage,
   valueUncheckedMessage,
   wrongValueMessage,
   MOVES_NOT_FOUND,
@@ -169,6 +171,8 @@ export interface EntryReport extends LineReport {
   lines: LineReport[];
   /** Positions waiting for search (variations included). */
   pending: number;
+  /** An endgame's play steps past MAX_ENDGAME_PLAY_WORK: not analysed, from the first of them. */
+  playLeftOut?: { range: Range; steps: number };
 }
 
 export interface DocumentReport {
@@ -190,7 +194,7 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
     const report =
       model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
     for (const line of report.lines) for (const p of line.positions) p.result = resultFor(p, p.toMove);
-    diagnostics.push(...reviewDiagnostics(report, options));
+    for (const d of reviewDiagnostics(report, options)) diagnostics.push(d);
     return report;
   });
   const leftOut = doc.models.filter((m) => m.leftOut);
@@ -530,7 +534,12 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
     components: eg.components.slice(),
     moveValues: new Map(root.openings.map((o) => [o.component, o.valueAfter === undefined ? null : -o.valueAfter + 0])),
   });
-  const legal = eg.steps.filter((s) => s.legal && s.component);
+  const allLegal = eg.steps.filter((s) => s.legal && s.component);
+  // each analysed step keeps the list of what is left: steps x components is bounded
+  const analysable = Math.max(1, Math.floor(MAX_ENDGAME_PLAY_WORK / Math.max(1, eg.components.length)));
+  const legal = allLegal.slice(0, analysable);
+  if (allLegal.length > legal.length)
+    report.playLeftOut = { range: allLegal[legal.length].range, steps: allLegal.length - legal.length };
   if (legal.length === 0) return report;
   const steps: EndgamePlayStep[] = legal.map((s) => ({
     text: s.step.text,
@@ -542,16 +551,15 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
   const play = evaluatePlay(eg.components, steps);
   let score: [number, number] = [eg.score[0], eg.score[1]];
   let remaining = total;
+  let rest = eg.components;
   play.steps.forEach((r, i) => {
     if (r.error) return;
     const sm = legal[i];
     const opener = sm.opener!,
       controller = sm.controller!;
     // After the opening: the controller to move, choosing keep or all.
-    const restComponents = remainingAfter(
-      eg.components,
-      legal.slice(0, i + 1).map((s) => s.component!),
-    );
+    rest = remainingAfter(rest, [legal[i].component!]);
+    const restComponents = rest;
     const restAnalysis = restComponents.length > 0 ? analyzeEndgame(restComponents) : undefined;
     const vRest = restAnalysis ? restAnalysis.value : 0;
     const all = vRest === undefined ? null : r.size - vRest;
@@ -660,6 +668,13 @@ function remainingAfter(
 
 function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
+  if (report.playLeftOut)
+    out.push({
+      severity: 'warning',
+      range: report.playLeftOut.range,
+      code: 'play-not-analysed',
+      message: playNotAnalysedMessage(report.playLeftOut.steps, report.model.endgame?.components.length ?? 0),
+    });
   const minLoss = options.minLoss ?? 1;
   const claim = report.model.claimedValue;
   const start = report.positions[0];

@@ -250,7 +250,7 @@ function buildBoard(entry: Entry, m: EntryModel): void {
   const moveTokens = entry.moves?.moves ?? [];
   if (w === null || h === null) {
     // No board: keep the moves for display, unchecked.
-    m.moves.push(...uncheckedMoves(moveTokens));
+    for (const move of uncheckedMoves(moveTokens)) m.moves.push(move); // not push(...): a file may hold 100,000s
     return;
   }
   const g = geometryOf(w, h);
@@ -582,7 +582,11 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
     remaining: comps.slice(),
   };
   m.endgame = eg;
-  const remaining = comps.slice();
+  // what is left, counted by kind and size (a count per name, not a list: 100,000 steps stay linear)
+  const nameOf = (x: Component) => `${x.size}${x.kind === 'loop' ? 'l' : ''}`;
+  const left = new Map<string, number>();
+  for (const x of comps) left.set(nameOf(x), (left.get(nameOf(x)) ?? 0) + 1);
+  let leftCount = comps.length;
   let opener: Player = m.toMove;
   let score: [number, number] | null = [m.score[0], m.score[1]];
   const steps = entry.play?.steps ?? [];
@@ -603,8 +607,8 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
     eg.steps.push(sm);
     if (!score || !st.component) return;
     const c = st.component;
-    const name = `${c.size}${c.kind === 'loop' ? 'l' : ''}`;
-    if (remaining.length === 0) {
+    const name = nameOf(c);
+    if (leftCount === 0) {
       diag(
         out,
         'error',
@@ -615,21 +619,20 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
       score = null;
       return;
     }
-    const at = remaining.findIndex((x) => x.kind === c.kind && x.size === c.size);
-    if (at < 0) {
-      const left = remaining.map((x) => `${x.size}${x.kind === 'loop' ? 'l' : ''}`).join(' ');
+    if (!left.get(name)) {
+      const names = [...left].filter(([, n]) => n > 0).map(([k, n]) => (n > 1 ? `${k}^${n}` : k));
       diag(
         out,
         'error',
         st.nameRange,
         'bad-play',
-        `no ${c.kind === 'loop' ? `${c.size}-loop` : `${c.size}-chain`} is left to open (left: ${left})`,
+        `no ${c.kind === 'loop' ? `${c.size}-loop` : `${c.size}-chain`} is left to open (left: ${names.join(' ')})`,
       );
       score = null;
       return;
     }
     let decision = st.decision;
-    const last = remaining.length === 1;
+    const last = leftCount === 1;
     if (decision === null) {
       if (last || (c.kind === 'chain' && c.size <= 2)) {
         decision = 'all';
@@ -658,7 +661,8 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
       return;
     }
     sm.decision = decision;
-    remaining.splice(at, 1);
+    left.set(name, left.get(name)! - 1);
+    leftCount--;
     const controller = (1 - opener) as Player;
     const gained: [number, number] = [0, 0];
     if (decision === 'all') {
@@ -676,5 +680,15 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
     sm.legal = true;
     if (decision === 'all') opener = controller;
   });
-  eg.remaining = remaining;
+  // the components in their written order, less the first ones of each name that were opened
+  const opened = new Map<string, number>();
+  for (const x of comps) opened.set(nameOf(x), (opened.get(nameOf(x)) ?? 0) + 1);
+  for (const [k, n] of left) opened.set(k, opened.get(k)! - n);
+  eg.remaining = comps.filter((x) => {
+    const k = nameOf(x);
+    const n = opened.get(k)!;
+    if (n === 0) return true;
+    opened.set(k, n - 1);
+    return false;
+  });
 }

@@ -141,9 +141,9 @@ class MovesReader {
     return this.groups.length ? this.groups[this.groups.length - 1].moves : this.f.moves;
   }
 
+  /** The variation depth here: a group ignored as SGF wrapping (or too deep) keeps the depth around it. */
   private get depth(): number {
-    for (let i = this.groups.length - 1; i >= 0; i--) if (!this.groups[i].sgf) return this.groups[i].depth;
-    return 0;
+    return this.groups.length ? this.groups[this.groups.length - 1].depth : 0;
   }
 
   /** '(' starts a variation replacing the last move of the current line — or SGF wrapping `(;`. */

@@ -290,7 +290,7 @@ class Parser {
   }
 
   private takePendingTags(entry: Entry): void {
-    entry.tags.push(...this.pendingTags);
+    for (const tag of this.pendingTags) entry.tags.push(tag); // not push(...): there may be 100,000s
     this.pendingTags = [];
   }
 

@@ -138,6 +138,11 @@ export function bestMovesLine(best: string[], max: number, format: (move: string
 /** The heading of the hover's list of every legal move grouped by value. */
 export const MOVES_BY_VALUE = 'Every move, by its value for the player to move:';
 
+/** An endgame's play steps past MAX_ENDGAME_PLAY_WORK, at the first of them. */
+export function playNotAnalysedMessage(steps: number, components: number): string {
+  return `${plural(steps, 'step')} of play from here ${steps === 1 ? 'is' : 'are'} not analysed: with ${components.toLocaleString('en-US')} components, dab values the play of this endgame for its first steps only.`;
+}
+
 /** The editor's bound on one document's analysis (readDab's ReadOptions.maxWork), at the first entry it leaves out. */
 export function notAnalysedHereMessage(entries: number, maxWork: number): string {
   const which =

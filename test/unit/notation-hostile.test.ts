@@ -1,0 +1,59 @@
+// Hostile and odd inputs found by an independent audit of the reader against docs/notation.md:
+// each once gave a wrong value, a crash (RangeError from push(...) of 100,000s of items), or a
+// quadratic parse. The sizes here are ones that failed; times are not asserted (the bench and the
+// audit measure them), what is read is.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDab, readDab } from '../../server/src/engine/notation';
+import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
+import { MAX_ENDGAME_PLAY_WORK } from '../../server/src/engine/limits';
+
+test('score: signs are refused, not dropped ("-3 0" is no score of 3 boxes)', () => {
+  const read = (sc: string) => readDab(`game\n  size 2x2\n  score ${sc}\n`).models[0];
+  for (const bad of ['-3 0', '3 -1', '3 0-', '+3 0', '3 - - 0']) {
+    const m = read(bad);
+    assert.equal(m.entry.score?.score ?? null, null, bad);
+    assert.ok(
+      m.entry.diagnostics.some((d) => d.code === 'bad-score'),
+      bad,
+    );
+  }
+  for (const good of ['3 0', '3-0', '3 - 0', '3:0', '3 – 0'])
+    assert.deepEqual(read(good).entry.score?.score, [3, 0], good);
+});
+
+test('200,000 tags before a header and 200,000 moves of an entry with no size are read, not thrown on', () => {
+  const tags = '[A "x"]\n'.repeat(200_000) + 'game\n  size 1x1\n';
+  const doc = readDab(tags);
+  assert.equal(doc.entries[0].tags.length, 200_000);
+  const moves = 'game\n  moves ' + 'a1-b1 '.repeat(200_000) + '\n';
+  const m = readDab(moves);
+  assert.equal(m.models[0].moves.length, 200_000);
+  assert.ok(m.diagnostics.some((d) => d.code === 'missing-size'));
+});
+
+test('runs of "(" and "(;" after a move are read in linear time, with their diagnostics', () => {
+  const parens = parseDab('game\n  size 2x2\n  moves a1-b1 ' + '('.repeat(20_000) + '\n');
+  assert.ok(parens.diagnostics.some((d) => d.code === 'bad-variation'));
+  const sgf = parseDab('game\n  size 2x2\n  moves a1-b1 ' + '(;'.repeat(20_000) + '\n');
+  assert.equal(sgf.entries[0].moves!.moves.length, 1);
+});
+
+test('an endgame with 100,000 play steps over 200,000 components: read at once, its play valued for the first steps only', () => {
+  const text = `endgame\n  components 4l^100000 + 3^100000\n  play ${'3:all '.repeat(100_000)}\n`;
+  const r = analyzeText(text);
+  const e = r.entries[0];
+  const analysed = MAX_ENDGAME_PLAY_WORK / 200_000;
+  assert.equal(e.moves.length, 2 * analysed, 'each step: the opening, then the keep-or-all decision');
+  const warn = r.diagnostics.filter((d) => d.code === 'play-not-analysed');
+  assert.equal(warn.length, 1);
+  assert.match(warn[0].message, /^99,980 steps|^99980 steps/);
+  assert.equal(e.model.endgame!.remaining.length, 100_000, 'the model still follows every step');
+  // a small endgame's play is valued whole
+  const small = analyzeText('endgame\n  components 3 3 4l 6l\n  play 3:keep 3:all 4l 6l\n');
+  assert.ok(small.entries[0].moves.length >= 4);
+  assert.deepEqual(
+    small.diagnostics.filter((d) => d.code === 'play-not-analysed'),
+    [],
+  );
+});
