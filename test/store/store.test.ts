@@ -15,7 +15,7 @@ import { mulberry32 } from '../support/random';
 import { playedPosition, randomPosition } from '../support/boards';
 import { geometryOf } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
-import { lineSymmetries } from '../../server/src/engine/solver/symmetry';
+import { canonicalPosition, lineSymmetries } from '../../server/src/engine/solver/symmetry';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
 import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
@@ -224,6 +224,66 @@ test('store: bounded size, the cheapest proofs are evicted first', () => {
   const median = works.sort((a, b) => a - b)[Math.floor(works.length / 2)];
   assert.ok(minKept > median * 0.5, `the cheap half went first (least kept ${minKept}, median ${median})`);
   assert.ok(statSync(path).size < 4 * 64 * 1024, 'the file stays near its limit');
+});
+
+test('store: Nimstring views are bounded with the proofs, and cheap views go before costly proofs', () => {
+  // found by an audit: views were never evicted, so they grew the file 20 times past its bound
+  // and pushed out the proofs, the costliest first
+  const path = join(tempDir(), 'p.sqlite');
+  const r = mulberry32(11);
+  const solver = createSolver();
+  let s = ProofStore.open(path, { maxBytes: 64 * 1024 });
+  for (let put = 0; put < 40;) {
+    const st = randomPosition(3, 3, r, 14, false);
+    if (st.isOver()) continue;
+    const e = searchEvaluate(solver, st, {});
+    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: 1e9 + put++, tried: 0 });
+  }
+  s.close();
+  const proofsBefore = records(path).length; // 40 puts, fewer positions when two were one
+  s = ProofStore.open(path, { maxBytes: 64 * 1024 });
+  for (let i = 0; i < 1500; i++) {
+    const st = randomPosition(4, 4, r, 16, true);
+    s.putNim(st, 2000, nimSummary(st, 2000));
+  }
+  s.close();
+  const db = new Database(path, { readOnly: true });
+  const count = (sql: string) => Number((db.get(sql) as { n: number }).n);
+  const costly = count('SELECT count(*) AS n FROM proofs WHERE work >= 1e9');
+  const views = count('SELECT count(*) AS n FROM nims');
+  db.close();
+  assert.equal(costly, proofsBefore, 'the costly proofs are kept');
+  assert.ok(views > 0 && views < 1000, `views evicted: ${views} of 1500 kept`);
+  assert.ok(statSync(path).size < 4 * 64 * 1024, `the file stays near its limit: ${statSync(path).size} bytes`);
+});
+
+test('store: a process whose thread is busy searching still writes its results within half a second', () => {
+  // found by an audit: the flush timer never ran while the CLI searched, and a killed run lost everything
+  const path = join(tempDir(), 'p.sqlite');
+  const proofs = ProofStore.open(path, {});
+  const r = mulberry32(5);
+  const solver = createSolver();
+  const states: BoardState[] = [];
+  while (states.length < 3) {
+    const st = randomPosition(3, 3, r, 12, false);
+    if (!st.isOver()) states.push(st);
+  }
+  const put = (st: BoardState) => {
+    const e = searchEvaluate(solver, st, {});
+    proofs.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: 10, tried: 0 });
+  };
+  put(states[0]);
+  put(states[1]);
+  const until = Date.now() + 700; // a search holding the thread (no timer can run)
+  while (Date.now() < until);
+  put(states[2]);
+  // read by another connection while this one is still open (nothing closed, nothing flushed on exit)
+  const db = new Database(path, { readOnly: true });
+  const onDisk = Number((db.get('SELECT count(*) AS n FROM proofs') as { n: number }).n);
+  db.close();
+  const keys = new Set(states.map((st) => canonicalPosition(st.geometry, st.drawn).key));
+  assert.equal(onDisk, keys.size, 'every result is on disk');
+  proofs.close();
 });
 
 function assertSetAside(dir: string, path: string, kind: 'corrupt' | 'foreign', warnings: string[]) {

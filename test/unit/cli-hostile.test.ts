@@ -112,3 +112,24 @@ test('cli: numbers are plain decimals, --store needs a path, --max-loss belongs 
   const c = dab('check', '--max-loss', '3', '--no-store', 'examples/allcock.dab');
   assert.equal(c.status, 0, c.stderr);
 });
+
+test('cli: cache commands refuse an empty --store (never the default store) and a device to import', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  // the default store of this run is one with a record in it: `clear --store ''` must not touch it
+  const env = { ...process.env, DAB_STORE: join(dir, 'default.sqlite') };
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['bin/dab.js', ...args], { encoding: 'utf8', timeout: 120_000, env });
+  writeFileSync(join(dir, 'g.dab'), GAME);
+  assert.equal(run('analyze', join(dir, 'g.dab')).status, 0);
+  const before = run('cache', 'stats').stdout;
+  assert.match(before, /records: [1-9]/);
+  const c = run('cache', 'clear', '--store', '');
+  noTrace(c);
+  assert.equal(c.status, 2);
+  assert.match(c.stderr, /--store needs a path/);
+  assert.equal(run('cache', 'stats').stdout, before, 'the default store is untouched');
+  const z = run('cache', 'import', '/dev/zero', '--store', join(dir, 'p.sqlite'));
+  noTrace(z);
+  assert.equal(z.status, 1);
+  assert.match(z.stderr, /not a regular file/);
+});

@@ -79,11 +79,11 @@ export function cacheCommand(argv: string[], path: string | null): number {
         return 1;
       }
       out(
-        `imported ${file}: ${r.read} records, ${r.added} added, ${r.improved} improved, ${r.unchanged} already known, ${r.rejected.length} rejected`,
+        `imported ${file}: ${r.read} records, ${r.added} added, ${r.improved} improved, ${r.unchanged} already known, ${r.rejectedCount} rejected`,
       );
       for (const x of r.rejected.slice(0, 20)) err(`${file}${x.line ? `:${x.line}` : ''}: rejected: ${x.reason}`);
-      if (r.rejected.length > 20) err(`… and ${r.rejected.length - 20} more rejected`);
-      return r.rejected.length > 0 ? 1 : 0;
+      if (r.rejectedCount > 20) err(`… and ${r.rejectedCount - 20} more rejected`);
+      return r.rejectedCount > 0 ? 1 : 0;
     }
     return 0;
   } finally {

@@ -200,8 +200,14 @@ function cacheMain(argv: string[]): number {
   let store: string | null | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--no-store') store = null;
-    else if (argv[i] === '--store' && argv[i + 1] !== undefined) store = argv[++i];
-    else if (argv[i] === '--help' || argv[i] === '-h') {
+    else if (argv[i] === '--store') {
+      // an empty path (a script's unset variable) must not fall back to the default store: `cache clear` would wipe it
+      if (!argv[i + 1]) {
+        process.stderr.write(`dab: --store needs a path (--no-store turns the store off)\n${CACHE_USAGE}\n`);
+        return 2;
+      }
+      store = argv[++i];
+    } else if (argv[i] === '--help' || argv[i] === '-h') {
       process.stdout.write(CACHE_USAGE + '\n');
       return 0;
     } else args.push(argv[i]);

@@ -4,12 +4,13 @@
  * orientation and mapped back), with the best move found so far (an estimate, never proven) while
  * the optimal moves are not known. Shared by the CLI and the language server through one SQLite file.
  *
- * Writes are buffered and flushed every FLUSH_MS (and on close / process exit), one transaction per
- * flush: a killed process loses at most its unflushed last results. Every record read is checked
+ * Writes are buffered and flushed at most every FLUSH_MS (and on close / process exit), one
+ * transaction per flush: a killed process loses at most the results of its last FLUSH_MS. Every record read is checked
  * (proof.ts) before it is believed; one that fails is dropped. The size is bounded: when the live
- * data passes maxBytes, the proofs that took the least work are evicted.
+ * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
+ * search cost (NIM_REGION_NODES), budget traces by age.
  */
-import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
@@ -30,6 +31,11 @@ import type { NimSummary } from '../engine/analysis/nim';
 import { checkNimView, keptNim, nimAnswers, nimViewText, parseNimView, type NimRecord } from './nimView';
 
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** Solver nodes one region of the Nimstring engine costs, about (1.5M nodes/s against 50k regions/s): eviction's common scale. */
+const NIM_REGION_NODES = 30;
+/** A row's bytes, about (eviction frees the share of them the file is over its bound). */
+const PROOF_BYTES = 'length(key) + length(best) + length(moves) + 48';
+const NIM_BYTES = 'length(key) + length(view) + 24';
 const FLUSH_MS = 500;
 const FLUSH_COUNT = 64;
 /** A key found missing is not looked up again for this long (another process may add it). */
@@ -66,8 +72,15 @@ export interface ImportReport {
   added: number;
   improved: number;
   unchanged: number;
+  /** The first MAX_REJECTED_LISTED rejected lines (a 100 MB file of bad lines must not keep them all). */
   rejected: { line: number; reason: string }[];
+  /** Every rejected line. */
+  rejectedCount: number;
 }
+
+const MAX_REJECTED_LISTED = 1000;
+/** An import file's size at most: about 2 million records. */
+const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
 /** Combine two proofs of one position; 'conflict' when they contradict (one of them is wrong). */
 export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
@@ -114,6 +127,8 @@ export class ProofStore {
   private readonly maxBytes: number;
   private readonly warn: (m: string) => void;
   private flushes = 0;
+  /** When the last flush wrote (Date.now()). */
+  private lastFlush = 0;
   private readonly onExit = () => this.flush();
 
   private constructor(
@@ -140,7 +155,11 @@ export class ProofStore {
   /** What the store knows about `state` (pending writes included), mapped to its orientation. */
   get(state: BoardState): Knowledge | undefined {
     const c = canonicalPosition(state.geometry, state.drawn);
-    const p = this.pending.get(c.key) ?? this.fetch(c.key);
+    // what waits for the flush, joined with what is stored (by this process before, or by another)
+    const pending = this.pending.get(c.key);
+    const stored = this.fetch(c.key);
+    const joined = pending && stored ? mergeProofs(stored, pending) : undefined;
+    const p = joined && joined !== 'conflict' ? joined : (pending ?? stored);
     if (!p) return undefined;
     const g = state.geometry;
     const back = (l: number) => fromCanonical(g, c.symmetry, l);
@@ -173,7 +192,17 @@ export class ProofStore {
     const merged = old ? mergeProofs(old, proof) : proof;
     this.pending.set(c.key, merged === 'conflict' ? proof : merged);
     this.misses.delete(c.key);
-    if (this.pending.size >= FLUSH_COUNT) this.flush();
+    this.written(this.pending.size);
+  }
+
+  /**
+   * After a result joined the pending ones (`count` of its kind now): flush when there are enough,
+   * or when the last flush is FLUSH_MS old (so a result after a long search is written at once). The
+   * clock is read here as well as by a timer, because a caller that searches on this thread (the
+   * CLI) keeps the event loop, and so the timer, from running: only a burst's last FLUSH_MS waits.
+   */
+  private written(count: number): void {
+    if (count >= FLUSH_COUNT || Date.now() - this.lastFlush >= FLUSH_MS) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_MS);
       this.timer.unref?.();
@@ -213,7 +242,8 @@ export class ProofStore {
     if (ok === false) return; // busy: keep them pending for the next flush
     this.pending.clear();
     this.pendingNims.clear();
-    if (++this.flushes % 16 === 1) this.evictIfNeeded();
+    this.lastFlush = Date.now();
+    if (++this.flushes % 4 === 1) this.evictIfNeeded();
   }
 
   stats(): StoreStats {
@@ -273,11 +303,7 @@ export class ProofStore {
     const fresh: NimRecord = { budget, ...(cutMs !== undefined ? { cutMs } : {}), view };
     const pending = this.pendingNims.get(key);
     this.pendingNims.set(key, pending ? keptNim(pending, fresh) : fresh);
-    if (this.pendingNims.size >= FLUSH_COUNT) this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), FLUSH_MS);
-      this.timer.unref?.();
-    }
+    this.written(this.pendingNims.size);
   }
 
   /**
@@ -380,7 +406,17 @@ export class ProofStore {
    * is never believed because a file says so.
    */
   importFrom(file: string, verify?: (key: string, proof: Proof) => Proof | string): ImportReport {
-    const report: ImportReport = { read: 0, added: 0, improved: 0, unchanged: 0, rejected: [] };
+    const report: ImportReport = { read: 0, added: 0, improved: 0, unchanged: 0, rejected: [], rejectedCount: 0 };
+    const reject = (r: { line: number; reason: string }) => {
+      if (report.rejectedCount++ < MAX_REJECTED_LISTED) report.rejected.push(r);
+    };
+    // a regular file (not /dev/zero, which never ends) of a size a proof export can have
+    const st = statSync(file);
+    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+    if (st.size > MAX_IMPORT_BYTES)
+      throw new Error(
+        `${file} is ${(st.size / 1e6).toFixed(0)} MB: an import reads files up to ${MAX_IMPORT_BYTES / 1e6} MB`,
+      );
     const text = readFileSync(file, 'utf8');
     const lines = text.split('\n');
     let header: unknown;
@@ -401,16 +437,16 @@ export class ProofStore {
       try {
         raw = JSON.parse(lines[i]);
       } catch {
-        report.rejected.push({ line: i + 1, reason: 'not JSON' });
+        reject({ line: i + 1, reason: 'not JSON' });
         continue;
       }
       if (typeof raw !== 'object' || raw === null) {
-        report.rejected.push({ line: i + 1, reason: 'not a record' });
+        reject({ line: i + 1, reason: 'not a record' });
         continue;
       }
       const r = fromRow(raw as Record<string, unknown>);
       const kept = typeof r === 'string' ? r : verify ? verify(r.key, r.proof) : r.proof;
-      if (typeof kept === 'string') report.rejected.push({ line: i + 1, reason: kept });
+      if (typeof kept === 'string') reject({ line: i + 1, reason: kept });
       else good.push([(r as { key: string }).key, kept]);
     }
     this.flush();
@@ -421,8 +457,7 @@ export class ProofStore {
           f.write(() => {
             for (const [key, proof] of chunk) {
               const outcome = this.writeMerged(f, key, proof, 'keep');
-              if (outcome === 'conflict')
-                report.rejected.push({ line: 0, reason: `contradicts the stored proof of ${key}` });
+              if (outcome === 'conflict') reject({ line: 0, reason: `contradicts the stored proof of ${key}` });
               else report[outcome]++;
             }
           }, 10_000),
@@ -533,11 +568,40 @@ export class ProofStore {
         }),
       );
       if (used <= this.maxBytes) return;
+      // The cheapest records go first, proofs and Nimstring views on one scale of search cost (a
+      // region of the Nimstring engine costs about NIM_REGION_NODES solver nodes), until the share
+      // of their bytes that brings the file to 80% of its bound is gone; budget traces by age.
+      const share = 1 - (0.8 * this.maxBytes) / used;
       f.write(() =>
         f.read((db) => {
-          const n = Number(db.get('SELECT count(*) AS n FROM proofs')?.n ?? 0);
-          const drop = Math.ceil(n * (1 - (0.8 * this.maxBytes) / used));
-          db.run('DELETE FROM proofs WHERE key IN (SELECT key FROM proofs ORDER BY work ASC LIMIT ?)', [drop]);
+          const bytes = Number(
+            db.get(
+              `SELECT (SELECT coalesce(sum(${PROOF_BYTES}), 0) FROM proofs) + (SELECT coalesce(sum(${NIM_BYTES}), 0) FROM nims) AS b`,
+            )?.b ?? 0,
+          );
+          const cut = db.get(
+            `WITH costs AS (
+               SELECT work AS cost, key, ${PROOF_BYTES} AS bytes FROM proofs
+               UNION ALL SELECT budget * ${NIM_REGION_NODES}, key, ${NIM_BYTES} FROM nims),
+             running AS (
+               SELECT cost, key, sum(bytes) OVER (ORDER BY cost, key ROWS UNBOUNDED PRECEDING) AS freed FROM costs)
+             SELECT cost, key FROM running WHERE freed >= ? ORDER BY cost, key LIMIT 1`,
+            [Math.ceil(bytes * share)],
+          );
+          // everything up to the cut, in the order (cost, key): ties at the cut cost go one by one
+          if (cut) {
+            const at = [Number(cut.cost), Number(cut.cost), String(cut.key)];
+            db.run('DELETE FROM proofs WHERE work < ? OR (work = ? AND key <= ?)', at);
+            db.run(
+              `DELETE FROM nims WHERE budget * ${NIM_REGION_NODES} < ? OR (budget * ${NIM_REGION_NODES} = ? AND key <= ?)`,
+              at,
+            );
+          }
+          const traces = Number(db.get('SELECT count(*) AS n FROM traces')?.n ?? 0);
+          if (traces > 0)
+            db.run('DELETE FROM traces WHERE key IN (SELECT key FROM traces ORDER BY at ASC LIMIT ?)', [
+              Math.ceil(traces * share),
+            ]);
           // an estimate goes with its proof
           db.run('DELETE FROM estimates WHERE key NOT IN (SELECT key FROM proofs)');
         }),
