@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDab, readDab } from '../../server/src/engine/notation';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
-import { MAX_ENDGAME_PLAY_WORK } from '../../server/src/engine/limits';
+import { MAX_DIAGNOSTICS, MAX_ENDGAME_PLAY_WORK } from '../../server/src/engine/limits';
 
 test('score: signs are refused, not dropped ("-3 0" is no score of 3 boxes)', () => {
   const read = (sc: string) => readDab(`game\n  size 2x2\n  score ${sc}\n`).models[0];
@@ -56,4 +56,26 @@ test('an endgame with 100,000 play steps over 200,000 components: read at once, 
     small.diagnostics.filter((d) => d.code === 'play-not-analysed'),
     [],
   );
+});
+
+test('the file keeps to its diagnostic caps, each time saying the rest are not shown', () => {
+  const counted = (text: string) => {
+    const doc = readDab(text);
+    return {
+      shown: doc.diagnostics.filter((d) => d.code !== 'too-many-diagnostics').length,
+      notes: doc.diagnostics.filter((d) => d.code === 'too-many-diagnostics').length,
+      doc,
+    };
+  };
+  // end-of-entry checks (here field-not-allowed, 7,000 of them) count against the parser's cap
+  const fields = counted('game\n  size 2x2\n' + '  components 3\n'.repeat(7000));
+  assert.ok(fields.shown <= MAX_DIAGNOSTICS, `${fields.shown} shown`);
+  assert.equal(fields.notes, 1);
+  assert.equal(fields.doc.models[0].entry.diagnostics.length >= 7000, true, 'the entry keeps all of its own');
+  // the models' problems (off-board moves, 100 per entry, 41 entries) are capped with a note too
+  const moves = counted(
+    Array.from({ length: 41 }, (_, i) => `game "e${i}"\n  size 1x1\n  moves ${'z1-z2 '.repeat(100)}\n`).join(''),
+  );
+  assert.equal(moves.shown, MAX_DIAGNOSTICS);
+  assert.equal(moves.notes, 1);
 });

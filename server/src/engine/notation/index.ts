@@ -71,13 +71,26 @@ export function readDab(text: string, options: ReadOptions = {}): DabDocument {
     const bare = buildEntry({ ...entry, moves: null, play: null, components: null });
     return { ...bare, entry, diagnostics: [], leftOut: true };
   });
+  // the parser's (at most MAX_DIAGNOSTICS and its own 'too many' line), then the models' up to as
+  // many again, then one line saying the rest are not shown (each model keeps all of its own)
   const diagnostics = parsed.diagnostics.slice();
+  let shown = 0;
+  let hidden: Diagnostic | null = null;
   for (const m of models) {
     for (const d of m.diagnostics) {
-      if (diagnostics.length >= 2 * MAX_DIAGNOSTICS) break;
-      diagnostics.push(d);
+      if (shown < MAX_DIAGNOSTICS) {
+        diagnostics.push(d);
+        shown++;
+      } else hidden ??= d;
     }
   }
+  if (hidden)
+    diagnostics.push({
+      severity: 'information',
+      range: hidden.range,
+      code: 'too-many-diagnostics',
+      message: `more than ${MAX_DIAGNOSTICS} problems found in the entries' moves and boards; the rest are not shown`,
+    });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
   const cut = models.some((m) => m.leftOut);
   return { entries: parsed.entries, models, diagnostics, ...(cut ? { maxWork: options.maxWork } : {}) };

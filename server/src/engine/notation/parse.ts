@@ -372,10 +372,12 @@ class Parser {
     this.cur = null;
     const e = b.entry;
     e.range = range(e.headerRange.line, e.headerRange.character, b.lastLine, b.lastEnd);
-    // Not capped: these come once per entry.
+    // The entry always keeps these (its analysis reads them); the file's list keeps to its cap,
+    // since a file of 500,000 entries has 500,000 of them.
     const push = (severity: Severity, r: Range, code: string, message: string): void => {
       const d: Diagnostic = { severity, range: r, code, message };
-      this.diagnostics.push(d);
+      if (this.diagnostics.length < MAX_DIAGNOSTICS) this.diagnostics.push(d);
+      else this.report(severity, r, code, message); // the one 'too-many-diagnostics' line, once
       e.diagnostics.push(d);
     };
     if (b.implicit) {
