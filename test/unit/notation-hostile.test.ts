@@ -79,3 +79,19 @@ test('the file keeps to its diagnostic caps, each time saying the rest are not s
   assert.equal(moves.shown, MAX_DIAGNOSTICS);
   assert.equal(moves.notes, 1);
 });
+
+test('a note without # right of a dot row is an error on the note alone; the diagram is read whole', () => {
+  for (const [text, line] of [
+    ['position\n  diagram\n    +---+  top\n    | A |\n    +---+\n', 2],
+    ['position\n  diagram\n    +---+\n    | A |\n    +---+  bottom\n', 4],
+  ] as const) {
+    const doc = readDab(text);
+    assert.deepEqual(
+      doc.diagnostics.map((d) => [d.code, d.range.line, d.message]),
+      [['bad-diagram', line, 'text right of the board: start a note with #']],
+    );
+    const m = doc.models[0];
+    assert.deepEqual([m.geometry?.width, m.geometry?.height], [1, 1]);
+    assert.equal(m.entry.diagram?.lines.length, 4);
+  }
+});

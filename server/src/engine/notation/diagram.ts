@@ -11,16 +11,40 @@ import { firstNonSpace, isBlankOrComment, isSpace, range, span, trimmedEnd, type
 
 export const DOT_CHARS = '+oO.*';
 
-/** A line that looks like a dot row: starts with a dot and holds only dots, '-', spaces (and a trailing # note). */
+/**
+ * A line that looks like a dot row: starts with a dot and holds only dots, '-', spaces (and a
+ * trailing # note). Text after the board part counts too (readDotRow then says "start a note with
+ * #") when that part is a dot row for sure: two dots or more, never two side by side, ending with a
+ * dot and a space; so `+---+  bottom` is a dot row with a stray note, and `... more` is no dot row.
+ */
 export function dotRowLike(s: string): boolean {
   const f = firstNonSpace(s);
   if (f < 0 || !DOT_CHARS.includes(s[f])) return false;
+  let dots = 0;
+  let adjacent = false;
+  let last = -1; // the last dot or '-'
   for (let k = f; k < s.length; k++) {
     const c = s[k];
     if (c === '#') return true;
-    if (!(DOT_CHARS.includes(c) || c === '-' || isSpace(c))) return false;
+    const dot = DOT_CHARS.includes(c);
+    if (dot || c === '-') {
+      if (dot && last === k - 1 && DOT_CHARS.includes(s[last])) adjacent = true;
+      if (dot) dots++;
+      last = k;
+    } else if (!isSpace(c)) return dots >= 2 && !adjacent && DOT_CHARS.includes(s[last]) && isSpace(s[k - 1]);
   }
   return true;
+}
+
+/** The end of a dot row's board part: past its last dot or '-' before any other text. */
+function boardPartEnd(s: string): number {
+  let end = 0;
+  for (let k = Math.max(0, firstNonSpace(s)); k < s.length; k++) {
+    const c = s[k];
+    if (DOT_CHARS.includes(c) || c === '-') end = k + 1;
+    else if (!isSpace(c)) break;
+  }
+  return end;
 }
 
 /** A line found in a row, by row from the top and column index. */
@@ -82,7 +106,8 @@ export function readDiagram(
   // Top dot row fixes the columns.
   const top = L[j];
   const cols: number[] = [];
-  const topEnd = contentEnd(top);
+  // the columns are the top row's dots, up to a note written without '#' (dotRowLike)
+  const topEnd = Math.min(contentEnd(top), boardPartEnd(top));
   for (let c = 0; c < topEnd; c++) if (DOT_CHARS.includes(top[c])) cols.push(c);
   d.columns = cols;
   const hl: RowLine[] = [];
