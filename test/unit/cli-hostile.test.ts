@@ -133,3 +133,14 @@ test('cli: cache commands refuse an empty --store (never the default store) and 
   assert.equal(z.status, 1);
   assert.match(z.stderr, /not a regular file/);
 });
+
+test('cli: a byte-order mark is not a column: positions on line 1 are the editor’s', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const file = join(dir, 'bom.dab');
+  writeFileSync(file, '\uFEFFgame "t" junk\n  size 2x2\n');
+  writeFileSync(join(dir, 'plain.dab'), 'game "t" junk\n  size 2x2\n');
+  const a = dab('check', '--no-search', file);
+  const b = dab('check', '--no-search', join(dir, 'plain.dab'));
+  assert.equal(a.stdout.replaceAll('bom.dab', 'plain.dab'), b.stdout);
+  assert.match(a.stdout, /bom\.dab:1:10: /);
+});

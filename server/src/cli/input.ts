@@ -22,7 +22,7 @@ const tooBig = (bytes: number) =>
 /**
  * The text of a file, or of standard input for '-': a regular file of at most MAX_FILE_BYTES (not a
  * device such as /dev/zero, nor a file that would take the memory of a record of millions of
- * moves). Throws an Error whose message says what is wrong.
+ * moves), without its byte-order mark. Throws an Error whose message says what is wrong.
  */
 export function readInput(file: string): string {
   if (file === '-') {
@@ -43,10 +43,13 @@ export function readInput(file: string): string {
       if (total > MAX_FILE_BYTES) throw tooBig(total);
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return withoutBom(Buffer.concat(chunks).toString('utf8'));
   }
   const st = statSync(file);
   if (!st.isFile()) throw new Error('not a regular file');
   if (st.size > MAX_FILE_BYTES) throw tooBig(st.size);
-  return readFileSync(file, 'utf8');
+  return withoutBom(readFileSync(file, 'utf8'));
 }
+
+/** Editors do not show a byte-order mark as text: nor does dab, so line 1's columns are theirs. */
+const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

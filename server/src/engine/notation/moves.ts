@@ -72,7 +72,8 @@ class MovesReader {
     while (k < toks.length) {
       const t = toks[k];
       this.lastToken = t.range;
-      if (t.type !== 'comment' && t.text !== ')' && this.groups.length)
+      // a move number alone (12.) makes no content: `(12.)` is an empty variation
+      if (t.type !== 'comment' && t.text !== ')' && !/^\d+\.+$/.test(t.text) && this.groups.length)
         this.groups[this.groups.length - 1].content = true;
       if (t.type === 'comment') {
         f.comments.push({ text: t.text, range: t.range });
