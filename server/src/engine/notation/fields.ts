@@ -41,8 +41,10 @@ export function sizeField(cx: FieldContext, base: FieldBase, toks: RawToken[]): 
     );
     return f;
   }
-  const w = m[1].length > 6 ? Infinity : Number(m[1]);
-  const h = m[2] === undefined ? w : m[2].length > 6 ? Infinity : Number(m[2]);
+  // leading zeros are no size (0005 is 5); more digits than that are out of range anyway
+  const num = (d: string) => (d.replace(/^0+(?=\d)/, '').length > 6 ? Infinity : Number(d));
+  const w = num(m[1]);
+  const h = m[2] === undefined ? w : num(m[2]);
   if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
     const shown = `${m[1].length > 6 ? clip(m[1], 8) : m[1]}x${m[2] === undefined ? m[1] : m[2].length > 6 ? clip(m[2], 8) : m[2]}`;
     cx.report('error', r, 'bad-size', `board size ${shown} is out of range: each side must be 1 to ${MAX_SIDE} boxes`);
