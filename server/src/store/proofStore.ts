@@ -427,8 +427,9 @@ export class ProofStore {
     }
     const h = header as { format?: unknown; version?: unknown } | undefined;
     if (!h || h.format !== EXPORT_FORMAT) throw new Error(`${file} is not a dab proof export (line 1)`);
-    if (typeof h.version !== 'number' || h.version > EXPORT_VERSION)
-      throw new Error(`${file} was written by a newer dab (format version ${String(h.version)})`);
+    if (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)
+      throw new Error(`${file}: line 1 has no format version dab knows (${JSON.stringify(h.version)?.slice(0, 20)})`);
+    if (h.version > EXPORT_VERSION) throw new Error(`${file} was written by a newer dab (format version ${h.version})`);
     const good: [string, Proof][] = [];
     for (let i = 1; i < lines.length; i++) {
       if (lines[i].trim() === '') continue;
