@@ -95,3 +95,11 @@ test('a note without # right of a dot row is an error on the note alone; the dia
     assert.equal(m.entry.diagram?.lines.length, 4);
   }
 });
+
+test('a header indented with a no-break space, or with a title of 10,000 characters, ends an open comment', () => {
+  for (const header of ['\u00a0game "next"', `game "${'t'.repeat(10_000)}"`]) {
+    const doc = readDab(`game\n  size 2x2\n  moves a1-b1 {unclosed\n${header}\n  size 3x3\n  }\n`);
+    assert.equal(doc.entries.length, 2, 'the second entry is not swallowed');
+    assert.ok(doc.diagnostics.some((d) => d.code === 'unterminated-comment'));
+  }
+});

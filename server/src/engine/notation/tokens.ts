@@ -29,7 +29,9 @@ const WORD_STOP = new Uint8Array(65536);
 for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
 
 /** A header line with nothing but an optional quoted title and comment (used to stop multi-line comments). */
-const STRICT_HEADER = /^[ \t]*(?:game|position|endgame)[ \t]*(?:"(?:[^"\\]|\\.)*"[ \t]*)?(?:#.*)?$/i;
+// spaces as isSpace (text.ts) has them, so a header the parser sees also ends an open comment
+const STRICT_HEADER =
+  /^[ \t\f\v\u00a0\ufeff]*(?:game|position|endgame)[ \t\f\v\u00a0\ufeff]*(?:"(?:[^"\\]|\\.)*"[ \t\f\v\u00a0\ufeff]*)?(?:#.*)?$/i;
 
 export class Lexer {
   /** For each line: the next line strictly after it holding a '}' (n when none). */
@@ -51,7 +53,7 @@ export class Lexer {
       this.nextStrictHeader[i] = header;
       const l = lines[i];
       if (l.indexOf('}') >= 0) close = i;
-      if (l.length < 4096 && STRICT_HEADER.test(l)) header = i;
+      if (STRICT_HEADER.test(l)) header = i; // linear: the pattern cannot backtrack
     }
   }
 
