@@ -103,3 +103,18 @@ test('a header indented with a no-break space, or with a title of 10,000 charact
     assert.ok(doc.diagnostics.some((d) => d.code === 'unterminated-comment'));
   }
 });
+
+test('tags before the first header are given to the first entry with a warning, an untitled entry too', () => {
+  for (const text of ['[Event "x"]\nsize 2x2\n', '[Event "x"]\ngame\n  size 2x2\n']) {
+    const doc = readDab(text);
+    assert.deepEqual(
+      doc.entries[0].tags.map((t) => t.name),
+      ['Event'],
+    );
+    assert.deepEqual(
+      doc.diagnostics.filter((d) => d.code === 'bad-tag').map((d) => d.range.line),
+      [0],
+      text,
+    );
+  }
+});

@@ -270,14 +270,7 @@ class Parser {
     const sink = newSink();
     this.lexer.lexLine(t, i, f + word.length, sink);
     readHeader(this.cx.report, entry, t, word, sink.tokens);
-    for (const tag of this.pendingTags)
-      this.report(
-        'warning',
-        tag.range,
-        'bad-tag',
-        `tag before the first header: it is read as part of the ${kind} entry below; put tags after the header`,
-      );
-    this.takePendingTags(entry);
+    this.takePendingTags(entry, `the ${kind} entry below`);
   }
 
   /** Fields before the first header form an implicit entry, whose kind is decided at its end. */
@@ -286,11 +279,20 @@ class Parser {
     const t = this.lines[i];
     const entry = newEntry('position', true, range(i, f, i, trimmedEnd(t)), range(i, f, i, f));
     this.cur = { entry, implicit: true, lastLine: i, lastEnd: trimmedEnd(t), seen: new Map() };
-    this.takePendingTags(entry);
+    this.takePendingTags(entry, 'the untitled entry below');
   }
 
-  private takePendingTags(entry: Entry): void {
-    for (const tag of this.pendingTags) entry.tags.push(tag); // not push(...): there may be 100,000s
+  /** Tags written before the first header go to the first entry, each with a warning saying so. */
+  private takePendingTags(entry: Entry, which: string): void {
+    for (const tag of this.pendingTags) {
+      this.report(
+        'warning',
+        tag.range,
+        'bad-tag',
+        `tag before the first header: it is read as part of ${which}; put tags after the header`,
+      );
+      entry.tags.push(tag); // one by one, not push(...): there may be 100,000s
+    }
     this.pendingTags = [];
   }
 
