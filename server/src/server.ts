@@ -6,8 +6,15 @@
 import { version } from '../../package.json';
 import { PLAY_DOCUMENT_CHANGED, PLAY_DOCUMENT_NOT_OPEN, internalErrorMessage } from './engine/phrasebook';
 import {
+  CodeActionRequest,
   CodeLensRefreshRequest,
+  CodeLensRequest,
   DiagnosticSeverity,
+  DocumentSymbolRequest,
+  ExecuteCommandRequest,
+  FoldingRangeRequest,
+  HoverRequest,
+  InlayHintRequest,
   ErrorCodes,
   InlayHintRefreshRequest,
   MarkupKind,
@@ -306,12 +313,14 @@ documents.onDidClose((e) => {
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
-// params are read defensively: a client may send null or a malformed object
-connection.onHover((p) => hoverFor(p));
-connection.onCodeLens((p) =>
+// params are read defensively: a client may send null or a malformed object. The requests are
+// registered by their types, not by onHover & co., whose wrappers read params.workDoneToken first
+// and answer `params: null` with an internal error before the handler runs.
+connection.onRequest(HoverRequest.type, (p) => hoverFor(p));
+connection.onRequest(CodeLensRequest.type, (p) =>
   withReport(p?.textDocument?.uri, (r) => codeLenses(r, p.textDocument.uri, lensCommand), []),
 );
-connection.onExecuteCommand((p) => {
+connection.onRequest(ExecuteCommandRequest.type, (p) => {
   checkLifecycle();
   if (p?.command !== SHOW_POSITION_COMMAND) return null;
   const [uri, position] = Array.isArray(p.arguments) ? p.arguments : [];
@@ -322,10 +331,16 @@ connection.onExecuteCommand((p) => {
   if (text) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: text });
   return text;
 });
-connection.languages.inlayHint.on((p) => withReport(p?.textDocument?.uri, (r) => inlayHints(r, p.range, settings), []));
-connection.onDocumentSymbol((p) => withReport(p?.textDocument?.uri, (r) => documentSymbols(r), []));
-connection.onFoldingRanges((p) => withReport(p?.textDocument?.uri, (r) => foldingRanges(r), []));
-connection.onCodeAction((p) => withReport(p?.textDocument?.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []));
+connection.onRequest(InlayHintRequest.type, (p) =>
+  withReport(p?.textDocument?.uri, (r) => inlayHints(r, p.range, settings), []),
+);
+connection.onRequest(DocumentSymbolRequest.type, (p) =>
+  withReport(p?.textDocument?.uri, (r) => documentSymbols(r), []),
+);
+connection.onRequest(FoldingRangeRequest.type, (p) => withReport(p?.textDocument?.uri, (r) => foldingRanges(r), []));
+connection.onRequest(CodeActionRequest.type, (p) =>
+  withReport(p?.textDocument?.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []),
+);
 connection.onRequest(BoardViewRequest, (p) => {
   checkLifecycle();
   if (!p) return null;

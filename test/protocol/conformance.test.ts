@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
 import { LspTestClient } from './lspClient';
 import { plausibleRecord } from '../support/boards';
 import { lcg } from '../support/random';
@@ -104,6 +105,7 @@ test('malformed positions and params, and documents of other languages, get empt
       await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 999 } }),
     );
     assert.equal(await client.request('textDocument/hover', { textDocument: null, position: null }), null);
+
     assert.deepEqual(await client.request('textDocument/codeLens', { textDocument: null }), []);
     assert.deepEqual(await client.request('textDocument/documentSymbol', { textDocument: null }), []);
     assert.deepEqual(await client.request('textDocument/inlayHint', { textDocument: { uri: 42 }, range: null }), []);
@@ -244,5 +246,53 @@ test('in an editor without the board view, the lenses show the position as a tex
     assert.equal(await client.request('workspace/executeCommand', { command: 'dab.nothing', arguments: [uri] }), null);
   } finally {
     await client.shutdown();
+  }
+});
+
+test('params: null itself gets an empty answer, not an internal error (the library wrappers read it first)', async () => {
+  // a raw JSON-RPC writer: the jsonrpc client library cannot send `"params": null`
+  const server = spawn(process.execPath, [resolve('dist/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const replies = new Map<number, { result?: unknown; error?: { code: number } }>();
+  let buf = Buffer.alloc(0);
+  server.stdout!.on('data', (d: Buffer) => {
+    buf = Buffer.concat([buf, d]);
+    for (;;) {
+      const head = buf.indexOf('\r\n\r\n');
+      if (head < 0) return;
+      const len = Number(/Content-Length: (\d+)/i.exec(buf.subarray(0, head).toString())![1]);
+      if (buf.length < head + 4 + len) return;
+      const msg = JSON.parse(buf.subarray(head + 4, head + 4 + len).toString());
+      buf = buf.subarray(head + 4 + len);
+      if (typeof msg.id === 'number' && !('method' in msg)) replies.set(msg.id, msg);
+    }
+  });
+  const send = (m: object) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', ...m });
+    server.stdin!.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+  const reply = async (id: number) => {
+    for (let i = 0; i < 200 && !replies.has(id); i++) await new Promise((r) => setTimeout(r, 25));
+    return replies.get(id);
+  };
+  try {
+    send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    assert.ok((await reply(1))?.result, 'initialized');
+    send({ method: 'initialized', params: {} });
+    const methods: [string, unknown][] = [
+      ['textDocument/hover', null],
+      ['textDocument/codeLens', []],
+      ['textDocument/inlayHint', []],
+      ['textDocument/documentSymbol', []],
+      ['textDocument/foldingRange', []],
+      ['textDocument/codeAction', []],
+      ['workspace/executeCommand', null],
+    ];
+    for (const [i, [method, empty]] of methods.entries()) {
+      send({ id: 10 + i, method, params: null });
+      const r = await reply(10 + i);
+      assert.deepEqual(r && { result: r.result, error: r.error }, { result: empty, error: undefined }, method);
+    }
+  } finally {
+    server.kill('SIGKILL');
   }
 });
