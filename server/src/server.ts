@@ -149,7 +149,7 @@ function scheduleRefresh(delayMs = REFRESH_MS): void {
           continue;
         }
         dirty.delete(uri);
-        const report = store.refresh(uri);
+        const report = store.refresh(uri, true);
         if (report) void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
         void connection.sendNotification(AnalysisChangedNotification, { uri });
         refreshed = true;

@@ -100,6 +100,11 @@ export const NIM_BUDGET_WORKER = 200_000;
 export const EDITOR_MAX_POSITIONS = 10_000;
 /** Entries memoized across Nimstring calls (the shared cache: values, zero-test wins, canonical keys); cleared when full so memory stays bounded. */
 export const NIM_CACHE_ENTRIES = 500_000;
+/**
+ * Characters of keys the Nimstring memo holds at most (NimCache.maxChars; a key is a region's text,
+ * longer on larger boards): with the entry count alone a 12x12 record's memo passed 200 MB.
+ */
+export const NIM_CACHE_KEY_CHARS = 16_000_000;
 /** The server's memo of quick Nimstring views, by position; cleared when full. */
 export const NIM_QUICK_MEMO_ENTRIES = 20_000;
 
@@ -115,13 +120,21 @@ export const SEARCH_KNOWN_ENTRIES = 20_000;
 export const CLI_SEARCH_CACHE_ENTRIES = 20_000;
 
 /**
- * The editor's memory beyond an idle server, per search worker, besides its table
- * (`dab.search.tableMb`): the worker's JavaScript heap, its engine and its Nimstring memo. Measured
- * on 2026-11-23 under a long 5x5 solve: 110-120 MiB (idle server 55 MiB; one worker with a 32 MiB
- * table peaked at 211 MiB, with 8 MiB at 177, with 256 MiB at 393). test/protocol/memory.test.ts
- * holds the server to it; the README states it.
+ * A search worker's JavaScript heap at most (its old generation, MiB): the Nimstring views of large
+ * boards make garbage fast, and with room to grow the heap a 12x12 record's worker took the server to
+ * 444 MiB (its live data stays under 50 MiB); at 192 the collector runs sooner. (128 gave no less
+ * memory and more collection.) The solver's table is outside the heap.
  */
-export const SERVER_WORKER_OVERHEAD_MB = 160;
+export const WORKER_HEAP_MB = 192;
+/**
+ * The editor's memory beyond an idle server, per search worker, besides its table
+ * (`dab.search.tableMb`): the worker's JavaScript heap (WORKER_HEAP_MB), its engine and Nimstring
+ * memo, and the main thread's share. Measured 2026-11-26 with the defaults on 2 cores (idle server
+ * 55 MiB, one worker, 32 MiB table): a 60-move 5x5 record peaked at 215-236 MiB, a 150-move 12x12
+ * record at 304-331 MiB (444 before WORKER_HEAP_MB). test/protocol/memory.test.ts holds the server
+ * to it; the README states it.
+ */
+export const SERVER_WORKER_OVERHEAD_MB = 280;
 
 // ---------------------------------------------------------------------------------------------
 // The board: play it out, pictures

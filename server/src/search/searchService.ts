@@ -9,6 +9,7 @@
  * Lookups never wait and never start work: they return what is proven now, marked 'pending'
  * while more work is planned for it, or 'unknown' with the reason once nothing more will be done.
  */
+import { CpuOverhead } from './cpuOverhead';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
@@ -147,6 +148,8 @@ export class SearchService {
   private clock = 0;
   private disposed = false;
   private proofStore: ProofStore | undefined;
+  /** The process's CPU the workers' own clocks miss (garbage collection, bookkeeping), shared out. */
+  private readonly overhead = new CpuOverhead();
 
   constructor(
     private settings: SearchSettings,
@@ -223,6 +226,19 @@ export class SearchService {
     }
     this.pool.resize(this.threadCount(), this.solverThreadCount(), settings.tableMb);
     this.pump();
+  }
+
+  /** Count `ms` of CPU spent for `owner`'s background work outside the search workers. */
+  charge(owner: string, ms: number): void {
+    const d = this.docs.get(owner);
+    if (!d) return;
+    d.spentMs += ms;
+    this.overhead.charge(owner, ms);
+  }
+
+  /** `ms` of this thread's time went to work for an edit, not to background work. */
+  foreground(ms: number): void {
+    this.overhead.foreground(ms);
   }
 
   /** The positions `owner` wants searched, most useful first (replaces its previous plan). */
@@ -469,7 +485,11 @@ export class SearchService {
     }
     this.running.delete(m.id);
     const d = this.docs.get(r.pick.owner);
-    if (d) d.spentMs += m.cpuMs;
+    this.charge(r.pick.owner, m.cpuMs);
+    for (const [owner, ms] of this.overhead.settle()) {
+      const o = this.docs.get(owner);
+      if (o) o.spentMs += ms;
+    }
     if (k) {
       if (m.type === 'result') {
         const e = deserializeEvaluation(m.evaluation);

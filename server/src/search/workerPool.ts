@@ -3,6 +3,7 @@
  * with its own solver table and its own cancel flag. A worker that dies is replaced, and its job
  * is answered with an error, never left hanging.
  */
+import { WORKER_HEAP_MB } from '../engine/limits';
 import { Worker } from 'node:worker_threads';
 import type { SearchJob, WorkerMessage } from './messages';
 
@@ -103,7 +104,7 @@ export class WorkerPool {
     slot.config = this.config;
     const w = new Worker(this.workerPath, {
       workerData: { cancel: slot.cancel.buffer, tableMb: this.tableMb, solverThreads: this.solverThreads },
-      resourceLimits: { maxOldGenerationSizeMb: 1024 },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     w.on('message', (m: WorkerMessage) => {
       if (slot.job && slot.job.id === m.id && m.type !== 'progress') {

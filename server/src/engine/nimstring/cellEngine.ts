@@ -10,7 +10,7 @@
  */
 
 import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './cells';
-import { NIM_BUDGET_DEFAULT, NIM_CACHE_ENTRIES } from '../limits';
+import { NIM_BUDGET_DEFAULT, NIM_CACHE_ENTRIES, NIM_CACHE_KEY_CHARS } from '../limits';
 
 /** Default of SearchContext.zeroTestMinCoins (the zero tests are described at `wins`). */
 export const ZERO_TEST_MIN_COINS = 8;
@@ -45,12 +45,21 @@ export class NimCache {
    */
   readonly graphs = new Map<number, GraphEntry>();
   graphCount = 0;
-  constructor(readonly maxEntries = NIM_CACHE_ENTRIES) {}
+  /**
+   * Characters of keys (and graph codes) held: large boards have long keys, so the entry counts
+   * alone let a 12x12 game's memo pass 200 MB; past maxChars everything is cleared.
+   */
+  private chars = 0;
+  constructor(
+    readonly maxEntries = NIM_CACHE_ENTRIES,
+    readonly maxChars = NIM_CACHE_KEY_CHARS,
+  ) {}
   get(key: string): number | undefined {
     return this.map.get(key);
   }
   set(key: string, v: number): void {
     if (this.map.size >= this.maxEntries / 2) this.map.clear();
+    this.held(key.length);
     this.map.set(key, v);
   }
   canonicalOf(raw: string, cells: readonly Cell[]): string {
@@ -58,13 +67,26 @@ export class NimCache {
     if (key === undefined) {
       key = canonicalKey(cells);
       if (this.canonical.size >= this.maxEntries / 4) this.canonical.clear();
+      this.held(raw.length + key.length);
       this.canonical.set(raw, key);
     }
     return key;
   }
   addWin(key: string): void {
     if (this.wins.size >= this.maxEntries / 4) this.wins.clear();
+    this.held(key.length);
     this.wins.add(key);
+  }
+  /** Count `n` more characters held; over maxChars, forget everything first. */
+  private held(n: number): void {
+    this.chars += n;
+    if (this.chars <= this.maxChars) return;
+    this.map.clear();
+    this.wins.clear();
+    this.canonical.clear();
+    this.graphs.clear();
+    this.graphCount = 0;
+    this.chars = n;
   }
   /** Value of the graph whose encoding is codes[0..len), or undefined. */
   getCodes(hash: number, codes: ArrayLike<number>, len: number): number | undefined {
@@ -84,6 +106,7 @@ export class NimCache {
     }
     const c = new Uint16Array(len);
     for (let i = 0; i < len; i++) c[i] = codes[i];
+    this.held(2 * len);
     this.graphs.set(hash, { codes: c, value, next: this.graphs.get(hash) });
     this.graphCount++;
   }
