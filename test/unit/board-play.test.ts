@@ -184,3 +184,15 @@ test('board: a click lands after the colon of an empty moves:, and after the bra
       /no position/,
     );
 });
+
+test('board: at the start of a variation the last move is marked as on the main line at that position', () => {
+  const text = 'game\n  size 2x2\n  moves a1-b1 b1-c1 (a3-b3 b3-c3) a2-b2\n';
+  const report = analyse(text);
+  const open = text.split('\n')[2].indexOf('(');
+  const start = boardView(report, { uri: 'x', position: { line: 2, character: open } })!;
+  assert.ok(start.variation, 'the variation’s board');
+  const main = boardView(report, { uri: 'x', position: { line: 2, character: 0 }, ply: 1 })!;
+  assert.deepEqual(start.drawn, main.drawn, 'the same position');
+  assert.ok(start.lastMove, 'a last move is marked');
+  assert.deepEqual(start.lastMove, main.lastMove);
+});

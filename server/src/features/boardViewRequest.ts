@@ -30,7 +30,14 @@ export function boardView(
     const line = lineAt(entry, params.position.line, params.position.character);
     if (isVariation(line)) {
       const { index, position } = positionInLine(line, params.position.line, params.position.character);
-      const last = index > 0 ? line.moves[index - 1]?.move : undefined;
+      // at its start (before its first move) the last move is the one before the move it replaces,
+      // on the main line for a variation of it (a nested one's parent line is not at hand here)
+      const last =
+        index > 0
+          ? line.moves[index - 1]?.move
+          : line.variation.depth === 1 && line.replaces >= 2
+            ? entry.moves[line.replaces - 2]?.move
+            : undefined;
       return position ? { ...viewOf(entry, position, known, last), variation: { replaces: line.replaces } } : null;
     }
   }
