@@ -6,6 +6,7 @@ import { ProofStore } from '../store';
 import { positionOfKey, type Proof } from '../store/proof';
 import { BATCH_TABLE_MB, Solver } from '../engine/solver';
 import { IMPORT_VERIFY_MS } from '../engine/limits';
+import { plainDecimal } from './input';
 
 export const CACHE_USAGE = `usage:
   dab cache stats            where the proof store is and what it holds
@@ -26,8 +27,8 @@ export function cacheCommand(argv: string[], path: string | null): number {
   let verifyMs = IMPORT_VERIFY_MS;
   const at = args.indexOf('--verify-ms');
   if (at >= 0) {
-    const v = Number(args[at + 1]);
-    if (!/^\d+$/.test(args[at + 1] ?? '') || !Number.isSafeInteger(v) || v < 1) {
+    const v = plainDecimal(args[at + 1]);
+    if (v === undefined || !Number.isSafeInteger(v) || v < 1) {
       process.stderr.write(`dab: --verify-ms needs a whole number of milliseconds, at least 1\n${CACHE_USAGE}\n`);
       return 2;
     }

@@ -16,6 +16,9 @@ export function plainDecimal(text: string | undefined, fraction = false): number
   return Number.isFinite(v) ? v : undefined;
 }
 
+/** Something to wait on for a few milliseconds in synchronous code (Atomics.wait). */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
 const tooBig = (bytes: number) =>
   new Error(`${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${MAX_FILE_BYTES / 1e6} MB`);
 
@@ -34,7 +37,11 @@ export function readInput(file: string): string {
       try {
         n = readSync(0, buf, 0, buf.length, null);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        // a non-blocking standard input with nothing yet: wait a little, never spin
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+          Atomics.wait(pause, 0, 0, 10);
+          continue;
+        }
         if ((e as NodeJS.ErrnoException).code === 'EOF') break;
         throw e;
       }

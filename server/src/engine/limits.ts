@@ -23,8 +23,11 @@ export const MAX_BOXES = MAX_SIDE * MAX_SIDE;
 export const MAX_DIAGNOSTICS = 2000;
 /** Per entry, the model reports at most this many problems, then one summary. */
 export const MAX_MODEL_DIAGNOSTICS = 500;
-/** Moves after the end of the game each get a diagnostic up to this many, then one summary. */
-export const MAX_AFTER_END_REPORTS = 20;
+/**
+ * Problems of one repeated kind each get a diagnostic up to this many, then one summary: moves after
+ * the end of a game, rows of a `.dbl` file drawing a line again.
+ */
+export const MAX_REPORTS_OF_A_KIND = 20;
 /**
  * Components of an endgame entry after repeats (`6l^9`): the closed form would take more, but the
  * document model keeps one object per component.

@@ -4,14 +4,19 @@ import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { DabSettings } from '../settings';
 import { moveHint, valueLabel, VALUE_LABEL_TOOLTIP } from '../engine/phrasebook';
 import { afterMove } from './convert';
+import { rangeContains } from '../engine/notation';
 
 export function inlayHints(report: DocumentReport, range: Range, settings: DabSettings): InlayHint[] {
   if (!settings.inlayHints.enabled) return [];
   const hints: InlayHint[] = [];
-  // the requested range, to the character (positions compared as (line, character) pairs)
-  const before = (a: { line: number; character: number }, b: { line: number; character: number }) =>
-    a.line < b.line || (a.line === b.line && a.character < b.character);
-  const inRange = (p: { line: number; character: number }) => !before(p, range.start) && !before(range.end, p);
+  // the requested range, to the character (the notation's range test, ends included)
+  const requested = {
+    line: range.start.line,
+    character: range.start.character,
+    endLine: range.end.line,
+    endCharacter: range.end.character,
+  };
+  const inRange = (p: { line: number; character: number }) => rangeContains(requested, p.line, p.character);
   for (const e of report.entries) {
     const p = e.positions[0];
     const end = lastContentEnd(e.model.entry);

@@ -80,7 +80,6 @@ function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
 
-/** Rename a file (and its journal) aside; returns the new name. */
 /**
  * mkdir -p, one level at a time: Node 20's recursive mkdirSync loops for ever under /proc (a
  * directory there that does not exist is never created and never reported), so a store path
@@ -95,6 +94,7 @@ function makeDirectories(dir: string): void {
   for (const d of missing.reverse()) mkdirSync(d);
 }
 
+/** Rename a file (and its journal) aside; returns the new name. */
 function setAside(path: string, why: 'corrupt' | 'foreign' | 'old'): string {
   const to = `${path}.${why}-${stamp()}`;
   renameSync(path, to);

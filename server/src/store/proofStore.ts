@@ -5,8 +5,8 @@
  * the optimal moves are not known. Shared by the CLI and the language server through one SQLite file.
  *
  * Writes are buffered and flushed at most every FLUSH_MS (and on close / process exit), one
- * transaction per flush: a killed process loses at most the results of its last FLUSH_MS. Every record read is checked
- * (proof.ts) before it is believed; one that fails is dropped. The size is bounded: when the live
+ * transaction per flush: a killed process loses at most the results of its last FLUSH_MS. Every
+ * record read is checked (proof.ts) before it is believed; one that fails is dropped. The size is bounded: when the live
  * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
  * search cost (NIM_REGION_NODES), budget traces by age.
  */

@@ -559,7 +559,7 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
       controller = sm.controller!;
     // After the opening: the controller to move, choosing keep or all.
     rest = remainingAfter(rest, [legal[i].component!]);
-    const restComponents = rest;
+    const restComponents = rest; // this step's list (rest moves on at the next)
     const restAnalysis = restComponents.length > 0 ? analyzeEndgame(restComponents) : undefined;
     const vRest = restAnalysis ? restAnalysis.value : 0;
     const all = vRest === undefined ? null : r.size - vRest;

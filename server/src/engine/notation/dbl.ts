@@ -13,7 +13,7 @@
  * Every problem is a diagnostic with its exact range, as for `.dab`; with an error nothing is written.
  */
 import { geometryOf, type BoardGeometry } from '../board/geometry';
-import { MAX_AFTER_END_REPORTS, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
+import { MAX_REPORTS_OF_A_KIND, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
 import { BoardState } from '../board/state';
 import type { Diagnostic, Range } from './ast';
 import { range } from './text';
@@ -61,7 +61,6 @@ export function readDbl(text: string): DblImport {
   out.height = size[1];
   const g = geometryOf(size[0], size[1]);
   const firstRow = new Map<number, number>();
-  let repeated = false;
   let repeats = 0;
   /** Where the first repeat not given its own warning is. */
   let unlisted: Range | null = null;
@@ -81,9 +80,8 @@ export function readDbl(text: string): DblImport {
     if (l === undefined) continue;
     const first = firstRow.get(l.line);
     if (first !== undefined) {
-      repeated = true;
-      if (++repeats === MAX_AFTER_END_REPORTS + 1) unlisted = l.range;
-      if (repeats <= MAX_AFTER_END_REPORTS)
+      if (++repeats === MAX_REPORTS_OF_A_KIND + 1) unlisted = l.range;
+      if (repeats <= MAX_REPORTS_OF_A_KIND)
         report(
           'warning',
           l.range,
@@ -100,10 +98,10 @@ export function readDbl(text: string): DblImport {
       'warning',
       unlisted,
       'drawn-twice',
-      `${repeats - MAX_AFTER_END_REPORTS} more rows from here on draw a line already drawn (not listed one by one)`,
+      `${repeats - MAX_REPORTS_OF_A_KIND} more rows from here on draw a line already drawn (not listed one by one)`,
     );
   }
-  out.isGame = !repeated && !out.diagnostics.some((d) => d.severity === 'error');
+  out.isGame = repeats === 0 && !out.diagnostics.some((d) => d.severity === 'error');
   return out;
 }
 

@@ -120,7 +120,6 @@ export function scoreField(cx: FieldContext, base: FieldBase, toks: RawToken[]):
     return f;
   }
   const nums: { n: number; r: Range }[] = [];
-  let seps = 0;
   /** What was read, in order: n a number, s a separator; only "nn" and "nsn" are scores. */
   let shape = '';
   let bad: Range | null = null;
@@ -137,15 +136,14 @@ export function scoreField(cx: FieldContext, base: FieldBase, toks: RawToken[]):
         nums.push({ n: m[1].length > 9 ? Infinity : Number(m[1]), r });
         shape += 'n';
       } else if (m[2]) {
-        seps++;
         shape += 's';
         // "-1" written apart from the number before it is a sign, not "3 - 1"
         if (m.index === 0 && t.text.length > 1 && nums.length > 0) bad = bad ?? r;
       } else bad = bad ?? r;
     }
   }
-  // a separator only between the numbers: "-3 0" is no score of 3 (there are no negative boxes)
-  if (bad || nums.length !== 2 || seps > 1 || (shape !== 'nn' && shape !== 'nsn')) {
+  // two numbers, a separator at most, and only between them: "-3 0" is no score of 3 boxes
+  if (bad || (shape !== 'nn' && shape !== 'nsn')) {
     cx.report(
       'error',
       bad ?? span(v[0].range, v[v.length - 1].range),

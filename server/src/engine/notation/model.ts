@@ -18,7 +18,7 @@ import type {
   Variation,
 } from './ast';
 import { initialOf } from './names';
-import { MAX_AFTER_END_REPORTS, MAX_MODEL_DIAGNOSTICS } from '../limits';
+import { MAX_REPORTS_OF_A_KIND, MAX_MODEL_DIAGNOSTICS } from '../limits';
 
 export interface MoveModel {
   /** Index into entry.moves.moves. */
@@ -436,13 +436,13 @@ function replayLine(
         replayLine(m, variation.moves, before.state.clone(), before.drawnAt.slice(), v, []);
       }
   });
-  if (afterEnd > MAX_AFTER_END_REPORTS && afterEndFirst && afterEndLast) {
+  if (afterEnd > MAX_REPORTS_OF_A_KIND && afterEndFirst && afterEndLast) {
     diag(
       out,
       'error',
       span(afterEndFirst, afterEndLast),
       'game-over',
-      `${afterEnd - MAX_AFTER_END_REPORTS} more moves after the end of the game`,
+      `${afterEnd - MAX_REPORTS_OF_A_KIND} more moves after the end of the game`,
     );
   }
 
@@ -460,7 +460,7 @@ function replayLine(
     if (s.isOver()) {
       mm.problem = 'game-over';
       afterEnd++;
-      if (afterEnd <= MAX_AFTER_END_REPORTS)
+      if (afterEnd <= MAX_REPORTS_OF_A_KIND)
         diag(
           out,
           'error',
@@ -587,6 +587,7 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
   const left = new Map<string, number>();
   for (const x of comps) left.set(nameOf(x), (left.get(nameOf(x)) ?? 0) + 1);
   let leftCount = comps.length;
+  const opened = new Map<string, number>();
   let opener: Player = m.toMove;
   let score: [number, number] | null = [m.score[0], m.score[1]];
   const steps = entry.play?.steps ?? [];
@@ -662,6 +663,7 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
     }
     sm.decision = decision;
     left.set(name, left.get(name)! - 1);
+    opened.set(name, (opened.get(name) ?? 0) + 1);
     leftCount--;
     const controller = (1 - opener) as Player;
     const gained: [number, number] = [0, 0];
@@ -681,12 +683,9 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
     if (decision === 'all') opener = controller;
   });
   // the components in their written order, less the first ones of each name that were opened
-  const opened = new Map<string, number>();
-  for (const x of comps) opened.set(nameOf(x), (opened.get(nameOf(x)) ?? 0) + 1);
-  for (const [k, n] of left) opened.set(k, opened.get(k)! - n);
   eg.remaining = comps.filter((x) => {
     const k = nameOf(x);
-    const n = opened.get(k)!;
+    const n = opened.get(k) ?? 0;
     if (n === 0) return true;
     opened.set(k, n - 1);
     return false;
