@@ -13,6 +13,7 @@ const entries = [
   { in: 'server/src/worker.ts', out: 'worker' },
   { in: 'server/src/solverThread.ts', out: 'solverThread' },
   { in: 'server/src/cli/main.ts', out: 'cli' },
+  { in: 'server/src/relaunch.ts', out: 'relaunch' },
   { in: 'server/src/markdownBlocks.ts', out: 'markdown' },
 ];
 

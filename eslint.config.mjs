@@ -18,6 +18,13 @@ const LAYERS = [
     mayImport: ['engine', 'node'],
   },
   {
+    // How dab's processes start (2 MiB pages): for the client, which starts the server, and for the
+    // server's and the CLI's own start. Node only; the webview never sees it.
+    name: 'launch',
+    folder: 'shared/hugePages',
+    mayImport: ['node'],
+  },
+  {
     // Messages between client, server and webview: plain data and typed message objects.
     name: 'shared',
     folder: 'shared/',
@@ -31,6 +38,7 @@ const LAYERS = [
       'server',
       'engine',
       'shared',
+      'launch',
       'package.json', // serverInfo.version
       // The CLI (`dab render`) and the Markdown pictures draw with the one drawing code.
       'render',
@@ -47,7 +55,15 @@ const LAYERS = [
     // The VS Code extension: starts the server, owns the webview panel.
     name: 'client',
     folder: 'client/src/',
-    mayImport: ['client', 'shared', 'node', 'vscode', 'vscode-languageclient', 'vscode-languageserver-protocol'],
+    mayImport: [
+      'client',
+      'shared',
+      'launch',
+      'node',
+      'vscode',
+      'vscode-languageclient',
+      'vscode-languageserver-protocol',
+    ],
   },
   {
     // The board drawing (an SVG element tree), shared by the webview and Node.

@@ -4,18 +4,26 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { relaunchWithHugePages } from '../server/src/relaunch';
+import { hugePagesOn } from '../shared/hugePages';
+
 const only = process.argv[2] ?? '';
 const files = readdirSync(__dirname)
   .filter((f) => f.endsWith('.bench.ts') && f.includes(only))
   .sort();
-(async () => {
+// as dab's CLI and server run: on 2 MiB pages where Linux gives them on request (shared/hugePages.ts)
+const benches = async () => {
+  console.log(`2 MiB pages: ${hugePagesOn() ? 'on' : 'off'} (GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? ''})`);
   for (const f of files) {
     console.log(`\n=== ${f} ===`);
     const mod = await import(pathToFileURL(join(__dirname, f)).href);
     const run = mod.default?.default ?? mod.default;
     await run();
   }
-})().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+};
+const here = () =>
+  void benches().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+if (!relaunchWithHugePages(process.argv.slice(2), here)) here();

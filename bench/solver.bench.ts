@@ -24,6 +24,8 @@ import { BATCH_TABLE_MB, Solver, ThreadedSolver, bruteForce, type SolveResult } 
 import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
 import { sourceThreads } from '../test/support/threads';
+import { relaunchWithHugePages } from '../server/src/relaunch';
+import { hugePagesOn } from '../shared/hugePages';
 
 /** The commit issue 10 started from: the old solver. */
 const BASELINE_COMMIT = '3e4b635';
@@ -276,11 +278,16 @@ export async function bench4x4(): Promise<void> {
 }
 
 if (process.argv.includes('--4x4')) {
-  bench4x4().then(
-    () => process.exit(0),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+  // as dab's CLI and server run: on 2 MiB pages where Linux gives them on request (shared/hugePages.ts)
+  const here = () => {
+    console.log(`2 MiB pages: ${hugePagesOn() ? 'on' : 'off'} (GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? ''})`);
+    bench4x4().then(
+      () => process.exit(0),
+      (e) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
+  };
+  if (!relaunchWithHugePages(process.argv.slice(2), here)) here();
 }

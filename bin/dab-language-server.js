@@ -1,2 +1,8 @@
 #!/usr/bin/env node
-require('../dist/server.js');
+// Over stdio, the server runs in a second process with huge pages when that helps (server/src/relaunch.ts).
+const here = () => require('../dist/server.js');
+if (
+  !process.argv.includes('--stdio') ||
+  !require('../dist/relaunch.js').relaunchWithHugePages(process.argv.slice(2), here)
+)
+  here();

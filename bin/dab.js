@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-process.exitCode = require('../dist/cli.js').main(process.argv.slice(2));
+require('../dist/cli.js').run(process.argv.slice(2));

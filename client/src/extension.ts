@@ -20,6 +20,7 @@ import {
 } from '../../shared/protocol';
 import { extendMarkdownIt, pictureModule, type MarkdownItLike } from './markdownPreview';
 import { registerDblImport } from './dblImport';
+import { hugePageEnv, hugePageSupport } from '../../shared/hugePages';
 
 let client: LanguageClient | undefined;
 
@@ -27,12 +28,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   extendMarkdownIt: (md: MarkdownItLike) => MarkdownItLike;
 }> {
   const serverModule = context.asAbsolutePath('dist/server.js');
+  // the server's search tables on 2 MiB pages where Linux gives them only on request (hugePages.ts)
+  const env = hugePageEnv(process.env, hugePageSupport()) ?? process.env;
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
     debug: {
       module: serverModule,
       transport: TransportKind.ipc,
-      options: { execArgv: ['--nolazy', '--inspect=6009'] },
+      options: { env, execArgv: ['--nolazy', '--inspect=6009'] },
     },
   };
   const clientOptions: LanguageClientOptions = {

@@ -25,6 +25,7 @@ import { render } from './render';
 import { importDbl } from './import';
 import { openProofCache, resolveStorePath } from '../store';
 import { cacheCommand, CACHE_USAGE } from './cache';
+import { relaunchWithHugePages } from '../relaunch';
 
 const USAGE = `usage:
   dab analyze [--json] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
@@ -213,6 +214,13 @@ function cacheMain(argv: string[]): number {
     } else args.push(argv[i]);
   }
   return cacheCommand(args, store === null ? null : resolveStorePath(store));
+}
+
+/** bin/dab.js: the command; one that searches in a process with huge pages when that helps (relaunch.ts). */
+export function run(argv: string[]): void {
+  const here = () => void (process.exitCode = main(argv));
+  const searches = !['render', 'import', 'cache'].includes(argv[0]) && !argv.includes('--no-search');
+  if (!searches || !relaunchWithHugePages(argv, here)) here();
 }
 
 export function main(argv: string[]): number {
