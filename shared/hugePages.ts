@@ -67,3 +67,11 @@ export function hugePageEnv(env: NodeJS.ProcessEnv, support: HugePageSupport): N
 export function hugePagesOn(env: NodeJS.ProcessEnv = process.env): boolean {
   return (env.GLIBC_TUNABLES ?? '').split(':').includes(`${HUGE_PAGES_TUNABLE}=1`);
 }
+
+/** `env` without the tunable hugePageEnv adds: how a process started by a user would start. */
+export function withoutHugePages(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const rest = (env.GLIBC_TUNABLES ?? '').split(':').filter((t) => t !== '' && t !== `${HUGE_PAGES_TUNABLE}=1`);
+  const others = { ...env };
+  delete others.GLIBC_TUNABLES;
+  return rest.length > 0 ? { ...others, GLIBC_TUNABLES: rest.join(':') } : others;
+}

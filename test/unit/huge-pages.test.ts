@@ -12,6 +12,7 @@ import {
   hugePageEnv,
   hugePageSupport,
   hugePagesOn,
+  withoutHugePages,
   type HugePageSupport,
 } from '../../shared/hugePages';
 import { WATCH_MS } from '../../server/src/relaunch';
@@ -48,6 +49,9 @@ test('huge pages: the tunable is added only where it changes something', () => {
   assert.ok(hugePageEnv({}, { ...linux, glibc: '3.0' }));
   assert.ok(hugePageEnv({}, { ...linux, glibc: '2.40' }));
   assert.ok(!hugePagesOn({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }));
+  // and back, as a user would start a process
+  assert.deepEqual(withoutHugePages(on!), { PATH: '/bin' });
+  assert.deepEqual(withoutHugePages({ GLIBC_TUNABLES: 'a=1:glibc.malloc.hugetlb=1' }), { GLIBC_TUNABLES: 'a=1' });
 });
 
 const root = join(__dirname, '..', '..');
