@@ -14,7 +14,7 @@
 // board), DAB_BENCH_SOLVER_THREADS=N (adds the new solver on N threads, compared by wall time). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
 // Seconds are the CPU seconds of each (single-threaded) solve: equal to wall time on an idle machine,
 // and still fair when other processes share the cores; wall times are printed beside them.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -249,6 +249,16 @@ export default async function run(): Promise<void> {
   else console.log(`4x4 empty board: skipped (${MEASURED_4X4}; \`npm run bench:4x4\` or DAB_BENCH_4X4=1 runs it)`);
 }
 
+/** The memory this process holds on 2 MiB pages (Linux: the kernel may give fewer than asked). */
+function hugePagesHeld(): string {
+  try {
+    const kb = Number(/AnonHugePages:\s+(\d+)/.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'))?.[1]);
+    return `${Math.round(kb / 1024)} MiB on 2 MiB pages`;
+  } catch {
+    return 'memory on 2 MiB pages: unknown here';
+  }
+}
+
 /** The last measured runs of `npm run bench:4x4` on the 2-core development machine (2^27 entries: fewer nodes than 2^26, and not slowed like 2^28). */
 const MEASURED_4X4 =
   'measured 2026-11-21 with the old solver: exact, value 0, 472.2 s and 490.4 s wall on 2 threads (tableBits 26 each), 2.12G nodes; 2026-11-23, `npm run bench:4x4` at eff299b (rules 4e and 6, threaded: lazy SMP, one shared table of 2^26 entries): exact, value 0, 355.8 s wall, 403.29M nodes; 2026-11-25 at 74db082 (cheaper nodes, the same search): exact, value 0, 309.9 s wall, 334.15M nodes; 2026-11-25 at 5d9677c (every helper node counted), ' +
@@ -270,7 +280,7 @@ export async function bench4x4(): Promise<void> {
   try {
     const t = timed(() => solver.solve(st, { valueOnly: true, timeBudgetMs: 15 * 60_000 }));
     console.log(
-      `4x4 empty board: ${t.res.status} value ${t.res.value} bounds [${t.res.lower}, ${t.res.upper}], ${count(t.res.nodes)} nodes, ${(t.ms / 1000).toFixed(1)} s wall`,
+      `4x4 empty board: ${t.res.status} value ${t.res.value} bounds [${t.res.lower}, ${t.res.upper}], ${count(t.res.nodes)} nodes, ${(t.ms / 1000).toFixed(1)} s wall, ${(t.res.nodes / t.ms / 1000).toFixed(2)}M nodes/s; ${hugePagesHeld()}`,
     );
   } finally {
     solver.dispose();

@@ -29,9 +29,13 @@ export class LspTestClient {
   }[] = [];
   stderr = '';
 
-  /** `serverPath`: another build of the server (the bench runs the baseline's beside this one). */
-  constructor(settings: Record<string, unknown> = {}, serverPath = resolve('dist/server.js')) {
-    this.process = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `serverPath`: another build of the server (the bench runs the baseline's beside this one); `env`: the server's environment. */
+  constructor(
+    settings: Record<string, unknown> = {},
+    serverPath = resolve('dist/server.js'),
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.process = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.process.stderr!.on('data', (d) => {
       this.stderr += String(d);
     });
