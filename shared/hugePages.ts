@@ -38,8 +38,13 @@ export function hugePageSupport(): HugePageSupport {
   } catch {
     // no THP on this kernel (or no /sys): nothing to ask for
   }
-  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
-  support.glibc = header?.glibcVersionRuntime;
+  try {
+    // the runtime glibc's version, which only the diagnostic report tells (absent on musl)
+    const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+    support.glibc = header?.glibcVersionRuntime;
+  } catch {
+    // no report in this runtime: glibc unknown, so no huge pages asked for
+  }
   return support;
 }
 
