@@ -144,3 +144,25 @@ test('cli: a byte-order mark is not a column: positions on line 1 are the editor
   assert.equal(a.stdout.replaceAll('bom.dab', 'plain.dab'), b.stdout);
   assert.match(a.stdout, /bom\.dab:1:10: /);
 });
+
+test('cli: analyze - reads the record from standard input, as render and import do', () => {
+  const text = 'game "from stdin"\nsize 2x2\nmoves: a1-b1 a2-b2\n';
+  const r = spawnSync(process.execPath, ['bin/dab.js', 'analyze', '--json', '--no-store', '-'], {
+    encoding: 'utf8',
+    input: text,
+    timeout: 120_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const entry = JSON.parse(r.stdout).entries[0];
+  assert.equal(entry.title, 'from stdin');
+  assert.equal(entry.positions.length, 3);
+  // the same answers as from a file
+  const dir = mkdtempSync(join(tmpdir(), 'dab-stdin-'));
+  writeFileSync(join(dir, 'g.dab'), text);
+  const f = spawnSync(process.execPath, ['bin/dab.js', 'analyze', '--json', '--no-store', join(dir, 'g.dab')], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const strip = (s: string) => JSON.parse(s, (k, v) => (k === 'ms' || k === 'nodes' ? 0 : v));
+  assert.deepEqual(strip(r.stdout).entries[0].positions, strip(f.stdout).entries[0].positions);
+});

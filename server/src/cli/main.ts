@@ -57,7 +57,7 @@ const USAGE = `usage:
   --store PATH   the proof store to read and add to (default: $DAB_STORE, else
                  the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
   --no-store     neither read nor write the proof store
-Directories are searched for *.dab files.`;
+Directories are searched for *.dab files; - reads a file from standard input.`;
 
 interface Options {
   command: 'analyze' | 'check';
@@ -140,6 +140,11 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
     emptyFolders: string[] = [];
   const seen = new Set<string>();
   const walk = (p: string, named: boolean): void => {
+    if (p === '-' && named) {
+      // standard input, as for render and import (cli/input.ts reads it)
+      files.push(p);
+      return;
+    }
     let st;
     try {
       st = statSync(p);
