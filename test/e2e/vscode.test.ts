@@ -25,6 +25,7 @@ import {
   type Session,
 } from './codeServer';
 import { ARTICLE_MD, RECORD_5X5, RECORD_MOVES_LINE, moveColumnIn } from './record5x5';
+import { hugePageEnv, hugePageSupport, hugePagesOn } from '../../shared/hugePages';
 
 const skip = process.env.DAB_SKIP_E2E === '1';
 if (skip) console.log('# test/e2e: SKIPPED because DAB_SKIP_E2E=1 — the extension was NOT tested in a real VS Code');
@@ -144,6 +145,38 @@ test(
         assert.ok(classes.length >= 2, `header tokens have ${classes.length} colour classes: ${classes.join(' ')}`);
         shots.push(await screenshot(p, '1-opened'));
       });
+
+      await t.test(
+        'the extension starts its language server on 2 MiB pages where Linux offers them on request',
+        async (st) => {
+          if (!hugePageEnv(process.env, hugePageSupport())) {
+            st.skip('this machine gives no 2 MiB pages on request (Linux THP "madvise", glibc 2.35+)');
+            return;
+          }
+          // the server the extension installed in this session started: its command line names the scratch folder
+          const server = await waitFor(
+            'the language server process',
+            async () =>
+              readdirSync('/proc')
+                .filter((d) => /^\d+$/.test(d))
+                .find((pid) => {
+                  try {
+                    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+                    return cmd.some((a) => a.startsWith(session!.scratch) && a.endsWith('dist/server.js'));
+                  } catch {
+                    return false;
+                  }
+                }),
+            30_000,
+          );
+          const environ = readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
+          assert.ok(
+            hugePagesOn(Object.fromEntries(environ.map((e) => [e.split('=')[0], e.slice(e.indexOf('=') + 1)]))),
+          );
+          const huge = Number(/AnonHugePages:\s+(\d+)/.exec(readFileSync(`/proc/${server}/smaps_rollup`, 'utf8'))?.[1]);
+          console.log(`# language server ${server}: GLIBC_TUNABLES set, ${huge} kB on 2 MiB pages`);
+        },
+      );
 
       await t.test('code lenses show the value of each endgame', async () => {
         const lenses = await waitFor(
