@@ -7,9 +7,9 @@ import type {
   LineReport,
   MoveReport,
   PositionReport,
-  VariationReport,
 } from '../engine/analysis/analyzeDocument';
 import { entryIndexAt, rangeContains } from '../engine/notation';
+import { lineAt, positionInLine } from './cursorLine';
 
 export function toLspRange(r: Range): LspRange {
   return { start: { line: r.line, character: r.character }, end: { line: r.endLine, character: r.endCharacter } };
@@ -68,24 +68,6 @@ export function positionAt(entry: EntryReport, line: number, character: number):
   return entry.positions[ply] ?? entry.positions[0];
 }
 
-/** The line a cursor is in: the innermost variation whose text holds it, else the main line. */
-export function lineAt(entry: EntryReport, line: number, character: number): LineReport {
-  let best: LineReport = entry;
-  let depth = 0;
-  for (const l of entry.lines) {
-    if (!isVariation(l)) continue;
-    if (l.variation.depth > depth && rangeContains(l.variation.range, line, character)) {
-      best = l;
-      depth = l.variation.depth;
-    }
-  }
-  return best;
-}
-
-export function isVariation(l: LineReport): l is VariationReport {
-  return 'variation' in l;
-}
-
 /** The move under the cursor in whichever line holds it (main line or variation), with that line. */
 export function lineMoveAt(
   entry: EntryReport,
@@ -104,13 +86,7 @@ export function linePositionAt(
   character: number,
 ): { line: LineReport; position: PositionReport | undefined } {
   const l = lineAt(entry, line, character);
-  let k = 0;
-  for (const m of l.moves) {
-    const r = m.range;
-    if (r.line < line || (r.line === line && r.character <= character)) k = m.ply - l.startPly;
-    else break;
-  }
-  return { line: l, position: l.positions[k] ?? l.positions[0] };
+  return { line: l, position: positionInLine(l, line, character).position ?? l.positions[0] };
 }
 
 /** The positions before and after a move of a line. */

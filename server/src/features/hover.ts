@@ -31,7 +31,8 @@ import {
   valuePhrase,
   variationSummary,
 } from '../engine/phrasebook';
-import { afterMove, entryAt, escapeMarkdown, isVariation, lineMoveAt, linePositionAt, toLspRange } from './convert';
+import { afterMove, entryAt, escapeMarkdown, lineMoveAt, linePositionAt, toLspRange } from './convert';
+import { isVariation } from './cursorLine';
 
 export function hover(report: DocumentReport, pos: Position): Hover | null {
   const entry = entryAt(report, pos.line);

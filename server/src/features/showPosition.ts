@@ -15,7 +15,8 @@ import {
   notAnalysedWords,
   positionLabel,
 } from '../engine/phrasebook';
-import { entryAt, isVariation, linePositionAt } from './convert';
+import { entryAt, linePositionAt } from './convert';
+import { isVariation } from './cursorLine';
 
 export function showPosition(report: DocumentReport, pos: Position): string | null {
   const entry = entryAt(report, pos.line);

@@ -6,7 +6,8 @@ import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } 
 import type { DocumentReport, EntryReport, VariationReport } from '../engine/analysis/analyzeDocument';
 import { allLines, type LineModel, type Variation, type VariationModel } from '../engine/notation';
 import { entryLensTitle, variationSummary } from '../engine/phrasebook';
-import { isVariation, toLspRange } from './convert';
+import { toLspRange } from './convert';
+import { isVariation } from './cursorLine';
 
 export function documentSymbols(report: DocumentReport): DocumentSymbol[] {
   return report.entries.map((e) => {
