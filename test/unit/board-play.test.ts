@@ -196,3 +196,27 @@ test('board: at the start of a variation the last move is marked as on the main 
   assert.ok(start.lastMove, 'a last move is marked');
   assert.deepEqual(start.lastMove, main.lastMove);
 });
+
+test('board: at the start of a nested variation the last move is the one before the branch, in the line it branches from', () => {
+  // main: a1-b1 b1-c1 a2-b2; variation 1 replaces b1-c1 with a3-b3 b3-c3 (nested: replaces b3-c3 with c1-c2)
+  const text = 'game\n  size 2x2\n  moves a1-b1 b1-c1 (a3-b3 b3-c3 (c1-c2 c2-c3)) a2-b2\n';
+  const report = analyse(text);
+  const row = text.split('\n')[2];
+  const inner = row.indexOf('(c1-c2');
+  const start = boardView(report, { uri: 'x', position: { line: 2, character: inner } })!;
+  assert.ok(start.variation, 'the nested variation’s board');
+  // the position after a1-b1 a3-b3, reached in the outer variation by its first move
+  const outerFirst = boardView(report, { uri: 'x', position: { line: 2, character: row.indexOf('a3-b3') + 1 } })!;
+  assert.deepEqual(start.drawn, outerFirst.drawn, 'the same position');
+  assert.deepEqual(start.lastMove, outerFirst.lastMove, 'a3-b3 is marked, as in the outer variation');
+  assert.ok(start.lastMove);
+  // a nested variation on the outer one's first move goes back to the main line for its last move
+  const text2 = 'game\n  size 2x2\n  moves a1-b1 b1-c1 (a3-b3 (c1-c2) b3-c3) a2-b2\n';
+  const report2 = analyse(text2);
+  const row2 = text2.split('\n')[2];
+  const start2 = boardView(report2, { uri: 'x', position: { line: 2, character: row2.indexOf('(c1-c2') } })!;
+  const main = boardView(report2, { uri: 'x', position: { line: 2, character: 0 }, ply: 1 })!;
+  assert.deepEqual(start2.drawn, main.drawn);
+  assert.deepEqual(start2.lastMove, main.lastMove, 'a1-b1, on the main line');
+  assert.ok(start2.lastMove);
+});

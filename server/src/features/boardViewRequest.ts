@@ -8,7 +8,7 @@ import type { BoardState } from '../engine/board/state';
 import type { BoardGeometry } from '../engine/board/geometry';
 import { UNCLAIMED } from '../engine/board/state';
 import { entryAt, positionAt } from './convert';
-import { isVariation, lineAt, positionInLine } from './cursorLine';
+import { isVariation, lineAt, moveToPly, positionInLine } from './cursorLine';
 
 function lineOf(g: BoardGeometry, l: number): BoardViewLine {
   const [a, b] = g.lineDots(l);
@@ -31,13 +31,8 @@ export function boardView(
     if (isVariation(line)) {
       const { index, position } = positionInLine(line, params.position.line, params.position.character);
       // at its start (before its first move) the last move is the one before the move it replaces,
-      // on the main line for a variation of it (a nested one's parent line is not at hand here)
-      const last =
-        index > 0
-          ? line.moves[index - 1]?.move
-          : line.variation.depth === 1 && line.replaces >= 2
-            ? entry.moves[line.replaces - 2]?.move
-            : undefined;
+      // in the line it branches from (nested: through the lines around it)
+      const last = moveToPly(entry, line, line.startPly + index);
       return position ? { ...viewOf(entry, position, known, last), variation: { replaces: line.replaces } } : null;
     }
   }

@@ -31,3 +31,29 @@ export function positionInLine(
 }
 
 export const isVariation = (l: LineReport): l is VariationReport => 'variation' in l;
+
+/** The line a variation branches from: the innermost variation around it, else the main line. */
+export function parentLine(entry: EntryReport, v: VariationReport): LineReport {
+  const { line, character } = v.variation.range;
+  let best: LineReport = entry;
+  let depth = 0;
+  for (const l of entry.lines ?? []) {
+    if (!isVariation(l) || l === v || l.variation.depth >= v.variation.depth || l.variation.depth <= depth) continue;
+    if (rangeContains(l.variation.range, line, character)) {
+      best = l;
+      depth = l.variation.depth;
+    }
+  }
+  return best;
+}
+
+/**
+ * The move that reached ply `ply` along `l` (a variation: through the lines it branches from, as
+ * played), or undefined at the entry's start.
+ */
+export function moveToPly(entry: EntryReport, l: LineReport, ply: number): string | undefined {
+  for (let cur = l; ; cur = parentLine(entry, cur)) {
+    if (ply > cur.startPly) return cur.moves[ply - cur.startPly - 1]?.move;
+    if (!isVariation(cur)) return undefined;
+  }
+}
