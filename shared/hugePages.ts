@@ -38,6 +38,7 @@ export function hugePageSupport(): HugePageSupport {
   } catch {
     // no THP on this kernel (or no /sys): nothing to ask for
   }
+  if (support.thpMode !== 'madvise') return support; // the report is the costlier half: only when it matters
   try {
     // the runtime glibc's version, which only the diagnostic report tells (absent on musl)
     const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
