@@ -32,6 +32,8 @@ export function relaunchWithHugePages(argv: string[], runHere: () => void): bool
     if (Number(parent) === process.ppid) watchParent(process.ppid);
     return false;
   }
+  // a process being debugged stays the one the debugger is attached to (its port is taken, too)
+  if (process.execArgv.some((a) => /^--(inspect|debug)/.test(a))) return false;
   const env = hugePageEnv(process.env, hugePageSupport());
   if (!env) return false;
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {

@@ -162,3 +162,14 @@ test(
     assert.ok(await until(() => !alive(child), 2000), 'the second process has ended');
   },
 );
+
+test('huge pages: a CLI being debugged (--inspect) is not started again', { skip: why }, async () => {
+  const p = spawn(process.execPath, ['--inspect=0', dab, 'analyze', '--no-store', busyRecord()], { stdio: 'ignore' });
+  try {
+    await sleep(1500);
+    assert.ok(alive(p.pid!), 'it runs');
+    assert.deepEqual(children(p.pid!), [], 'no second process');
+  } finally {
+    p.kill('SIGKILL');
+  }
+});
