@@ -224,7 +224,10 @@ function cacheMain(argv: string[]): number {
 /** bin/dab.js: the command; one that searches in a process with huge pages when that helps (relaunch.ts). */
 export function run(argv: string[]): void {
   const here = () => void (process.exitCode = main(argv));
-  const searches = !['render', 'import', 'cache'].includes(argv[0]) && !argv.includes('--no-search');
+  // every command but the .dbl import and the store's bookkeeping builds a solver table (render's
+  // caption and `cache import`'s proofs search too)
+  const searches =
+    argv[0] !== 'import' && !(argv[0] === 'cache' && argv[1] !== 'import') && !argv.includes('--no-search');
   if (!searches || !relaunchWithHugePages(argv, here)) here();
 }
 
