@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { relaunchWithHugePages } from '../server/src/relaunch';
-import { hugePagesOn } from '../shared/hugePages';
+import { hugePagesLine } from '../shared/hugePages';
 
 const only = process.argv[2] ?? '';
 const files = readdirSync(__dirname)
@@ -13,7 +13,7 @@ const files = readdirSync(__dirname)
   .sort();
 // as dab's CLI and server run: on 2 MiB pages where Linux gives them on request (shared/hugePages.ts)
 const benches = async () => {
-  console.log(`2 MiB pages: ${hugePagesOn() ? 'on' : 'off'} (GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? ''})`);
+  console.log(hugePagesLine());
   for (const f of files) {
     console.log(`\n=== ${f} ===`);
     const mod = await import(pathToFileURL(join(__dirname, f)).href);

@@ -25,7 +25,7 @@ import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
 import { sourceThreads } from '../test/support/threads';
 import { relaunchWithHugePages } from '../server/src/relaunch';
-import { hugePagesOn } from '../shared/hugePages';
+import { hugePagesLine } from '../shared/hugePages';
 
 /** The commit issue 10 started from: the old solver. */
 const BASELINE_COMMIT = '3e4b635';
@@ -290,7 +290,7 @@ export async function bench4x4(): Promise<void> {
 if (process.argv.includes('--4x4')) {
   // as dab's CLI and server run: on 2 MiB pages where Linux gives them on request (shared/hugePages.ts)
   const here = () => {
-    console.log(`2 MiB pages: ${hugePagesOn() ? 'on' : 'off'} (GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? ''})`);
+    console.log(hugePagesLine());
     bench4x4().then(
       () => process.exit(0),
       (e) => {

@@ -69,6 +69,11 @@ export function hugePageEnv(env: NodeJS.ProcessEnv, support: HugePageSupport): N
   return { ...env, GLIBC_TUNABLES: (tunables ? tunables + ':' : '') + `${HUGE_PAGES_TUNABLE}=1` };
 }
 
+/** One line for benchmark output: whether this process runs with the tunable. */
+export function hugePagesLine(env: NodeJS.ProcessEnv = process.env): string {
+  return `2 MiB pages: ${hugePagesOn(env) ? 'on' : 'off'} (GLIBC_TUNABLES=${env.GLIBC_TUNABLES ?? ''})`;
+}
+
 /** The tunable is on in this process's environment (it was started with it). */
 export function hugePagesOn(env: NodeJS.ProcessEnv = process.env): boolean {
   return (env.GLIBC_TUNABLES ?? '').split(':').includes(`${HUGE_PAGES_TUNABLE}=1`);

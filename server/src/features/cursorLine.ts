@@ -7,11 +7,15 @@ import type { EntryReport, LineReport, PositionReport, VariationReport } from '.
 import { rangeContains } from '../engine/notation';
 
 export function lineAt(entry: EntryReport, line: number, character: number): LineReport {
+  return innermostAt(entry, line, character, Infinity);
+}
+
+/** The innermost variation no deeper than `maxDepth` whose text holds the place, else the main line. */
+function innermostAt(entry: EntryReport, line: number, character: number, maxDepth: number): LineReport {
   let inner: VariationReport | undefined;
   for (const l of entry.lines ?? []) {
-    const v = (l as Partial<VariationReport>).variation;
-    if (v && rangeContains(v.range, line, character) && (!inner || v.depth > inner.variation.depth))
-      inner = l as VariationReport;
+    if (!isVariation(l) || l.variation.depth > maxDepth || !rangeContains(l.variation.range, line, character)) continue;
+    if (!inner || l.variation.depth > inner.variation.depth) inner = l;
   }
   return inner ?? entry;
 }
@@ -34,17 +38,7 @@ export const isVariation = (l: LineReport): l is VariationReport => 'variation' 
 
 /** The line a variation branches from: the innermost variation around it, else the main line. */
 export function parentLine(entry: EntryReport, v: VariationReport): LineReport {
-  const { line, character } = v.variation.range;
-  let best: LineReport = entry;
-  let depth = 0;
-  for (const l of entry.lines ?? []) {
-    if (!isVariation(l) || l === v || l.variation.depth >= v.variation.depth || l.variation.depth <= depth) continue;
-    if (rangeContains(l.variation.range, line, character)) {
-      best = l;
-      depth = l.variation.depth;
-    }
-  }
-  return best;
+  return innermostAt(entry, v.variation.range.line, v.variation.range.character, v.variation.depth - 1);
 }
 
 /**
