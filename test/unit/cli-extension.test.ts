@@ -1,23 +1,25 @@
 // The CLI's record schedule (cli/search.ts proveDocument) with a stand-in search whose proofs
 // depend only on the time it is given: a full search that leaves a position's result unproven is
-// followed at once by a second, result-only search (extensionMs) when the record's budget is large
-// enough, and the position's result decides whether earlier positions get full searches or probes.
+// followed at once by a second, result-only search with what the record's budget has beyond one
+// position budget (at most four), and the position's result decides whether earlier positions get
+// full searches or probes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readDab } from '../../server/src/engine/notation';
 import type { BoardState } from '../../server/src/engine/board/state';
 import type { Evaluation } from '../../server/src/engine/analysis/evaluation';
 import { quickEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
-import { extensionMs, proveDocument, type PositionBudget, type SearchCache } from '../../server/src/cli/search';
+import { proveDocument, type PositionBudget, type SearchCache } from '../../server/src/cli/search';
 import { plausibleRecord } from '../support/boards';
 import { mulberry32 } from '../support/random';
 
 /**
- * A search that proves a position's result (a win for the mover) when given at least need(ply) ms,
- * and nothing otherwise; it never claims what it was not given the time for. Every call is logged.
+ * A search that proves a position's result (a win for the mover) when given at least need(ply) ms in
+ * all (a second search goes on from the first: b.ms counts both), and nothing otherwise; it never
+ * claims what it was not given the time for. Every call is logged, with the search's own time.
  */
 function standIn(plyOf: (s: BoardState) => number, need: (ply: number) => number) {
-  const calls: { ply: number; ms: number; resultOnly: boolean }[] = [];
+  const calls: { ply: number; ms: number; own: number; resultOnly: boolean }[] = [];
   const known = new Map<number, Evaluation>();
   const unknown = (s: BoardState): Evaluation => {
     const R = s.openBoxCount();
@@ -28,7 +30,7 @@ function standIn(plyOf: (s: BoardState) => number, need: (ply: number) => number
     nim: () => ({}) as never,
     prove(s: BoardState, b: PositionBudget) {
       const ply = plyOf(s);
-      calls.push({ ply, ms: b.ms, resultOnly: b.resultOnly === true });
+      calls.push({ ply, ms: b.ms, own: b.searchMs ?? b.ms, resultOnly: b.resultOnly === true });
       const old = known.get(ply) ?? unknown(s);
       // a win by the score lead + 1 at least: the mover wins whatever the score so far
       const lead = s.score[s.toMove] - s.score[1 - s.toMove];
@@ -52,41 +54,31 @@ function record() {
   return { doc, m, last: Math.max(...searched), quiet, plyOf: (s: BoardState) => m.states.indexOf(s) };
 }
 
-test('extensionMs: up to 4 per-position budgets, from what the record has beyond 5 of them, else none', () => {
-  assert.equal(extensionMs({ positionBudgetMs: 5000, recordBudgetMs: 25000 }), 0, 'the defaults: none');
-  assert.equal(
-    extensionMs({ positionBudgetMs: 5000, recordBudgetMs: 30000 }),
-    0,
-    'not longer than the first search: none',
-  );
-  assert.equal(extensionMs({ positionBudgetMs: 5000, recordBudgetMs: 40000 }), 15000);
-  assert.equal(extensionMs({ positionBudgetMs: 5000, recordBudgetMs: 60000 }), 20000);
-  assert.equal(extensionMs({ positionBudgetMs: 300, recordBudgetMs: 25000 }), 1200);
-});
-
 test('a full search that leaves the result unproven gets a second one at once; proven, the earlier positions get full searches', () => {
   const { doc, last, quiet, plyOf } = record();
   const budget = 100;
-  // three quiet plies below the latest searched one: the first needs 4x the budget, the next 3x, the
-  // last 5x (more than a second search has); the plies between them 1 ms, earlier ones 5x
+  // three quiet plies below the latest searched one: the first needs 5x the budget, the next 3x, the
+  // last 6x (more than both searches have); the plies between them 1 ms, earlier ones 6x
   const [a, b, c] = quiet
     .filter((p) => p < last)
     .slice(-3)
     .reverse();
-  const need = (ply: number) => (ply === a ? 4 * budget : ply === b ? 3 * budget : ply <= c ? 5 * budget : 1);
+  const need = (ply: number) => (ply === a ? 5 * budget : ply === b ? 3 * budget : ply <= c ? 6 * budget : 1);
   const { cache, calls, known } = standIn(plyOf, need);
   const [proof] = proveDocument(cache, doc, { positionBudgetMs: budget, recordBudgetMs: 60_000 });
   const probe = Math.max(20, budget * 0.15);
-  const expected: [number, number, boolean][] = [];
+  const expected: [number, number, number, boolean][] = [];
   for (let ply = a; ply >= c - 2; ply--) {
-    if (ply < c) expected.push([ply, probe, true]);
+    if (ply < c) expected.push([ply, probe, probe, true]);
     else
       expected.push(
-        [ply, budget, false],
-        ...(ply === a || ply === b || ply === c ? [[ply, 4 * budget, true] as [number, number, boolean]] : []),
+        [ply, budget, budget, false],
+        ...(ply === a || ply === b || ply === c
+          ? [[ply, 5 * budget, 4 * budget, true] as [number, number, number, boolean]]
+          : []),
       );
   }
-  const near = calls.filter((x) => x.ply >= c - 2 && x.ply <= a).map((x) => [x.ply, x.ms, x.resultOnly]);
+  const near = calls.filter((x) => x.ply >= c - 2 && x.ply <= a).map((x) => [x.ply, x.ms, x.own, x.resultOnly]);
   assert.deepEqual(near, expected, JSON.stringify(near));
   for (const ply of [a, b]) assert.ok(known.get(ply)!.lower > -known.get(ply)!.upper, `ply ${ply} proven`);
   const u = (ply: number) => proof.unproven.find((x) => x.ply === ply);
@@ -98,10 +90,10 @@ test('a full search that leaves the result unproven gets a second one at once; p
   assert.equal(proof.firstResultPly, c + 1);
 });
 
-test('the default record budget, or no time left: no second search', () => {
+test('no more than one position budget left, or no time left in the run: no second search', () => {
   const { doc, plyOf } = record();
   for (const o of [
-    { positionBudgetMs: 100, recordBudgetMs: 500 },
+    { positionBudgetMs: 100, recordBudgetMs: 110 },
     { positionBudgetMs: 100, recordBudgetMs: 60_000, deadline: Date.now() - 1 },
   ]) {
     const { cache, calls } = standIn(plyOf, () => 1e9);
@@ -114,17 +106,16 @@ test('the default record budget, or no time left: no second search', () => {
   }
 });
 
-test('a second search cut short by the record budget says so', () => {
+test('a second search gets what the record has beyond one position budget, and says so when it proves nothing', () => {
   const { doc, last, quiet, plyOf } = record();
   const a = quiet.filter((p) => p < last).at(-1)!;
-  // 5 budgets of 100 ms are reserved, so the record allows second searches; the clock leaves none whole
   const { cache, calls } = standIn(plyOf, (ply) => (ply > a ? 1 : 1e9));
   const t0 = Date.now();
   const slow: SearchCache = {
     ...cache,
     prove(s, b) {
       const e = cache.prove(s, b);
-      // the first search of ply a takes all but 300 ms of the record's budget (a second search has 400)
+      // the first search of ply a takes all but 300 ms of the record's budget: 100 ms are kept
       if (plyOf(s) === a && b.ms === 100) while (Date.now() - t0 < 4700) e.ms = Date.now() - t0;
       return e;
     },
@@ -132,6 +123,9 @@ test('a second search cut short by the record budget says so', () => {
   const [proof] = proveDocument(slow, doc, { positionBudgetMs: 100, recordBudgetMs: 5000 });
   const second = calls.find((c) => c.ply === a && c.ms > 100);
   // the record's budget starts when proveDocument does, a moment after t0: a few ms of slack
-  assert.ok(second && second.ms <= 305, JSON.stringify(calls.filter((c) => c.ply === a)));
-  assert.equal(proof.unproven.find((x) => x.ply === a)?.reason, 'record-budget');
+  assert.ok(
+    second && second.own <= 205 && second.own >= 150 && second.ms === 100 + second.own && second.resultOnly,
+    JSON.stringify(calls.filter((c) => c.ply === a)),
+  );
+  assert.equal(proof.unproven.find((x) => x.ply === a)?.reason, 'extended');
 });

@@ -45,7 +45,8 @@ function standIn(
       const old = stored.get(key);
       if (old && old.ms >= b.ms) return old.e;
       searches++;
-      busy(b.ms);
+      // a second search goes on from the first: it takes only its own time
+      busy(b.searchMs ?? b.ms);
       const lead = s.score[s.toMove] - s.score[1 - s.toMove];
       const e: Evaluation =
         b.ms >= needOf(plyOf(s)) ? { ...unknown(s), lower: 1 - lead, ms: b.ms } : { ...unknown(s), ms: b.ms };
@@ -106,8 +107,9 @@ test('with second searches: a warm run whose first search reads the second oneâ€
   const { doc, plyOf } = record();
   const m = doc.models[0];
   // a searched position near the end whose result needs more than the first search (40 ms) and less
-  // than the second (extensionMs: min(160, 600 - 200) = 160 ms); its next move completes no box, so
-  // the next position's proof gives it no lower bound (as in cli-extension.test.ts)
+  // than both (40 ms and up to 160 more: the record has far more than one position budget left then);
+  // its next move completes no box, so the next position's proof gives it no lower bound (as in
+  // cli-extension.test.ts)
   const searched = m.states.map((s, ply) => ply).filter((ply) => !quickEvaluate(m.states[ply]));
   const quiet = searched.filter((p) => p + 1 < m.states.length && m.states[p + 1].toMove !== m.states[p].toMove);
   const x = quiet.filter((p) => p < searched.at(-1)!).at(-1)!;
@@ -118,7 +120,10 @@ test('with second searches: a warm run whose first search reads the second oneâ€
   const o: ProveOptions = { positionBudgetMs: 40, recordBudgetMs: 600, traces: keep };
   const cold = standIn(plyOf, stored, need);
   const [coldProof] = proveDocument(cold.cache, doc, o);
-  assert.ok(cold.calls.includes(`prove ${x} 160`), `the second search of ${x} was made: ${cold.calls.join(', ')}`);
+  assert.ok(
+    cold.calls.some((c) => c.startsWith(`prove ${x} `) && Number(c.split(' ')[2]) >= 100),
+    `the second search of ${x} was made: ${cold.calls.join(', ')}`,
+  );
   assert.equal(traces.size, 1, 'the budget ran out');
   const warm = standIn(plyOf, stored, need);
   const [warmProof] = proveDocument(warm.cache, doc, o);

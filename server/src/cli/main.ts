@@ -46,9 +46,9 @@ const USAGE = `usage:
   --record-budget-ms N
                  search time per record (default ${DEFAULT_RECORD_BUDGET_MS}); positions are proven
                  from the end of the record backwards, the result first, then the margin;
-                 over 6 times --budget-ms, a position whose result stays unproven gets a
-                 second, result-only search of up to 4 times --budget-ms (what the record
-                 has beyond 5 times --budget-ms)
+                 a position whose result stays unproven gets a second, result-only
+                 search of what the record has left beyond one --budget-ms (kept for
+                 the optimal moves), at most 4 times --budget-ms
   --total-budget-ms N
                  search time for the whole run (default: no limit beyond the records')
   --no-search    only the exact closed-form analysis, no board search

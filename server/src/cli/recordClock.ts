@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 export type Grant = readonly [ask: number, granted: number];
 
 /** Part of every trace's key: a change of the schedule's rules that changes its asks changes this. */
-const TRACE_FORMAT = 'dab-record-trace-1';
+const TRACE_FORMAT = 'dab-record-trace-2';
 /** A trace longer than this is not a record's (a record asks a few times per position). */
 const MAX_GRANTS = 100_000;
 
@@ -46,14 +46,17 @@ export class RecordClock {
     return this.t0 + this.budgetMs - Date.now();
   }
 
-  /** min(ask, time left), at least 0: the replayed grant while the trace matches. */
-  grant(ask: number): number {
+  /**
+   * min(ask, time left beyond `keep`), at least 0: the replayed grant while the trace matches. `keep`
+   * must depend on the budgets alone (as every ask does), so that a replay meets the same asks.
+   */
+  grant(ask: number, keep = 0): number {
     const r = this.replay?.[this.grants.length];
     let granted: number;
     if (r && r[0] === ask) granted = r[1];
     else {
       this.replay = undefined;
-      granted = Math.max(0, Math.min(ask, this.left()));
+      granted = Math.max(0, Math.min(ask, this.left() - keep));
       if (granted < ask) this.cut = true;
     }
     this.grants.push([ask, granted]);

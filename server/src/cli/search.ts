@@ -5,8 +5,9 @@
  * most the per-position budget and the record at most its total. Once a position's result is not
  * proven within its budget, earlier positions (deeper still) get only a short probe, and after a
  * few such failures none: their bounds then come from the table alone, and the report says why.
- * A record budget large enough for it (extensionMs) first gives such a position a second, longer
- * search, so a larger --record-budget-ms pushes the proven results further back. The record's budget
+ * What the record's budget has beyond the time kept for the optimal moves first gives such a position
+ * a second, result-only search (extensionMs), so a larger --record-budget-ms pushes the proven
+ * results further back. The record's budget
  * is a RecordClock: a record whose budget ran out keeps its trace in the store, and a run of it with
  * the same budgets replays that trace (recordClock.ts), so a warm run repeats the cold one at once.
  */
@@ -27,7 +28,7 @@ import {
 import { searchOnce, type ProofCache } from '../store';
 import { solverThreads } from '../solverThreads';
 import type { ProgressInfo } from './progress';
-import type { UnprovenReason } from '../engine/phrasebook/proofs';
+import { provenSoFarWords, type UnprovenReason } from '../engine/phrasebook/proofs';
 import { parseTrace, RecordClock, traceKey } from './recordClock';
 
 export interface SearchCache {
@@ -65,31 +66,42 @@ export const DEFAULT_RECORD_BUDGET_MS = CLI_RECORD_BUDGET_MS;
 const FAILURES_BEFORE_STOP = 3;
 /** After a failure, earlier positions get this fraction of the per-position budget (result only). */
 const PROBE_FRACTION = 0.15;
-/** A position's second search (extensionMs) is at most this many per-position budgets. */
+/** A position's second search is at most this many per-position budgets. */
 const EXTENSION_FACTOR = 4;
 /**
- * Per-position budgets of a record's budget kept for its first pass and optimal moves before any
- * goes to second searches: measured on the bench's plausible 5x5 records, the first pass reaches
- * its first unproven result after 1-2 budgets and the optimal moves take about one more, so the
- * default record budget (5 of them) gives no second search and keeps its wall time.
+ * Per-position budgets of a record's budget that second searches leave to what comes after them:
+ * measured on the bench's plausible 5x5 records, the optimal moves of the exact positions take
+ * about one (the first pass reaches its first unproven result after 1-2).
  */
-const EXTENSION_RESERVE = 5;
+const EXTENSION_RESERVE = 1;
+/** A second search shorter than this fraction of the per-position budget is not made. */
+const EXTENSION_MIN_FRACTION = 0.15;
 
 /**
- * The second, result-only search a record's budget gives a position whose result its full first
- * search left unproven (0: none). It depends on the options alone, never on the clock, so that a
- * run with a warm store makes the same decisions as the cold run that filled it: the second search's
- * proofs are stored with its budget, and the warm run, meeting the position, reads them for both
- * searches and continues exactly as the cold run did (only a record whose budget ran out may differ,
- * as without second searches).
+ * The second, result-only search a position gets when its full first search left its result
+ * unproven: what the record's budget has beyond EXTENSION_RESERVE per-position budgets, at most
+ * EXTENSION_FACTOR of them (0: none). The solver's table still holds the first search's work, so
+ * the second one goes on from it. Its ask depends on the options alone and goes through the
+ * record's clock, so that a run with a warm store makes the same decisions as the cold run that
+ * filled it: the second search's proofs are stored with both searches' budget, and the warm run,
+ * meeting the position, reads them for both searches and continues exactly as the cold run did.
  */
-export function extensionMs(o: Pick<ProveOptions, 'positionBudgetMs' | 'recordBudgetMs'>): number {
-  const ms = Math.min(EXTENSION_FACTOR * o.positionBudgetMs, o.recordBudgetMs - EXTENSION_RESERVE * o.positionBudgetMs);
-  return ms > o.positionBudgetMs ? ms : 0;
+function extensionMs(clock: RecordClock, o: Pick<ProveOptions, 'positionBudgetMs'>, totalLeft: number): number {
+  const ms = Math.min(
+    clock.grant(EXTENSION_FACTOR * o.positionBudgetMs, EXTENSION_RESERVE * o.positionBudgetMs),
+    totalLeft,
+  );
+  return ms >= EXTENSION_MIN_FRACTION * o.positionBudgetMs ? ms : 0;
 }
 
 export interface PositionBudget {
+  /** The position's search time, an earlier search of it included (searchMs): what the store records. */
   ms: number;
+  /**
+   * This search's own time when it goes on from an earlier search of the position in the same
+   * solver (its table holds that one's work); default ms.
+   */
+  searchMs?: number;
   /** A guess of the value, to order the window tests. */
   guess?: number;
   resultOnly?: boolean;
@@ -125,7 +137,7 @@ export function createSearchCache(
       (known) =>
         searchEvaluate(solver, state, {
           known: withFloor(state, known, b.floor),
-          timeBudgetMs: b.ms,
+          timeBudgetMs: b.searchMs ?? b.ms,
           nodeBudget: budget.nodeBudget,
           nimBudget: 0, // the Nimstring view comes from the store, or is computed once below
           guess: b.guess,
@@ -287,7 +299,6 @@ function proveLine(
   o: ProveOptions,
   entries: number,
 ): void {
-  const extension = extensionMs(o);
   let failures = 0,
     nimFailures = 0;
   let last = '';
@@ -331,26 +342,32 @@ function proveLine(
         nimMs,
       });
       if (e.nim && e.nim.moverWinsChainFight === undefined) nimFailures++;
-      // a full search that left the result unproven: a second, longer one when the record's budget allows
+      // a full search that left the result unproven: a second one when the record's budget allows;
       // asked for whether it is needed or not: a warm run's first search reads the second one's
       // proofs, and its clock must be asked what the cold run's was (recordClock.ts)
-      const offered = reason === 'budget' && extension > ms ? Math.min(clock.grant(extension), totalLeft) : 0;
-      const more = resultProven(state, joinFloor(e, floor)) ? 0 : offered;
-      if (more > ms) {
+      const offered = reason === 'budget' ? extensionMs(clock, o, totalLeft) : 0;
+      if (offered > 0 && !resultProven(state, joinFloor(e, floor))) {
         const first = e;
-        e = cache.prove(state, { ms: more, floor, moveValues: false, guess, resultOnly: true, nimBudget: 0 });
+        e = cache.prove(state, {
+          ms: ms + offered,
+          searchMs: offered,
+          floor,
+          moveValues: false,
+          guess,
+          resultOnly: true,
+          nimBudget: 0,
+        });
         e.nim ??= first.nim;
         // one whose result it proves reads as searched with the whole budget: a warm run, reading
         // the proof, makes no second search there
-        if (!resultProven(state, joinFloor(e, floor)))
-          reason = more < extension ? (more < totalLeft ? 'record-budget' : 'total-budget') : 'extended';
+        if (!resultProven(state, joinFloor(e, floor))) reason = 'extended';
       }
     }
     // the played move's lower bound joins what the search proved (as the review does)
     e = joinFloor(e, floor);
     const result = resultOf(e.lower, e.upper, scoreLead(state));
     if (result === null && !quick) failures++;
-    last = `ply ${ply} ${e.status === 'exact' ? `exact (${e.value! > 0 ? '+' : ''}${e.value})` : result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
+    last = provenSoFarWords(ply, e, result);
     if (!main) {
       stats.variationPositions++;
       if (e.status === 'exact') stats.variationExact++;

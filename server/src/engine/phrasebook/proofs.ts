@@ -75,12 +75,22 @@ export function unprovenNote(proof: Proof, remaining: number): string {
 
 /**
  * Why a record position stayed unproven (the CLI's schedule, cli/search.ts). budget: searched with
- * the whole per-position budget; extended: then given a second, longer search (extensionMs); probe:
+ * the whole per-position budget; extended: then given a second, result-only search (extensionMs); probe:
  * a short search only, because a later position's result was not proven; skipped: not searched
  * (several later results unproven); record-budget / total-budget: the record's or the run's budget
  * ran out.
  */
 export type UnprovenReason = 'budget' | 'extended' | 'probe' | 'skipped' | 'record-budget' | 'total-budget';
+
+/** What the last finished position of a record proved (the CLI's progress line). */
+export function provenSoFarWords(
+  ply: number,
+  e: { status: string; value: number | null; lower: number; upper: number },
+  result: string | null,
+): string {
+  if (e.status === 'exact') return `ply ${ply} exact (${e.value! > 0 ? '+' : ''}${e.value})`;
+  return `ply ${ply} ${result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
+}
 
 /** Why positions of a record stayed unproven (CLI summary). */
 export function unprovenReasonWords(reason: UnprovenReason, resultProven: boolean, positionBudgetMs: number): string {
@@ -90,7 +100,7 @@ export function unprovenReasonWords(reason: UnprovenReason, resultProven: boolea
       return `${what} within ${seconds(positionBudgetMs)} each (--budget-ms)`;
     case 'extended':
       // (given only where the second search left the result unproven)
-      return `${what} within ${seconds(positionBudgetMs)} (--budget-ms), nor by a second, longer search (--record-budget-ms)`;
+      return `${what} within ${seconds(positionBudgetMs)} (--budget-ms), nor by a second, result-only search with what the record's budget had left (--record-budget-ms)`;
     case 'probe':
       return `${what}: a short search only, a later position's result was not proven`;
     case 'skipped':
