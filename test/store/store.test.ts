@@ -586,7 +586,7 @@ test("store: positions given no time (the record budget spent) read back what th
     const reasons = c.search.unproven.map((u: { reason: string }) => u.reason);
     assert.ok(reasons.includes('record-budget'), reasons.join(' '));
     const w: Pos[] = JSON.parse(warm).entries[0].positions;
-    const none = (c.positions as Pos[]).filter((p) => /^not searched: no budget left/.test(p.note ?? ''));
+    const none = (c.positions as Pos[]).filter((p) => /^not searched in this run/.test(p.note ?? ''));
     assert.ok(none.length > 5, `${none.length} positions given no time`);
     // the stored record answers them, with the cold run's note (the old code searched again with no
     // time: "not solved within the search budget (0 positions searched)"); bounds are proofs either

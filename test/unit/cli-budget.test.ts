@@ -76,6 +76,37 @@ test('dab analyze (text): the search summary says how long it took and what stay
   assert.match(r.stdout, /--total-budget-ms|not searched|short search/);
 });
 
+test('dab analyze: a record with variations says how many of their positions are proven, in JSON and text', () => {
+  const text = plausibleRecord(5, 5, 60, mulberry32(3), 'budget');
+  const moves = /moves (.*)/.exec(text)![1].split(' ');
+  // after the 40th move, the 41st and then the 40th: an alternative line from the same position
+  const withVariation = text.replace(
+    /moves .*/,
+    `moves ${moves.slice(0, 40).join(' ')} (${moves[40]} ${moves[39]}) ${moves.slice(40).join(' ')}`,
+  );
+  const vfile = join(dir, 'v.dab');
+  writeFileSync(vfile, withVariation);
+  const r = run('analyze', '--json', '--budget-ms', '300', '--record-budget-ms', '3000', vfile);
+  assert.equal(r.status, 0, r.stderr);
+  const e = JSON.parse(r.stdout).entries[0];
+  type Pos = { exact: boolean; result: unknown };
+  type Line = { positions: Pos[]; moves: { variations?: Line[] }[]; endVariations?: Line[] };
+  // every variation's positions but its first (the position it branches from), nested ones too
+  const own = (l: Line): Pos[] => [
+    ...l.moves.flatMap((m) => (m.variations ?? []).flatMap((v) => [...v.positions.slice(1), ...own(v)])),
+    ...(l.endVariations ?? []).flatMap((v) => [...v.positions.slice(1), ...own(v)]),
+  ];
+  const ps = own(e);
+  assert.equal(ps.length, 2);
+  assert.deepEqual(e.search.variations, {
+    positions: ps.length,
+    exact: ps.filter((p) => p.exact).length,
+    resultProven: ps.filter((p) => p.result !== null).length,
+  });
+  const t = run('analyze', '--budget-ms', '300', '--record-budget-ms', '3000', vfile);
+  assert.match(t.stdout, /; variations: \d of 2 positions exact, \d with the result proven/);
+});
+
 test('dab analyze: bad budget values are usage errors', () => {
   for (const flag of ['--record-budget-ms', '--total-budget-ms']) {
     const r = run('analyze', flag, 'soon', file);

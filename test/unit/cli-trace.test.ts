@@ -131,6 +131,38 @@ test('with second searches: a warm run whose first search reads the second one�
   assert.deepEqual({ ...warmProof, ms: 0 }, { ...coldProof, ms: 0 });
 });
 
+test('a run cut by its total budget: the warm run with the same total budget replays it, the same searches', () => {
+  const { doc, plyOf } = record();
+  const stored = new Map<string, { e: Evaluation; ms: number }>();
+  const traces = new Map<string, string>();
+  const keep = { trace: (k: string) => traces.get(k), keepTrace: (k: string, t: string) => void traces.set(k, t) };
+  const o = (): ProveOptions => ({
+    positionBudgetMs: 40,
+    recordBudgetMs: 5000,
+    deadline: Date.now() + 400,
+    totalBudgetMs: 400,
+    traces: keep,
+  });
+  const cold = standIn(plyOf, stored, 25);
+  const [coldProof] = proveDocument(cold.cache, doc, o());
+  assert.ok(
+    coldProof.unproven.some((u) => u.reason === 'total-budget'),
+    JSON.stringify(coldProof.unproven),
+  );
+  assert.equal(traces.size, 1, 'the cut trace is kept');
+  const warm = standIn(plyOf, stored, 25);
+  const [warmProof] = proveDocument(warm.cache, doc, o());
+  assert.deepEqual(warm.calls, cold.calls, 'every search asked for with the cold run’s budget');
+  assert.equal(warm.searches(), 0, 'the store answers every one');
+  assert.deepEqual({ ...warmProof, ms: 0 }, { ...coldProof, ms: 0 });
+  // a run without a total budget, or with another, does not replay it
+  const lines = [doc.models[0].states.map((s) => s.key())];
+  const key = (totalBudgetMs?: number) =>
+    traceKey(lines, { positionBudgetMs: 40, recordBudgetMs: 5000, totalBudgetMs });
+  assert.equal(new Set([key(), key(400), key(401)]).size, 3);
+  assert.ok(traces.has(key(400)));
+});
+
 test('a trace is the record’s and its budgets’: another budget does not replay it', () => {
   const { doc, plyOf } = record();
   const traces = new Map<string, string>();
@@ -167,15 +199,42 @@ test('RecordClock: replays while the asks match, then the real clock; only a rea
   const spent = new RecordClock(0);
   assert.equal(spent.grant(10), 0);
   assert.equal(spent.cut, true);
+  assert.equal(spent.cutByTotal, false, 'the record’s budget cut it');
+  // the run's total budget: a cut by it is marked, kept in the trace and replayed as such
+  const late = new RecordClock(1_000_000, undefined, Date.now(), Date.now() - 1);
+  assert.equal(late.grant(10), 0);
+  assert.equal(late.cutByTotal, true);
+  assert.equal(late.grant(10, 5), 0, 'keep applies to the record’s budget, the total cuts anyway');
+  const again = new RecordClock(1_000_000, parseTrace(late.trace()));
+  assert.equal(again.grant(10), 0);
+  assert.equal(again.cutByTotal, true, 'replayed: still the total budget’s cut');
+  assert.equal(again.grant(11), 11);
+  assert.equal(again.cutByTotal, false);
+  const kept = new RecordClock(100);
+  assert.ok(kept.grant(1000, 60) <= 40, 'keep: what the record has beyond it');
 });
 
 test('parseTrace: anything but a list of [ask, granted ≤ ask] pairs is no trace', () => {
-  for (const bad of ['', 'x', '{}', '[[1]]', '[[1,2]]', '[[-1,-1]]', '[["1",1]]', '[[1,null]]', 'null', '[[1e400,1]]'])
+  for (const bad of [
+    '',
+    'x',
+    '{}',
+    '[[1]]',
+    '[[1,2]]',
+    '[[-1,-1]]',
+    '[["1",1]]',
+    '[[1,null]]',
+    'null',
+    '[[1e400,1]]',
+    '[[5,5,0]]',
+    '[[5,5,1,1]]',
+  ])
     assert.equal(parseTrace(bad), undefined, bad);
   assert.equal(parseTrace(undefined), undefined);
   assert.equal(parseTrace(`[${'[1,1],'.repeat(1_000_000)}[1,1]]`), undefined, 'too long to be a record’s');
-  assert.deepEqual(parseTrace('[[5,5],[5,0]]'), [
+  assert.deepEqual(parseTrace('[[5,5],[5,0],[5,1,1]]'), [
     [5, 5],
     [5, 0],
+    [5, 1, 1],
   ]);
 });

@@ -279,6 +279,7 @@ export function main(argv: string[]): number {
           positionBudgetMs: o.budgetMs,
           recordBudgetMs: o.recordBudgetMs,
           deadline,
+          totalBudgetMs: o.totalBudgetMs ?? undefined,
           onProgress: (p) => progress.update(file, p),
           traces: proofs,
         })

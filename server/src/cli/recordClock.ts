@@ -18,8 +18,11 @@
  */
 import { createHash } from 'node:crypto';
 
-/** One grant of a record's budget: what was asked and what was granted (ms). */
-export type Grant = readonly [ask: number, granted: number];
+/**
+ * One grant of a record's budget: what was asked and what was granted (ms), and 1 when the run's
+ * total budget (--total-budget-ms), not the record's, cut it.
+ */
+export type Grant = readonly [ask: number, granted: number] | readonly [ask: number, granted: number, byTotal: 1];
 
 /** Part of every trace's key: a change of the schedule's rules that changes its asks changes this. */
 const TRACE_FORMAT = 'dab-record-trace-2';
@@ -31,36 +34,45 @@ export class RecordClock {
   private replay: readonly Grant[] | undefined;
   /** Whether the budget cut a grant by the real clock (then the trace is worth keeping). */
   cut = false;
+  /** Whether the last grant was cut by the run's total budget (replayed too). */
+  cutByTotal = false;
 
-  /** `t0`: when the record's budget started (Date.now()). */
+  /** `t0`: when the record's budget started (Date.now()); `deadline`: the end of the run's total budget, if any. */
   constructor(
     private readonly budgetMs: number,
     replay?: readonly Grant[],
     private readonly t0 = Date.now(),
+    private readonly deadline = Infinity,
   ) {
     this.replay = replay;
   }
 
-  /** Time left in the record's budget by the real clock (ms; for a progress line). */
+  /** Time left in the record's budget, and in the run's, by the real clock (ms; for a progress line). */
   left(): number {
-    return this.t0 + this.budgetMs - Date.now();
+    return Math.min(this.t0 + this.budgetMs, this.deadline) - Date.now();
   }
 
   /**
-   * min(ask, time left beyond `keep`), at least 0: the replayed grant while the trace matches. `keep`
-   * must depend on the budgets alone (as every ask does), so that a replay meets the same asks.
+   * min(ask, time left in the record's budget beyond `keep`, time left in the run's), at least 0:
+   * the replayed grant while the trace matches. `keep` must depend on the budgets alone (as every
+   * ask does), so that a replay meets the same asks.
    */
   grant(ask: number, keep = 0): number {
     const r = this.replay?.[this.grants.length];
-    let granted: number;
-    if (r && r[0] === ask) granted = r[1];
+    let grant: Grant;
+    if (r && r[0] === ask) grant = r;
     else {
       this.replay = undefined;
-      granted = Math.max(0, Math.min(ask, this.left() - keep));
+      const now = Date.now();
+      const record = this.t0 + this.budgetMs - now - keep,
+        total = this.deadline - now;
+      const granted = Math.max(0, Math.min(ask, record, total));
+      grant = granted < ask && total < record ? [ask, granted, 1] : [ask, granted];
       if (granted < ask) this.cut = true;
     }
-    this.grants.push([ask, granted]);
-    return granted;
+    this.grants.push(grant);
+    this.cutByTotal = grant[2] === 1;
+    return grant[1];
   }
 
   /** The grants so far, as stored. */
@@ -77,9 +89,13 @@ export function parseTrace(text: string | undefined): Grant[] | undefined {
     const v: unknown = JSON.parse(text);
     if (!Array.isArray(v) || v.length > MAX_GRANTS) return undefined;
     const ok = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 0;
-    return v.every((g) => Array.isArray(g) && g.length === 2 && ok(g[0]) && ok(g[1]) && g[1] <= g[0])
-      ? (v as Grant[])
-      : undefined;
+    const grant = (g: unknown) =>
+      Array.isArray(g) &&
+      (g.length === 2 || (g.length === 3 && g[2] === 1)) &&
+      ok(g[0]) &&
+      ok(g[1]) &&
+      (g[1] as number) <= (g[0] as number);
+    return v.every(grant) ? (v as Grant[]) : undefined;
   } catch {
     return undefined;
   }
@@ -88,10 +104,12 @@ export function parseTrace(text: string | undefined): Grant[] | undefined {
 /** The key of a record's trace: its positions (each line's, in order) and the budgets that shape it. */
 export function traceKey(
   lineKeys: readonly string[][],
-  budgets: { positionBudgetMs: number; recordBudgetMs: number },
+  budgets: { positionBudgetMs: number; recordBudgetMs: number; totalBudgetMs?: number },
 ): string {
   const h = createHash('sha256');
   h.update(`${TRACE_FORMAT}|${budgets.positionBudgetMs}|${budgets.recordBudgetMs}`);
+  // a run's total budget cuts grants too: a trace made under one is replayed only under the same
+  if (budgets.totalBudgetMs !== undefined) h.update(`|total ${budgets.totalBudgetMs}`);
   for (const keys of lineKeys) h.update(`|${keys.join(',')}`);
   return h.digest('hex');
 }

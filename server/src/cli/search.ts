@@ -86,11 +86,8 @@ const EXTENSION_MIN_FRACTION = 0.15;
  * filled it: the second search's proofs are stored with both searches' budget, and the warm run,
  * meeting the position, reads them for both searches and continues exactly as the cold run did.
  */
-function extensionMs(clock: RecordClock, o: Pick<ProveOptions, 'positionBudgetMs'>, totalLeft: number): number {
-  const ms = Math.min(
-    clock.grant(EXTENSION_FACTOR * o.positionBudgetMs, EXTENSION_RESERVE * o.positionBudgetMs),
-    totalLeft,
-  );
+function extensionMs(clock: RecordClock, o: Pick<ProveOptions, 'positionBudgetMs'>): number {
+  const ms = clock.grant(EXTENSION_FACTOR * o.positionBudgetMs, EXTENSION_RESERVE * o.positionBudgetMs);
   return ms >= EXTENSION_MIN_FRACTION * o.positionBudgetMs ? ms : 0;
 }
 
@@ -215,9 +212,10 @@ export interface RecordProof {
   firstExactPly: number | null;
   /** Main-line positions not proven exactly, with why (searched plies carry the time spent). */
   unproven: { ply: number; reason: UnprovenReason; ms: number; resultProven: boolean }[];
-  /** Positions of the record's variations, and how many of them are exact. */
+  /** Positions of the record's variations (their starts, which are their parents', aside): how many, exact, with the result proven (from the report: reconcileProof). */
   variationPositions: number;
   variationExact: number;
+  variationResultProven: number;
 }
 
 export interface ProveOptions {
@@ -227,6 +225,8 @@ export interface ProveOptions {
   recordBudgetMs: number;
   /** Absolute deadline (Date.now() ms) of the whole run, if any. */
   deadline?: number;
+  /** The run's total budget that set the deadline (ms): part of a record trace's key. */
+  totalBudgetMs?: number;
   /** Called before each position and after each finished search (for a progress line). */
   onProgress?: (p: ProgressInfo) => void;
   /** Where records' traces are kept (recordClock.ts: a warm run replays the cold run's budget). */
@@ -247,7 +247,7 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
       lines.map((l) => l.states.map((s) => s.key())),
       o,
     );
-    const clock = new RecordClock(o.recordBudgetMs, parseTrace(o.traces?.trace(key)), t0);
+    const clock = new RecordClock(o.recordBudgetMs, parseTrace(o.traces?.trace(key)), t0, o.deadline);
     const stats: RecordProof = {
       entry,
       ms: 0,
@@ -260,6 +260,7 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
       unproven: [],
       variationPositions: 0,
       variationExact: 0,
+      variationResultProven: 0,
     };
     // the main line first, then the variations, each from its end backwards, in the record's budget
     lines.forEach((line, k) => proveLine(cache, line, k === 0, stats, clock, o, doc.models.length));
@@ -267,7 +268,7 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
     for (const line of lines)
       for (let ply = line.states.length - 1; ply >= 0; ply--) {
         if (quickEvaluate(line.states[ply])) continue;
-        const ms = Math.min(clock.grant(o.positionBudgetMs), (o.deadline ?? Infinity) - Date.now());
+        const ms = clock.grant(o.positionBudgetMs);
         if (ms <= 0) break;
         cache.completeMoves(line.states[ply], ms);
       }
@@ -313,16 +314,14 @@ function proveLine(
     let reason: UnprovenReason | undefined;
     if (quick) e = quick.evaluation;
     else {
-      const totalLeft = o.deadline !== undefined ? o.deadline - Date.now() : Infinity;
       let ms = o.positionBudgetMs;
       reason = 'budget';
       if (failures >= FAILURES_BEFORE_STOP) [ms, reason] = [0, 'skipped'];
       else if (failures > 0) [ms, reason] = [Math.min(ms, Math.max(20, ms * PROBE_FRACTION)), 'probe'];
-      if (totalLeft < ms) [ms, reason] = [Math.max(0, totalLeft), 'total-budget'];
       const granted = clock.grant(ms);
-      if (granted < ms) [ms, reason] = [granted, 'record-budget'];
+      if (granted < ms) [ms, reason] = [granted, clock.cutByTotal ? 'total-budget' : 'record-budget'];
       // the Nimstring view shares the record's budget too (at most one position's worth)
-      const nimMs = Math.max(0, Math.min(clock.grant(ms + o.positionBudgetMs) - ms, totalLeft - ms));
+      const nimMs = Math.max(0, clock.grant(ms + o.positionBudgetMs) - ms);
       o.onProgress?.({
         entry: stats.entry,
         entries,
@@ -345,7 +344,7 @@ function proveLine(
       // a full search that left the result unproven: a second one when the record's budget allows;
       // asked for whether it is needed or not: a warm run's first search reads the second one's
       // proofs, and its clock must be asked what the cold run's was (recordClock.ts)
-      const offered = reason === 'budget' ? extensionMs(clock, o, totalLeft) : 0;
+      const offered = reason === 'budget' ? extensionMs(clock, o) : 0;
       if (offered > 0 && !resultProven(state, joinFloor(e, floor))) {
         const first = e;
         e = cache.prove(state, {
@@ -368,10 +367,7 @@ function proveLine(
     const result = resultOf(e.lower, e.upper, scoreLead(state));
     if (result === null && !quick) failures++;
     last = provenSoFarWords(ply, e, result);
-    if (!main) {
-      stats.variationPositions++;
-      if (e.status === 'exact') stats.variationExact++;
-    } else {
+    if (main) {
       if (result !== null) {
         stats.resultProven++;
         stats.firstResultPly = ply;

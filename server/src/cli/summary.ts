@@ -30,6 +30,8 @@ export function reconcileProof(p: RecordProof, report: DocumentReport): RecordPr
     .filter((u) => at(u.ply)?.exact !== true)
     .map((u) => ({ ...u, resultProven: u.resultProven || (at(u.ply)?.result ?? null) !== null }));
   const exactPlies = e.positions.filter((q) => q.exact).map((q) => q.ply);
+  // a variation's first position is the one it branches from, its parent's
+  const variationPositions = e.lines.slice(1).flatMap((l) => l.positions.slice(1));
   const resultPlies = e.positions.filter((q) => q.result !== null).map((q) => q.ply);
   return {
     ...p,
@@ -38,6 +40,9 @@ export function reconcileProof(p: RecordProof, report: DocumentReport): RecordPr
     resultProven: resultPlies.length,
     firstExactPly: exactPlies.length ? Math.min(...exactPlies) : p.firstExactPly,
     firstResultPly: resultPlies.length ? Math.min(...resultPlies) : p.firstResultPly,
+    variationPositions: variationPositions.length,
+    variationExact: variationPositions.filter((q) => q.exact).length,
+    variationResultProven: variationPositions.filter((q) => q.result !== null).length,
   };
 }
 
@@ -45,11 +50,14 @@ export function searchSummary(proofs: RecordProof[], report: DocumentReport, pos
   const out: string[] = [];
   for (const p of proofs) {
     const e = report.entries[p.entry];
-    if (!e || e.kind === 'endgame' || p.exact === p.positions) continue;
+    if (!e || e.kind === 'endgame' || (p.exact === p.positions && p.variationExact === p.variationPositions)) continue;
     out.push(
       `search of ${e.kind} ${e.title !== null ? JSON.stringify(e.title) : '(untitled)'}: ${seconds(p.ms)} (budget ${seconds(p.budgetMs)} per record, ${seconds(positionBudgetMs)} per position); ` +
         `${p.exact} of ${p.positions} positions exact${p.firstExactPly !== null ? ` (the earliest at ply ${p.firstExactPly})` : ''}, ` +
-        `${p.resultProven} with the result proven${p.firstResultPly !== null ? ` (the earliest at ply ${p.firstResultPly})` : ''}`,
+        `${p.resultProven} with the result proven${p.firstResultPly !== null ? ` (the earliest at ply ${p.firstResultPly})` : ''}` +
+        (p.variationPositions > 0
+          ? `; variations: ${p.variationExact} of ${p.variationPositions} positions exact, ${p.variationResultProven} with the result proven`
+          : ''),
     );
     for (const g of groups(p))
       out.push(
@@ -70,6 +78,15 @@ export function searchJson(p: RecordProof, positionBudgetMs: number): Record<str
     resultProven: p.resultProven,
     firstExactPly: p.firstExactPly,
     firstResultPly: p.firstResultPly,
+    ...(p.variationPositions > 0
+      ? {
+          variations: {
+            positions: p.variationPositions,
+            exact: p.variationExact,
+            resultProven: p.variationResultProven,
+          },
+        }
+      : {}),
     unproven: groups(p).map((g) => ({
       fromPly: g.from,
       toPly: g.to,

@@ -61,7 +61,7 @@ export function boundsInWords(
 }
 
 /** A position given no search (its record's budget was spent): its bounds come from earlier proofs. */
-export const NOT_SEARCHED = 'not searched: no budget left for this position (bounds from earlier proofs only)';
+export const NOT_SEARCHED = 'not searched in this run (bounds from earlier proofs only; the search summary says why)';
 
 /** Why a searched position's value stayed unknown. */
 export function unprovenNote(proof: Proof, remaining: number): string {
@@ -104,7 +104,7 @@ export function unprovenReasonWords(reason: UnprovenReason, resultProven: boolea
     case 'probe':
       return `${what}: a short search only, a later position's result was not proven`;
     case 'skipped':
-      return `${what}: not searched, several later results were not proven (bounds from the table only)`;
+      return `${what}: not searched, several later results were not proven (bounds from earlier proofs only)`;
     case 'record-budget':
       return `${what}: the record's budget ran out (--record-budget-ms)`;
     case 'total-budget':
