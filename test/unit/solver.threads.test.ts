@@ -84,7 +84,16 @@ async function threadedAgainstBruteForce(cfg: SolverConfig, count: number): Prom
     const shared = solver.stats.shared - sharedBefore;
     assert.ok(shared > count * 2.5, `${shared} searches shared`);
     assert.ok(solver.helperNodesSearched > helperNodesBefore, 'the helper searched no node');
-    if (cfg.deferMinUndrawn === 0) assert.ok(solver.deferrals() > 0, 'no move was ever deferred');
+    if (cfg.deferMinUndrawn === 0) {
+      // on a loaded machine the helper may lag behind the caller through all of the positions
+      // above (only the caller's deferrals are counted): more of them until the caller defers one
+      for (let i = count, start = Date.now(); solver.deferrals() === 0 && Date.now() - start < 60_000; i++) {
+        const st = position(r, i);
+        solver.solve(st, { moveValues: true });
+        solver.solve(st, { valueOnly: true });
+      }
+      assert.ok(solver.deferrals() > 0, 'no move was ever deferred');
+    }
   } finally {
     solver.dispose();
   }
