@@ -2,14 +2,15 @@
  * In-process search for the CLI: one solver and one cache for every position of every file, and
  * the budget that keeps a run bounded. Each record is proven from its end backwards (later
  * positions are cheap and fill the solver's table for the earlier ones); each position gets at
- * most the per-position budget and the record at most its total. Once a position's result is not
- * proven within its budget, earlier positions (deeper still) get only a short probe, and after a
- * few such failures none: their bounds then come from the table alone, and the report says why.
- * What the record's budget has beyond the time kept for the optimal moves first gives such a position
- * a second, result-only search (extensionMs), so a larger --record-budget-ms pushes the proven
- * results further back. The record's budget
- * is a RecordClock: a record whose budget ran out keeps its trace in the store, and a run of it with
- * the same budgets replays that trace (recordClock.ts), so a warm run repeats the cold one at once.
+ * most the per-position budget and the record at most its total. A position whose result its
+ * search leaves unproven first gets a second, result-only search with what the record's budget
+ * has beyond the time kept for the optimal moves (extensionMs), so a larger --record-budget-ms
+ * pushes the proven results further back. If that fails too, earlier positions (deeper still) get
+ * only a short probe, and after a few such failures none: their bounds then come from earlier
+ * proofs alone, and the report says why. The record's budget is a RecordClock (which also knows the
+ * run's --total-budget-ms): a record whose budget cut a search keeps its trace in the store, and a
+ * run of it with the same budgets replays that trace (recordClock.ts), so a warm run repeats the
+ * cold one at once.
  */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
