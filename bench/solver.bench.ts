@@ -262,7 +262,7 @@ function hugePagesHeld(): string {
 /** The last measured runs of `npm run bench:4x4` on the 2-core development machine (2^27 entries: fewer nodes than 2^26, and not slowed like 2^28). */
 const MEASURED_4X4 =
   'measured 2026-11-21 with the old solver: exact, value 0, 472.2 s and 490.4 s wall on 2 threads (tableBits 26 each), 2.12G nodes; 2026-11-23, `npm run bench:4x4` at eff299b (rules 4e and 6, threaded: lazy SMP, one shared table of 2^26 entries): exact, value 0, 355.8 s wall, 403.29M nodes; 2026-11-25 at 74db082 (cheaper nodes, the same search): exact, value 0, 309.9 s wall, 334.15M nodes; 2026-11-25 at 5d9677c (every helper node counted), ' +
-  'by table size: 2^26 entries (1 GiB) 306.0 s, 745.45M nodes; 2^27 (2 GiB, the default since) 261.2 s, 639.74M nodes, and again at edf63d8 275.3 s, 616.75M nodes; 2^28 (4 GiB) 280.1 s, 614.17M nodes; 2026-11-26 at 1d13b69, 2^27: 172.0 s (463.42M nodes), 229.6 s (296.70M), 253.9 s (298.98M) on 2 MiB pages, 313.9 s (323.74M) and 260.5 s (302.93M) without; 2^28 on 2 MiB pages 247.7 s (582.34M)';
+  'by table size: 2^26 entries (1 GiB) 306.0 s, 745.45M nodes; 2^27 (2 GiB, the default since) 261.2 s, 639.74M nodes, and again at edf63d8 275.3 s, 616.75M nodes; 2^28 (4 GiB) 280.1 s, 614.17M nodes; 2026-11-26 at 1d13b69, 2^27: 172.0 s (463.42M nodes), 229.6 s (296.70M), 253.9 s (298.98M) on 2 MiB pages, 313.9 s (323.74M) and 260.5 s (302.93M) without; 2^28 on 2 MiB pages 247.7 s (582.34M). Until 2026-11-26 the nodes of a run left out those of the helper when the calling thread finished first (the counts above vary so); they now count every thread';
 
 /**
  * The empty 4x4 board (value 0, a tie) proven exactly, as the CLI and the editor search: the

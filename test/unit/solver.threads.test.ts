@@ -141,3 +141,43 @@ test('a helper answer crosses threads unchanged (values, best moves, move values
     assert.deepEqual(readSolve(a, L), { ...res, ms: 0 });
   }
 });
+
+test('threaded solver: a result counts the helpers’ nodes even when the calling thread finishes first', async () => {
+  const solver = new ThreadedSolver({ tableMb: 64 }, sourceThreads(2));
+  const idle = async (before: number) => {
+    // a helper adds its nodes to the all-task count when its search has ended
+    for (const start = Date.now(); solver.helperNodesSearched === before && Date.now() - start < 30_000;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  try {
+    const warm = rng(1);
+    for (const start = Date.now(); solver.helperNodesSearched === 0 && Date.now() - start < 60_000;) {
+      solver.solve(playedPosition(3, 3, 14, warm));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const r = rng(77);
+    let checked = 0;
+    for (let i = 0; i < 4; i++) {
+      const st = playedPosition(4, 4, 31, r);
+      solver.clear();
+      const all0 = solver.helperNodesSearched,
+        counted0 = solver.stats.helperNodes;
+      const res = solver.solve(st, { valueOnly: i % 2 === 0 });
+      assert.equal(res.status, 'exact');
+      await idle(all0);
+      const helperAll = solver.helperNodesSearched - all0,
+        counted = solver.stats.helperNodes - counted0;
+      if (helperAll < 300_000) continue; // too small to tell
+      checked++;
+      // all but the last report interval (~65k nodes, checked every 4096) of the helper's work
+      assert.ok(
+        counted >= helperAll - 70_000,
+        `position ${i}: the result counts ${counted} of the helper's ${helperAll} nodes (${res.nodes} in all)`,
+      );
+      assert.ok(res.nodes >= counted, `position ${i}: ${res.nodes} nodes in all, ${counted} of them the helper's`);
+    }
+    assert.ok(checked >= 2, `only ${checked} positions large enough to check`);
+  } finally {
+    solver.dispose();
+  }
+});

@@ -16,7 +16,8 @@
  *
  * Control words (Int32, shared): TASK = id of the current task (helpers stop when it changes),
  * READY = id of the task whose answer a helper wrote, KNODES and NODES_REST = the helpers' nodes
- * for the current task (thousands, and the rest), BUSY_MS = milliseconds the helpers have spent
+ * for the current task (thousands, and the rest; added as they search, so a result counts them
+ * when the calling thread finishes first), BUSY_MS = milliseconds the helpers have spent
  * searching, all tasks (wall time, never less than their CPU time: what a CPU budget must count),
  * ALL_KNODES and ALL_REST = the helpers' nodes, all tasks, also those finished after the caller
  * moved on.
@@ -339,12 +340,24 @@ export function runSolverHelper(): void {
       current = { memId: t.memId, solver: new HelperSolver(t.cfg, t.mem) };
     const state = new BoardState(geometryOf(t.width, t.height));
     for (const l of t.lines) state.drawSilently(l);
+    // the nodes counted into the task's KNODES and NODES_REST so far: a search reports as it goes
+    // (every ~65k nodes), so that a caller finishing first still counts the helpers' work in its
+    // result (all but the last ~65k nodes of each helper)
+    let counted = 0;
+    const count = (nodes: number) => {
+      if (nodes <= counted || Atomics.load(control, TASK) !== t.id) return;
+      const d = nodes - counted;
+      Atomics.add(control, KNODES, Math.floor(d / 1000));
+      Atomics.add(control, NODES_REST, d % 1000);
+      counted = nodes;
+    };
     const options: SolveOptions = {
       moveValues: t.moveValues,
       valueOnly: t.valueOnly,
       timeBudgetMs: t.timeBudgetMs,
       nodeBudget: t.nodeBudget,
       shouldStop: () => Atomics.load(control, TASK) !== t.id || Atomics.load(control, READY) === t.id,
+      onProgress: (p) => count(p.nodes),
     };
     const answer = new Int32Array(t.answer);
     const t0 = performance.now();
@@ -368,10 +381,7 @@ export function runSolverHelper(): void {
       Atomics.sub(control, ALL_REST, 1_000_000);
       Atomics.add(control, ALL_KNODES, 1000);
     }
-    if (Atomics.load(control, TASK) === t.id) {
-      Atomics.add(control, KNODES, Math.floor(nodes / 1000));
-      Atomics.add(control, NODES_REST, nodes % 1000);
-    }
+    count(nodes);
     if (!finished) return;
     withLock(answer, (a) => {
       // only for the current task, and only the first answer
