@@ -265,11 +265,37 @@ const MEASURED_4X4 =
   'by table size: 2^26 entries (1 GiB) 306.0 s, 745.45M nodes; 2^27 (2 GiB, the default since) 261.2 s, 639.74M nodes, and again at edf63d8 275.3 s, 616.75M nodes; 2^28 (4 GiB) 280.1 s, 614.17M nodes; 2026-11-26 at 1d13b69, 2^27: 172.0 s (463.42M nodes), 229.6 s (296.70M), 253.9 s (298.98M) on 2 MiB pages, 313.9 s (323.74M) and 260.5 s (302.93M) without; 2^28 on 2 MiB pages 247.7 s (582.34M). Until 2026-11-26 the nodes of a run left out those of the helper when the calling thread finished first (the counts above vary so); they now count every thread';
 
 /**
+ * This machine's speed now, for reading the 4x4 time: one thread on four 4x4 positions with 32
+ * undrawn lines (fixed seed). On the 2-core development machine the memory is shared with other
+ * guests, and the same search ran at 1.8-2.3M nodes/s on 2026-11-26 and, an hour later, at 1.0M
+ * (while a loop without memory traffic kept its speed): a slow 4x4 time next to a slow reference
+ * says the machine, not the solver.
+ */
+function referenceSpeed(): void {
+  const r = rng(7);
+  const ps = Array.from({ length: 4 }, () => playedPosition(4, 4, 32, r));
+  const solver = new Solver({ tableMb: BATCH_TABLE_MB });
+  solver.solve(ps[0], { nodeBudget: 1 }); // allocates the table outside the timing
+  let nodes = 0;
+  const t = timed(() => {
+    for (const st of ps) {
+      solver.clear();
+      nodes += solver.solve(st).nodes;
+    }
+    return { status: 'exact', value: 0, lower: 0, upper: 0, best: [], nodes, ms: 0 };
+  });
+  console.log(
+    `reference (this machine now): one thread, four 4x4 positions with 32 undrawn lines, ${count(nodes)} nodes in ${secs(t.ms)}, ${(nodes / t.ms / 1000).toFixed(2)}M nodes/s (1.8-2.3M on a quiet machine)`,
+  );
+}
+
+/**
  * The empty 4x4 board (value 0, a tie) proven exactly, as the CLI and the editor search: the
  * threaded solver (one shared table, lazy SMP) on every thread asked for, value only, 15-minute
  * budget.
  */
 export async function bench4x4(): Promise<void> {
+  referenceSpeed();
   const st = new BoardState(geometryOf(4, 4));
   const threads = Number(process.env.DAB_BENCH_THREADS ?? 2);
   const bits = Number(process.env.DAB_BENCH_TABLE_BITS ?? 27);
