@@ -157,7 +157,8 @@ test('threaded solver: a result counts the helpers’ nodes even when the callin
     }
     const r = rng(77);
     let checked = 0;
-    for (let i = 0; i < 4; i++) {
+    // positions until three are large enough to tell (on a loaded machine the helper may join late)
+    for (let i = 0, start = Date.now(); checked < 3 && i < 16 && Date.now() - start < 120_000; i++) {
       const st = playedPosition(4, 4, 31, r);
       solver.clear();
       const all0 = solver.helperNodesSearched,
@@ -167,11 +168,12 @@ test('threaded solver: a result counts the helpers’ nodes even when the callin
       await idle(all0);
       const helperAll = solver.helperNodesSearched - all0,
         counted = solver.stats.helperNodes - counted0;
-      if (helperAll < 300_000) continue; // too small to tell
+      if (helperAll < 500_000) continue; // too small to tell
       checked++;
-      // all but the last report interval (~65k nodes, checked every 4096) of the helper's work
+      // all but the helper's last report interval (65,536 nodes, noticed within 4,096), and one more
+      // when a report races with the end of the task
       assert.ok(
-        counted >= helperAll - 70_000,
+        counted >= helperAll - 140_000,
         `position ${i}: the result counts ${counted} of the helper's ${helperAll} nodes (${res.nodes} in all)`,
       );
       assert.ok(res.nodes >= counted, `position ${i}: ${res.nodes} nodes in all, ${counted} of them the helper's`);
