@@ -267,9 +267,10 @@ const MEASURED_4X4 =
 /**
  * This machine's speed now, for reading the 4x4 time: one thread on four 4x4 positions with 32
  * undrawn lines (fixed seed). On the 2-core development machine the memory is shared with other
- * guests, and the same search ran at 1.8-2.3M nodes/s on 2026-11-26 and, an hour later, at 1.0M
- * (while a loop without memory traffic kept its speed): a slow 4x4 time next to a slow reference
- * says the machine, not the solver.
+ * guests, and the same search (bundled with esbuild, 128 MiB table) ran at 1.8-2.3M nodes/s on
+ * 2026-11-26 and, an hour later, at 1.0M, while a loop without memory traffic kept its speed (this
+ * line read 1.07M then, and 1.62M later): a slow 4x4 time next to a slow reference says the
+ * machine, not the solver.
  */
 function referenceSpeed(): void {
   const r = rng(7);
@@ -277,15 +278,14 @@ function referenceSpeed(): void {
   const solver = new Solver({ tableMb: BATCH_TABLE_MB });
   solver.solve(ps[0], { nodeBudget: 1 }); // allocates the table outside the timing
   let nodes = 0;
-  const t = timed(() => {
-    for (const st of ps) {
-      solver.clear();
-      nodes += solver.solve(st).nodes;
-    }
-    return { status: 'exact', value: 0, lower: 0, upper: 0, best: [], nodes, ms: 0 };
-  });
+  const t0 = performance.now();
+  for (const st of ps) {
+    solver.clear();
+    nodes += solver.solve(st).nodes;
+  }
+  const ms = performance.now() - t0;
   console.log(
-    `reference (this machine now): one thread, four 4x4 positions with 32 undrawn lines, ${count(nodes)} nodes in ${secs(t.ms)}, ${(nodes / t.ms / 1000).toFixed(2)}M nodes/s (1.8-2.3M on a quiet machine)`,
+    `reference (this machine now): one thread, four 4x4 positions with 32 undrawn lines, ${count(nodes)} nodes in ${secs(ms)}, ${(nodes / ms / 1000).toFixed(2)}M nodes/s (the same search: 1.8-2.3M on a quiet machine, 1.0M in a slow phase)`,
   );
 }
 

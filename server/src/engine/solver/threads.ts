@@ -329,6 +329,18 @@ class HelperSolver extends Solver {
   }
 }
 
+/**
+ * Adds n nodes to a count kept in two control words, thousands and the rest. The rest of many
+ * additions adds up: whole thousands are carried over before the word could overflow.
+ */
+function addNodes(control: Int32Array, thousands: number, rest: number, n: number): void {
+  Atomics.add(control, thousands, Math.floor(n / 1000));
+  if (Atomics.add(control, rest, n % 1000) + (n % 1000) >= 1_000_000) {
+    Atomics.sub(control, rest, 1_000_000);
+    Atomics.add(control, thousands, 1000);
+  }
+}
+
 /** The helper thread's loop: call it at the top level of the helper script. */
 export function runSolverHelper(): void {
   if (!parentPort || !workerData || (workerData as { dabSolverHelper?: boolean }).dabSolverHelper !== true) return;
@@ -346,9 +358,7 @@ export function runSolverHelper(): void {
     let counted = 0;
     const count = (nodes: number) => {
       if (nodes <= counted || Atomics.load(control, TASK) !== t.id) return;
-      const d = nodes - counted;
-      Atomics.add(control, KNODES, Math.floor(d / 1000));
-      Atomics.add(control, NODES_REST, d % 1000);
+      addNodes(control, KNODES, NODES_REST, nodes - counted);
       counted = nodes;
     };
     const options: SolveOptions = {
@@ -375,12 +385,7 @@ export function runSolverHelper(): void {
       write = (a) => writeHead(a, finished, null, r.lower, r.upper, r.nodes);
     }
     Atomics.add(control, BUSY_MS, Math.ceil(performance.now() - t0));
-    Atomics.add(control, ALL_KNODES, Math.floor(nodes / 1000));
-    // the rest of every task adds up: carry whole thousands over before the word could overflow
-    if (Atomics.add(control, ALL_REST, nodes % 1000) + (nodes % 1000) >= 1_000_000) {
-      Atomics.sub(control, ALL_REST, 1_000_000);
-      Atomics.add(control, ALL_KNODES, 1000);
-    }
+    addNodes(control, ALL_KNODES, ALL_REST, nodes);
     count(nodes);
     if (!finished) return;
     withLock(answer, (a) => {
