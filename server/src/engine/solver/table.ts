@@ -222,10 +222,12 @@ export function sharedTableMemory(
  * buckets share one, so the words stay in cache): a writer makes it odd (compare-and-swap, so
  * writers exclude each other), writes the entry, and makes it even again; a reader reads the
  * version, the entry and the version again, and counts the probe as a miss when the version was
- * odd or changed. All accesses are Atomics, which the JavaScript memory model orders sequentially,
- * so a reader never takes a torn entry (one position's key with another's bounds): a probe gives
- * bounds stored for that exact key or nothing, as in the one-thread table. Every thread's stores
- * are proven bounds, so sharing them is exact.
+ * odd or changed. Those accesses are Atomics, which the JavaScript memory model orders
+ * sequentially, so a reader never takes a torn entry (one position's key with another's bounds): a
+ * probe gives bounds stored for that exact key or nothing, as in the one-thread table. Only the
+ * search for the candidate slot in a bucket reads plainly (Atomics on every word of a missed
+ * bucket cost a thread about 5%): what it finds is read again under the lock. Every thread's
+ * stores are proven bounds, so sharing them is exact.
  */
 export class SharedTable extends TranspositionTable {
   private readonly ver: Int32Array;
@@ -259,33 +261,34 @@ export class SharedTable extends TranspositionTable {
       ew = this.ew,
       tab = this.tab,
       bk = this.bucket;
-    const first = h & (this.size - bk),
-      v = (first >>> this.shift) & this.vmask;
+    const first = h & (this.size - bk);
+    // 1. find the candidate slot with plain reads: racy, so only a hint (a plain read of an aligned
+    // Int32 gives some value once written, never a torn word); a miss here is always safe (the node
+    // is searched), and a hit is taken only after step 2 reads it again under the sequence lock
+    let i = first;
+    for (let k = 0; ; k++, i++) {
+      if (k === bk) return -1;
+      const e0 = i * ew;
+      if (tab[e0 + nw + 1] >>> PRIORITY_SHIFT === 0) continue;
+      let w = 0;
+      while (w < nw && tab[e0 + w] === (key[off + w] | 0)) w++;
+      if (w === nw) break;
+    }
+    // 2. the candidate read through Atomics between two reads of the bucket's version: its key,
+    // bounds and move are one writer's, whole, or the probe counts as a miss
+    const v = (first >>> this.shift) & this.vmask;
     const v1 = Atomics.load(this.ver, v);
     if ((v1 & 1) !== 0) return -1;
-    let hit = -1,
-      b = 0,
-      data = 0;
-    for (let k = 0, i = first; k < bk; k++, i++) {
-      const e0 = i * ew;
-      const d = Atomics.load(tab, e0 + nw + 1);
-      if (d >>> PRIORITY_SHIFT === 0) continue;
-      let w = 0;
-      while (w < nw && Atomics.load(tab, e0 + w) === (key[off + w] | 0)) w++;
-      if (w === nw) {
-        hit = i;
-        b = Atomics.load(tab, e0 + nw);
-        data = d;
-        break;
-      }
-    }
+    const e0 = i * ew;
+    const data = Atomics.load(tab, e0 + nw + 1);
+    if (data >>> PRIORITY_SHIFT === 0) return -1;
+    for (let w = 0; w < nw; w++) if (Atomics.load(tab, e0 + w) !== (key[off + w] | 0)) return -1;
+    const b = Atomics.load(tab, e0 + nw);
     if (Atomics.load(this.ver, v) !== v1) return -1;
-    if (hit >= 0) {
-      this.lo = (b << HI_SHIFT) >> HI_SHIFT;
-      this.hi = b >> HI_SHIFT;
-      this.mv = (data << PRIORITY_SHIFT) >> PRIORITY_SHIFT;
-    }
-    return hit;
+    this.lo = (b << HI_SHIFT) >> HI_SHIFT;
+    this.hi = b >> HI_SHIFT;
+    this.mv = (data << PRIORITY_SHIFT) >> PRIORITY_SHIFT;
+    return i;
   }
 
   /** As TranspositionTable.store, under the bucket's lock; the slot hint is ignored (it may be stale). */
