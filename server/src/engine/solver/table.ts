@@ -226,7 +226,7 @@ export function sharedTableMemory(
  * sequentially, so a reader never takes a torn entry (one position's key with another's bounds): a
  * probe gives bounds stored for that exact key or nothing, as in the one-thread table. Only the
  * search for the candidate slot in a bucket reads plainly (Atomics on every word of a missed
- * bucket cost a thread about 5%): what it finds is read again under the lock. Every thread's
+ * bucket cost two threads about 4%): what it finds is read again under the lock. Every thread's
  * stores are proven bounds, so sharing them is exact.
  */
 export class SharedTable extends TranspositionTable {
