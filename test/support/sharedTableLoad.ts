@@ -1,7 +1,7 @@
 // Load for the shared table test (test/unit/solver.sharedTable.test.ts): keys whose bounds and move
 // are a function of the key, so a reader can tell a whole entry from a torn one, and a writer that
 // stores them into a small shared table as fast as it can.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { SharedTable, type SharedTableMemory } from '../../server/src/engine/solver/table';
 
 /** Keys in play: far more than the table's 64 entries, so buckets are rewritten all the time. */
@@ -23,8 +23,17 @@ export function entryOf(k: number): [number, number, number] {
   return [lo, lo + (k % 7) * 2, k % 40];
 }
 
+/** What a writer thread is given. */
+export interface WriterData {
+  mem: SharedTableMemory;
+  /** Int32 word: writers add 1 when they start. */
+  start: SharedArrayBuffer;
+  ms: number;
+  seed: number;
+}
+
 /** Store random keys until `ms` have passed; posts the number of stores. */
-export function writeUntil(data: { mem: SharedTableMemory; start: SharedArrayBuffer; ms: number; seed: number }): void {
+function writeUntil(data: WriterData): void {
   const table = new SharedTable(data.mem);
   const start = new Int32Array(data.start);
   Atomics.add(start, 0, 1);
@@ -45,3 +54,6 @@ export function writeUntil(data: { mem: SharedTableMemory; start: SharedArrayBuf
   }
   parentPort?.postMessage(stores);
 }
+
+// run as a writer thread (spawned by the test with its WriterData)
+if (parentPort && workerData?.mem) writeUntil(workerData as WriterData);

@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { ThreadOptions } from '../../server/src/engine/solver';
 
-function spawnTs(file: string, workerData: unknown): Worker {
+/** A worker thread running a TypeScript module (loaded through tsx), with `workerData`. */
+export function spawnTs(file: string, workerData: unknown): Worker {
   const code = `require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`;
   return new Worker(code, { eval: true, workerData });
 }

@@ -5,10 +5,10 @@
 // key's bounds, or half-written words) is a wrong value in a search.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { SharedTable, sharedTableMemory } from '../../server/src/engine/solver/table';
-import { KEYS, entryOf, hashOf, keyOf } from '../support/sharedTableLoad';
+import { KEYS, entryOf, hashOf, keyOf, type WriterData } from '../support/sharedTableLoad';
+import { spawnTs } from '../support/threads';
 
 const WRITE_MS = 3000;
 
@@ -17,13 +17,17 @@ test('shared table: probes under racing writers give whole entries of their own 
   const table = new SharedTable(mem);
   const start = new Int32Array(new SharedArrayBuffer(4));
   const script = join(__dirname, '../support/sharedTableLoad.ts');
-  const code = `require('tsx/cjs/api').register(); require(${JSON.stringify(script)}).writeUntil(require('node:worker_threads').workerData);`;
-  const writers = [1, 2].map(
-    (seed) => new Worker(code, { eval: true, workerData: { mem, start: start.buffer, ms: WRITE_MS, seed } }),
+  const writers = [1, 2].map((seed) =>
+    spawnTs(script, { mem, start: start.buffer as SharedArrayBuffer, ms: WRITE_MS, seed } satisfies WriterData),
   );
   const done = writers.map((w) => new Promise<number>((ok, ko) => (w.on('message', ok), w.on('error', ko))));
-  // wait until both writers run, then probe for as long as they write
-  while (Atomics.load(start, 0) < 2) Atomics.wait(start, 0, Atomics.load(start, 0), 50);
+  // wait until both writers run (a writer that cannot start fails the test, never hangs it), then
+  // probe for as long as they write
+  const waitStart = Date.now();
+  while (Atomics.load(start, 0) < 2) {
+    assert.ok(Date.now() - waitStart < 60_000, 'the writer threads did not start within 60 s');
+    Atomics.wait(start, 0, Atomics.load(start, 0), 50);
+  }
   const key = new Uint32Array(2);
   let probes = 0,
     hits = 0;
