@@ -165,9 +165,12 @@ export const RENDER_BUDGET_MS_DEFAULT = 10_000;
 /** Threads of one solver (--threads, the editor's search threads): more than any machine we expect. */
 export const MAX_SOLVER_THREADS = 64;
 /**
- * Threads of one solver when none is asked for (every core up to this): every helper thread
- * searches the root moves in the same (reversed) order, so a third thread mostly repeats the
- * second's work. More threads only pay once helpers take different orders.
+ * Threads of one solver when none is asked for (every core up to this). Helper threads do not
+ * repeat each other's work: they defer the moves another thread is searching (SearchingNow,
+ * table.ts); on four 4x4 positions with 32 undrawn lines, 3 and 4 threads searched 3% and 9% more
+ * nodes in all than 2. Whether they are faster could not be measured on the 2-core machines dab is
+ * tested on, and each thread costs a worker's memory (the editor's dab.search.threads statement
+ * counts 2): so 2, until a gain beyond two cores is measured.
  */
 export const DEFAULT_SOLVER_THREADS_MAX = 2;
 
