@@ -156,29 +156,36 @@ test('threaded solver: a result counts the helpers’ nodes even when the callin
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const r = rng(77);
-    let checked = 0;
-    // positions until three are large enough to tell (on a loaded machine the helper may join late)
-    for (let i = 0, start = Date.now(); checked < 3 && i < 16 && Date.now() - start < 120_000; i++) {
+    const drivers = ['solve', 'solve valueOnly', 'searchWindow'];
+    const checked = [0, 0, 0];
+    // positions until each driver has two large enough to tell (on a loaded machine the helper may join late)
+    for (let i = 0, start = Date.now(); checked.some((c) => c < 2) && i < 30 && Date.now() - start < 150_000; i++) {
+      const d = i % 3;
+      if (checked[d] >= 2) continue;
       const st = playedPosition(4, 4, 31, r);
       solver.clear();
       const all0 = solver.helperNodesSearched,
         counted0 = solver.stats.helperNodes;
-      const res = solver.solve(st, { valueOnly: i % 2 === 0 });
-      assert.equal(res.status, 'exact');
+      // the three drivers in turn: solve(), solve({ valueOnly }) and one window search
+      const res = d === 2 ? solver.searchWindow(st, -1, 0) : solver.solve(st, { valueOnly: d === 1 });
+      assert.ok(res.status === 'exact' || res.status === 'done', `position ${i}: ${res.status}`);
       await idle(all0);
       const helperAll = solver.helperNodesSearched - all0,
         counted = solver.stats.helperNodes - counted0;
       if (helperAll < 500_000) continue; // too small to tell
-      checked++;
+      checked[d]++;
       // all but the helper's last report interval (65,536 nodes, noticed within 4,096), and one more
       // when a report races with the end of the task
       assert.ok(
         counted >= helperAll - 140_000,
-        `position ${i}: the result counts ${counted} of the helper's ${helperAll} nodes (${res.nodes} in all)`,
+        `position ${i} (${drivers[d]}): the result counts ${counted} of the helper's ${helperAll} nodes (${res.nodes} in all)`,
       );
       assert.ok(res.nodes >= counted, `position ${i}: ${res.nodes} nodes in all, ${counted} of them the helper's`);
     }
-    assert.ok(checked >= 2, `only ${checked} positions large enough to check`);
+    assert.ok(
+      checked.every((c) => c >= 1),
+      `positions large enough to check, per driver: ${drivers.map((x, k) => `${x} ${checked[k]}`).join(', ')}`,
+    );
   } finally {
     solver.dispose();
   }

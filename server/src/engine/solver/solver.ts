@@ -115,6 +115,12 @@ export class Solver {
     let lower = -R,
       upper = R,
       status: 'done' | 'unknown' = 'done';
+    // reports as it goes, as solve() does: a helper thread counts its nodes into the caller's
+    // result this way (threads.ts), also when the caller finishes first
+    const { onProgress } = options;
+    e.onTick = onProgress
+      ? () => onProgress({ nodes: e.nodes, ms: Date.now() - t0, lower, upper, movesDone: 0, movesTotal: 0 })
+      : undefined;
     try {
       const v = e.search(alpha, beta, 0);
       if (v <= alpha) upper = ((v - R) & 1) !== 0 ? v - 1 : v;
@@ -125,6 +131,7 @@ export class Solver {
       status = 'unknown';
       e.load(state);
     }
+    e.onTick = undefined;
     return { status, lower: lower + 0, upper: upper + 0, nodes: e.nodes, ms: Date.now() - t0 }; // + 0: no -0
   }
 
