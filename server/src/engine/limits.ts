@@ -167,7 +167,7 @@ export const MAX_SOLVER_THREADS = 64;
 /**
  * Threads of one solver when none is asked for (every core up to this). Helper threads do not
  * repeat each other's work: they defer the moves another thread is searching (SearchingNow,
- * table.ts); on four 4x4 positions with 32 undrawn lines, 3 and 4 threads searched 3% and 9% more
+ * table.ts); on four 4x4 positions with 32 undrawn lines, 3 and 4 threads searched 3% and 5-9% more
  * nodes in all than 2. Whether they are faster could not be measured on the 2-core machines dab is
  * tested on, and each thread costs a worker's memory (the editor's dab.search.threads statement
  * counts 2): so 2, until a gain beyond two cores is measured.
