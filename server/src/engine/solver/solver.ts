@@ -117,10 +117,7 @@ export class Solver {
       status: 'done' | 'unknown' = 'done';
     // reports as it goes, as solve() does: a helper thread counts its nodes into the caller's
     // result this way (threads.ts), also when the caller finishes first
-    const { onProgress } = options;
-    e.onTick = onProgress
-      ? () => onProgress({ nodes: e.nodes, ms: Date.now() - t0, lower, upper, movesDone: 0, movesTotal: 0 })
-      : undefined;
+    reportBounds(e, options, t0, () => [lower, upper]);
     try {
       const v = e.search(alpha, beta, 0);
       if (v <= alpha) upper = ((v - R) & 1) !== 0 ? v - 1 : v;
@@ -256,7 +253,7 @@ export class Solver {
         }
         if (mLo.get(m) === mHi.get(m) && mLo.get(m)! > bestVal) bestVal = mLo.get(m)!;
         done++;
-        progress();
+        progress?.();
       }
     } catch (err) {
       if (!(err instanceof Abort)) throw err;
@@ -310,9 +307,7 @@ export class Solver {
       lo = Math.max(lo, tb[0]);
       hi = Math.min(hi, tb[1]);
     }
-    const progress = () =>
-      options.onProgress?.({ nodes: e.nodes, ms: Date.now() - t0, lower: lo, upper: hi, movesDone: 0, movesTotal: 0 });
-    e.onTick = options.onProgress ? progress : undefined;
+    const progress = reportBounds(e, options, t0, () => [lo, hi]);
     let aborted = false;
     let guess = Math.max(lo, Math.min(hi, 0));
     try {
@@ -331,7 +326,7 @@ export class Solver {
           hi = Math.min(hi, w);
           guess = w;
         }
-        progress();
+        progress?.();
       }
     } catch (err) {
       if (!(err instanceof Abort)) throw err;
@@ -370,4 +365,25 @@ export function candidateMoves(state: BoardState, config: SolverConfig = {}): nu
 /** One-shot solve with a fresh table (use a Solver instance to share results between calls). */
 export function solve(state: BoardState, options: SolveOptions = {}, config: SolverConfig = {}): SolveResult {
   return new Solver({ tableBits: 18, ...config }).solve(state, options);
+}
+
+/**
+ * Has the engine report to options.onProgress as it searches (its tick), with the proven bounds
+ * `bounds()` gives and no root moves: the window drivers' progress (solve() reports its root moves
+ * too). Returns the reporter, to call after each finished window; undefined without onProgress.
+ */
+function reportBounds(
+  e: Engine,
+  options: SolveOptions,
+  t0: number,
+  bounds: () => [lower: number, upper: number],
+): (() => void) | undefined {
+  const { onProgress } = options;
+  e.onTick = onProgress
+    ? () => {
+        const [lower, upper] = bounds();
+        onProgress({ nodes: e.nodes, ms: Date.now() - t0, lower, upper, movesDone: 0, movesTotal: 0 });
+      }
+    : undefined;
+  return e.onTick;
 }
