@@ -149,7 +149,7 @@ function scheduleRefresh(delayMs = REFRESH_MS): void {
           continue;
         }
         dirty.delete(uri);
-        const report = store.refresh(uri, true);
+        const report = store.refresh(doc, true);
         if (report) void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
         void connection.sendNotification(AnalysisChangedNotification, { uri });
         refreshed = true;
@@ -255,7 +255,7 @@ function applySettings(raw: unknown): void {
   search.configure(settings.search);
   applyStoreSetting();
   for (const doc of documents.all()) {
-    store.refresh(doc.uri);
+    store.refresh(doc);
     publish(doc.uri);
   }
   if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);

@@ -210,6 +210,47 @@ test('an edit cancels the stale search at once', async () => {
   }
 });
 
+test('diagnostics published while proofs land and the user types belong to the version they name', async () => {
+  const client = new LspTestClient({ search: { threads: 1 } });
+  try {
+    await client.initialize();
+    let text = plausibleRecord(5, 5, 60, lcg(1), 'typing');
+    const texts = new Map([[1, text]]);
+    const uri = client.open('anytime-typing.dab', text, 1);
+    // proofs landing: the review's first mistakes
+    await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => / gives away /.test(d.message)), 30_000);
+    // typing: a line inserted at the top every 60 ms, while more proofs land
+    for (let v = 2; v <= 34; v++) {
+      text = '\n' + text;
+      texts.set(v, text);
+      client.change(uri, text, v);
+      await sleep(60);
+    }
+    await sleep(3000);
+    let checked = 0;
+    const wrong: string[] = [];
+    for (const p of client.published) {
+      const t = texts.get(p.version ?? -1);
+      if (p.uri !== uri || t === undefined) continue;
+      const lines = t.split('\n');
+      for (const d of p.diagnostics) {
+        const named = /^(\S+) gives away/.exec(d.message);
+        if (!named) continue;
+        checked++;
+        const at = (lines[d.range.start.line] ?? '').slice(d.range.start.character, d.range.end.character);
+        if (at !== named[1])
+          wrong.push(
+            `version ${p.version}: '${named[1]}' at ${d.range.start.line}:${d.range.start.character} covers '${at}'`,
+          );
+      }
+    }
+    assert.ok(checked >= 20, `only ${checked} mistake diagnostics were published`);
+    assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} of ${checked} mistake diagnostics point at other text`);
+  } finally {
+    await client.shutdown();
+  }
+});
+
 test('the background budget stops the search: CPU time measured', async () => {
   const budgetS = 2;
   const { client, progress } = recordingClient({ backgroundBudgetSeconds: budgetS, timeBudgetMs: 10_000 });

@@ -22,6 +22,8 @@ export class LspTestClient {
   readonly process: ChildProcess;
   readonly connection: MessageConnection;
   readonly diagnostics = new Map<string, PublishedDiagnostics>();
+  /** Every publication, in the order they came. */
+  readonly published: PublishedDiagnostics[] = [];
   private waiters: {
     uri: string;
     pred: (d: PublishedDiagnostics) => boolean;
@@ -45,6 +47,7 @@ export class LspTestClient {
     );
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
       this.diagnostics.set(p.uri, p);
+      this.published.push(p);
       this.waiters = this.waiters.filter((w) => {
         if (w.uri === p.uri && w.pred(p)) {
           w.resolve(p);

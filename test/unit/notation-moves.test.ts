@@ -266,6 +266,22 @@ test('cursor helpers: plyAt and moveAt', () => {
   assert.equal(moveAt(m, 2, 5), undefined);
 });
 
+test('cursor helpers: on glued littlegolem codes the first character of a code is on that code', () => {
+  // haa and hdc glued in one bracket: haa's range ends where hdc's starts
+  const text = 'game\nsize 3x3\nmoves ;b[vad];r[hda];b[haahdc];r[vcd]\n';
+  const m = readDab(text).models[0];
+  const line = text.split('\n')[2];
+  assert.equal(m.moves.length, 5);
+  for (const [k, mv] of m.moves.entries()) {
+    const r = mv.range;
+    assert.equal(moveAt(m, 2, r.character), mv, `first character of move ${k + 1} (${line.slice(r.character)})`);
+    assert.equal(plyAt(m, 2, r.character), mv.ply, `ply at the first character of move ${k + 1}`);
+  }
+  // just after the last code (the bracket) is still on it, as after any move
+  const last = m.moves[m.moves.length - 1];
+  assert.equal(moveAt(m, 2, last.range.endCharacter), last);
+});
+
 test('a 10,000-move record: moves after the end are errors, summarised; states stay small', () => {
   const moves = Array.from(
     { length: 10000 },

@@ -12,6 +12,8 @@ import {
   restWinner,
   roleWinner,
   signed,
+  unknownValue,
+  valueLabel,
 } from '../../server/src/engine/phrasebook';
 import { unprovenReasonWords } from '../../server/src/engine/phrasebook/proofs';
 
@@ -39,6 +41,16 @@ test('a tied rest is worded the same by player and by role; results and signs', 
   assert.equal(boxes(1), '1 box');
   assert.equal(boxes(3), '3 boxes');
   assert.equal(plural(2, 'entry', 'entries'), '2 entries');
+});
+
+test('an unknown value: its proven bounds, and bounds that met read as the value (not "between +1 and +1")', () => {
+  const p = { pending: true, lower: -3, upper: 5, note: undefined };
+  assert.equal(unknownValue(p), 'searching… (value between -3 and +5)');
+  assert.equal(unknownValue({ ...p, pending: false }), 'value unknown (between -3 and +5)');
+  assert.equal(unknownValue({ ...p, lower: 1, upper: 1 }), 'value +1 proven (its best moves still being searched)');
+  const r = { value: null, pending: true, lower: 1, upper: 1, remaining: 9, controlledValue: null } as never;
+  assert.equal(valueLabel(r), 'value +1 · searching…');
+  assert.equal(valueLabel({ ...(r as object), lower: -1, upper: 3 } as never), 'value: searching… (-1 to +3)');
 });
 
 test('the predicted final score adds the value of the rest to the score', () => {

@@ -8,7 +8,7 @@ import type {
   MoveReport,
   PositionReport,
 } from '../engine/analysis/analyzeDocument';
-import { entryIndexAt, rangeContains } from '../engine/notation';
+import { entryIndexAt, lastContaining } from '../engine/notation';
 import { lineAt, positionInLine } from './cursorLine';
 
 export function toLspRange(r: Range): LspRange {
@@ -54,7 +54,7 @@ export function entryAt(report: DocumentReport, line: number): EntryReport | und
 
 /** The ply of the move under the cursor (the position after it), or undefined. */
 export function moveAt(entry: EntryReport, line: number, character: number): EntryReport['moves'][number] | undefined {
-  return entry.moves.find((m) => rangeContains(m.range, line, character));
+  return lastContaining(entry.moves, line, character);
 }
 
 /** The position shown for a cursor: after the last move at or before it (the start before any move). */
@@ -75,7 +75,7 @@ export function lineMoveAt(
   character: number,
 ): { line: LineReport; move: MoveReport } | undefined {
   const l = lineAt(entry, line, character);
-  const move = l.moves.find((m) => rangeContains(m.range, line, character));
+  const move = lastContaining(l.moves, line, character);
   return move ? { line: l, move } : undefined;
 }
 

@@ -136,9 +136,23 @@ export function plyAt(model: EntryModel, line: number, character: number): numbe
   return ply;
 }
 
+/**
+ * Of items in text order, the last whose range contains the cursor. A range holds the cursor just
+ * after its end too, so where one move ends at the next one's start (glued littlegolem codes, as in
+ * `b[haahdc]`), the cursor on the next one's first character is on the next one.
+ */
+export function lastContaining<T extends { range: Range }>(
+  items: readonly T[],
+  line: number,
+  character: number,
+): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (rangeContains(items[i].range, line, character)) return items[i];
+  return undefined;
+}
+
 /** The written move (legal or not) whose range contains the cursor, if any. */
 export function moveAt(model: EntryModel, line: number, character: number): EntryModel['moves'][number] | undefined {
-  return model.moves.find((mv) => rangeContains(mv.range, line, character));
+  return lastContaining(model.moves, line, character);
 }
 export { readDbl, dblToDab } from './dbl';
 export type { DblImport, DblLine, DabFromDbl } from './dbl';

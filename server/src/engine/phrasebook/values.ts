@@ -79,6 +79,9 @@ export function gameOver(score: [number, number]): string {
  */
 export function unknownValue(p: Pick<PositionReport, 'pending' | 'lower' | 'upper' | 'note'>): string {
   const known = p.lower !== null && p.upper !== null && Number.isFinite(p.lower) && Number.isFinite(p.upper);
+  // bounds that met while the search goes on (for the optimal moves): the value is proven
+  if (known && p.lower === p.upper)
+    return `value ${signed(p.lower)} proven${p.pending ? ' (its best moves still being searched)' : ''}`;
   const bounds = known ? `between ${signed(p.lower)} and ${signed(p.upper)}` : '';
   if (p.pending) return `searching…${bounds ? ` (value ${bounds})` : ''}`;
   return `value unknown${bounds ? ` (${bounds})` : ''}${p.note ? ` — ${p.note}` : ''}`;
@@ -96,6 +99,7 @@ export function valueLabel(p: PositionReport): string {
       Number.isFinite(p.lower) &&
       Number.isFinite(p.upper) &&
       (p.lower > -p.remaining || p.upper < p.remaining);
+    if (proven && p.lower === p.upper) return `value ${signed(p.lower)}${p.pending ? ' · searching…' : ''}`;
     const bounds = proven ? ` (${signed(p.lower)} to ${signed(p.upper)})` : '';
     return `${p.pending ? 'value: searching…' : 'value: unknown'}${bounds}`;
   }
