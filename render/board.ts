@@ -24,10 +24,11 @@ import {
   moverLine as moverWords,
   regionTitle,
   scoreLine as scoreWords,
+  shortText,
   variationLineTitle,
   viewSummary,
 } from '../server/src/engine/phrasebook/board';
-import { el, isolateText, type SvgNode } from './tree';
+import { el, isolateText, withoutBidiControls, type SvgNode } from './tree';
 import { heatClass, heatLegend } from './heat';
 
 const CELL = 44;
@@ -54,7 +55,10 @@ export const dotName = (p: DotXY): string => engineDotName({ x: p[0], y: p[1] })
 
 const str = (s: unknown): string => (typeof s === 'string' ? s : s === undefined || s === null ? '' : String(s));
 
-const rawName = (view: BoardView, who: 0 | 1): string => str(Array.isArray(view.players) ? view.players[who] : '');
+const rawName = (view: BoardView, who: 0 | 1): string =>
+  shortText(str(Array.isArray(view.players) ? view.players[who] : ''));
+/** The entry's title as a picture shows it. */
+const titleOf = (view: BoardView): string => isolateText(shortText(str(view.entryTitle)));
 
 /** A player's name as shown in a sentence (right-to-left text isolated, see isolateText). */
 export function playerName(view: BoardView, who: 0 | 1): string {
@@ -63,7 +67,7 @@ export function playerName(view: BoardView, who: 0 | 1): string {
 
 /** The letter drawn in a box: the owner's initial, upper-cased (the engine's initial of a name). */
 function boxInitial(name: string): string {
-  return initialOf(name).toUpperCase() || '?';
+  return initialOf(withoutBidiControls(name)).toUpperCase() || '?';
 }
 
 const mover = (view: BoardView): 0 | 1 => (view.toMove === 1 ? 1 : 0);
@@ -73,7 +77,7 @@ export function describeView(view: BoardView | null | undefined): string {
   if (!view) return NO_ENTRY_UNDER_CURSOR;
   return viewSummary({
     kind: str(view.entryKind) || 'entry',
-    title: isolateText(str(view.entryTitle)),
+    title: titleOf(view),
     width: view.width,
     height: view.height,
     ply: view.ply,
@@ -100,7 +104,7 @@ export function moverLine(view: BoardView): string {
 
 function captionLines(view: BoardView): [string, string][] {
   const out: [string, string][] = [];
-  const title = isolateText(str(view.entryTitle));
+  const title = titleOf(view);
   const kind = str(view.entryKind) || 'entry';
   out.push(['caption-title', captionTitle(kind, title)]);
   out.push([

@@ -70,9 +70,17 @@ export function pictureView(text: string, req: PictureRequest): PictureResult {
   if (model.leftOut) return { error: entryLeftOut(index + 1, doc.maxWork ?? 0) };
   // Only this entry is analysed: a document of it alone (the others cost nothing more than their parse).
   const one = { ...doc, entries: [model.entry], models: [model], diagnostics: model.entry.diagnostics };
+  const states = model.states;
+  // a board entry's plies are known before any search: a ply it does not have is said at once
+  const lastState = states.length - 1;
+  if (
+    req.ply !== undefined &&
+    states.length > 0 &&
+    !(Number.isInteger(req.ply) && req.ply >= 0 && req.ply <= lastState)
+  )
+    return { error: noSuchPly(req.ply, index + 1, lastState) };
   const lookup = budgetedLookup(req.budgetMs, req.positionBudgetMs ?? req.budgetMs);
   // Solve from the end backwards: late positions are cheap and fill the table for earlier ones.
-  const states = model.states;
   for (let i = states.length - 1; i >= 0; i--) if (!quickEvaluate(states[i])) lookup(states[i]);
   const report = analyzeDocument(one, { search: lookup });
   const entry = report.entries[0];

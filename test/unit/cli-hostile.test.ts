@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../../server/src/engine/limits';
@@ -165,4 +165,33 @@ test('cli: analyze - reads the record from standard input, as render and import 
   });
   const strip = (s: string) => JSON.parse(s, (k, v) => (k === 'ms' || k === 'nodes' ? 0 : v));
   assert.deepEqual(strip(r.stdout).entries[0].positions, strip(f.stdout).entries[0].positions);
+});
+
+test('cli: control characters and bidi overrides from a file reach the terminal as escapes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-term-'));
+  const esc = '\u001b[2J\u001b]0;pwned\u0007';
+  const files = {
+    'names.dab': `game "t"\n  size 2x2\n  players "${esc}Red" "Bob\u202E"\n  moves a1-b1 b1-c1\n`,
+    'title.dab': `game ${esc}\n  size 2x2\n  moves a1-b1\n`,
+    'c1.dab': 'game "del\u007f csi\u009b 2J"\n  size 2x2\n  tomove "\u001b[5mZ"\n',
+    'bad.dbl': `${esc}5,5\n`,
+  };
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
+  // eslint-disable-next-line no-control-regex
+  const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+  const runs = [
+    ...['names.dab', 'title.dab', 'c1.dab'].flatMap((f) => [
+      dab('analyze', '--no-store', '--budget-ms', '50', join(dir, f)),
+      dab('check', '--no-store', '--budget-ms', '50', join(dir, f)),
+    ]),
+    dab('import', join(dir, 'bad.dbl')),
+    dab('render', join(dir, 'c1.dab'), '--ply', '5'),
+  ];
+  for (const r of runs) {
+    const out = r.stdout + r.stderr;
+    assert.ok(out.length > 0);
+    assert.doesNotMatch(out, UNSAFE, out.slice(0, 300));
+  }
+  assert.match(runs[0].stdout, /\\u001b\[2J/, 'the escape is shown, not dropped');
+  rmSync(dir, { recursive: true, force: true });
 });

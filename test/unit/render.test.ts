@@ -65,6 +65,39 @@ test('render: bad requests get clear messages', () => {
   assert.match((pictureOf('# nothing\n', { budgetMs: 10 }) as { error: string }).error, /no entry/);
 });
 
+test('render: long names and titles are cut in the picture (they are repeated in every box and graph point)', () => {
+  const long = (c: string) => c.repeat(100_000);
+  const game = (a: string, b: string, title: string) =>
+    [
+      `game "${title}"`,
+      '  size 3x3',
+      `  players "${a}" "${b}"`,
+      '  moves a1-b1 b1-c1 c1-d1 a4-b4 b4-c4 c4-d4 a1-a2',
+      '',
+    ].join('\n');
+  const short = pictureOf(game('Alice', 'Bob', 't'), { budgetMs: 2000 });
+  const huge = pictureOf(game(long('<'), long('&'), long('x')), { budgetMs: 2000 });
+  assert.ok('svg' in short && 'svg' in huge, JSON.stringify(huge).slice(0, 200));
+  // the text of each name appears at most once beyond the bounded copies (the value line)
+  assert.ok(huge.svg.length < short.svg.length + 3 * 500_000 + 50 * 80 * 5, `${huge.svg.length} characters`);
+  assert.match(huge.svg, /(&lt;){79}…/, 'a cut name ends with an ellipsis');
+  // an invisible bidi override is no box initial
+  const rtl = pictureOf(game('\u202EAlice', 'Bob', 't'), { budgetMs: 2000 });
+  assert.ok('svg' in rtl);
+  assert.doesNotMatch(rtl.svg, />\u202E</, 'no box shows an invisible initial');
+});
+
+test('render: a ply the entry does not have is said before any search', () => {
+  const record = ['game "five"', '  size 5x5', '  moves a1-b1 b1-c1 c1-d1 d1-e1', ''].join('\n');
+  const t0 = performance.now();
+  const r = pictureOf(record, { budgetMs: 60_000, ply: 999 });
+  assert.match((r as { error: string }).error, /no ply 999.*0 to 4/);
+  assert.ok(
+    performance.now() - t0 < 10_000,
+    `answered after ${Math.round(performance.now() - t0)} ms of a 60 s budget`,
+  );
+});
+
 test('markdown: ```dab blocks become pictures, other fences are left alone, errors say why', () => {
   const md: MarkdownItLike = { renderer: { rules: { fence: (t, i) => `<pre>${t[i].content}</pre>` } } };
   extendMarkdownIt(md, () => renderer);

@@ -2,6 +2,7 @@
  * `dab cache stats|clear|export FILE|import FILE`: the persistent proof store from the command line
  * (where it is, how much it holds; share deep proofs with a team through a portable file).
  */
+import { printErr, printOut } from './terminal';
 import { ProofStore } from '../store';
 import { positionOfKey, type Proof } from '../store/proof';
 import { BATCH_TABLE_MB, Solver } from '../engine/solver';
@@ -29,18 +30,18 @@ export function cacheCommand(argv: string[], path: string | null): number {
   if (at >= 0) {
     const v = plainDecimal(args[at + 1]);
     if (v === undefined || !Number.isSafeInteger(v) || v < 1) {
-      process.stderr.write(`dab: --verify-ms needs a whole number of milliseconds, at least 1\n${CACHE_USAGE}\n`);
+      printErr(`dab: --verify-ms needs a whole number of milliseconds, at least 1\n${CACHE_USAGE}\n`);
       return 2;
     }
     verifyMs = v;
     args.splice(at, 2);
   }
   const [sub, file, ...extra] = args;
-  const out = (s: string) => process.stdout.write(s + '\n');
-  const err = (s: string) => process.stderr.write(`dab: ${s}\n`);
+  const out = (s: string) => printOut(s + '\n');
+  const err = (s: string) => printErr(`dab: ${s}\n`);
   const needsFile = sub === 'export' || sub === 'import';
   if (!['stats', 'clear', 'export', 'import'].includes(sub ?? '') || (needsFile ? !file : file) || extra.length) {
-    process.stderr.write(`${sub ? `dab: bad cache command '${args.join(' ')}'\n` : ''}${CACHE_USAGE}\n`);
+    printErr(`${sub ? `dab: bad cache command '${args.join(' ')}'\n` : ''}${CACHE_USAGE}\n`);
     return 2;
   }
   if (path === null) {

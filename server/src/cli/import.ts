@@ -4,6 +4,7 @@
  * Problems are printed like `dab check` prints them (file:line:column); with an error nothing is
  * printed on stdout and the exit code is 1.
  */
+import { printErr } from './terminal';
 import { readInput } from './input';
 import { basename } from 'node:path';
 import { dblToDab, readDbl } from '../engine/notation';
@@ -24,7 +25,7 @@ export function importDbl(argv: string[]): number {
   const asPosition = argv.includes('--position');
   const files = argv.filter((a) => a !== '--position');
   if (files.length !== 1 || (files[0].startsWith('-') && files[0] !== '-')) {
-    process.stderr.write(`dab import: give one .dbl file\n${USAGE}\n`);
+    printErr(`dab import: give one .dbl file\n${USAGE}\n`);
     return 2;
   }
   const file = files[0];
@@ -32,14 +33,12 @@ export function importDbl(argv: string[]): number {
   try {
     text = readInput(file);
   } catch (e) {
-    process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
+    printErr(`dab: ${file}: ${(e as Error).message}\n`);
     return 1;
   }
   const imp = readDbl(text);
   for (const d of imp.diagnostics)
-    process.stderr.write(
-      `${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`,
-    );
+    printErr(`${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);
   const out = dblToDab(imp, file === '-' ? 'stdin' : basename(file).replace(/\.dbl$/i, ''), asPosition);
   if (!out) return 1;
   process.stdout.write(out.text);

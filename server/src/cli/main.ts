@@ -3,6 +3,7 @@
  * language server, for scripts and commentators. Exit 0 when every file parsed and analysed,
  * 1 when a file has errors (or, for check, a wrong claim or a move over --max-loss), 2 for bad usage.
  */
+import { printErr, printOut } from './terminal';
 import { realpathSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyzeDocument';
@@ -150,7 +151,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       st = statSync(p);
     } catch (e) {
       if (named) missing.push(p);
-      else process.stderr.write(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
+      else printErr(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
       return;
     }
     if (!st.isDirectory()) {
@@ -163,7 +164,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       real = realpathSync(p);
       names = readdirSync(p).sort();
     } catch (e) {
-      process.stderr.write(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
+      printErr(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
       return;
     }
     if (seen.has(real)) return;
@@ -209,7 +210,7 @@ function cacheMain(argv: string[]): number {
     else if (argv[i] === '--store') {
       // an empty path (a script's unset variable) must not fall back to the default store: `cache clear` would wipe it
       if (!argv[i + 1]) {
-        process.stderr.write(`dab: --store needs a path (--no-store turns the store off)\n${CACHE_USAGE}\n`);
+        printErr(`dab: --store needs a path (--no-store turns the store off)\n${CACHE_USAGE}\n`);
         return 2;
       }
       store = argv[++i];
@@ -248,12 +249,12 @@ export function main(argv: string[]): number {
   }
   const o = parsed;
   const { files, missing, emptyFolders } = expand(o.files);
-  for (const m of missing) process.stderr.write(`dab: ${m}: no such file or directory\n`);
-  for (const d of emptyFolders) process.stderr.write(`dab: ${d}: no .dab files in this folder\n`);
+  for (const m of missing) printErr(`dab: ${m}: no such file or directory\n`);
+  for (const d of emptyFolders) printErr(`dab: ${d}: no .dab files in this folder\n`);
   if (files.length === 0) return 2;
   const proofs = o.search
     ? openProofCache(o.store === null ? null : resolveStorePath(o.store), {
-        onWarning: (w) => process.stderr.write(`dab: warning: ${w}\n`),
+        onWarning: (w) => printErr(`dab: warning: ${w}\n`),
       })
     : undefined;
   const cache = o.search
@@ -269,7 +270,7 @@ export function main(argv: string[]): number {
     try {
       text = readInput(file);
     } catch (e) {
-      process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
+      printErr(`dab: ${file}: ${(e as Error).message}\n`);
       failed = true;
       continue;
     }
@@ -304,7 +305,7 @@ export function main(argv: string[]): number {
       });
   } else {
     for (const r of reports)
-      process.stdout.write(
+      printOut(
         formatText(r.report, r.file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}) +
           (o.command === 'analyze' ? searchSummary(r.proofs, r.report, o.budgetMs) : ''),
       );

@@ -2,6 +2,7 @@
  * The progress line of a long CLI run: one line on stderr, rewritten in place, only when stderr is
  * a terminal (never in a pipe, a file or with --json), cleared before any output.
  */
+import { terminalSafe } from './terminal';
 import { seconds } from '../engine/phrasebook';
 
 export interface ProgressInfo {
@@ -38,7 +39,7 @@ export function createProgress(stream: NodeJS.WriteStream, enabled: boolean): Pr
         ...(p.proven ? [`last: ${p.proven}`] : []),
         `budget left ${seconds(p.msLeft)}`,
       ];
-      let line = parts.join(' · ');
+      let line = terminalSafe(parts.join(' · '));
       const width = stream.columns || 100;
       if (line.length > width - 1) line = line.slice(0, width - 2) + '…';
       stream.write(`\r\x1b[K${line}`);

@@ -3,6 +3,7 @@
  * standalone SVG (board, caption with the value in words, and the value graph for a game) — the
  * same drawing as the board view and the Markdown preview. Without -o the SVG goes to stdout.
  */
+import { printErr } from './terminal';
 import { writeFileSync } from 'node:fs';
 import { plainDecimal, readInput } from './input';
 import { pictureOf } from '../boardPicture';
@@ -26,7 +27,7 @@ export function render(args: string[]): number {
   let ply: number | undefined;
   let budgetMs = RENDER_BUDGET_MS_DEFAULT;
   const usage = (why: string) => {
-    process.stderr.write(`dab render: ${why}\n${RENDER_USAGE}\n`);
+    printErr(`dab render: ${why}\n${RENDER_USAGE}\n`);
     return 2;
   };
   for (let i = 0; i < args.length; i++) {
@@ -58,19 +59,19 @@ export function render(args: string[]): number {
   try {
     text = readInput(file);
   } catch (e) {
-    process.stderr.write(`dab: ${file}: ${(e as Error).message}\n`);
+    printErr(`dab: ${file}: ${(e as Error).message}\n`);
     return 1;
   }
   const r = pictureOf(text, { entry, ply, budgetMs }, { background: '#ffffff' });
   if ('error' in r) {
-    process.stderr.write(`dab render: ${file}: ${r.error}\n`);
+    printErr(`dab render: ${file}: ${r.error}\n`);
     return 1;
   }
   if (out && out !== '-') {
     try {
       writeFileSync(out, r.svg + '\n');
     } catch (e) {
-      process.stderr.write(`dab render: ${out}: ${(e as Error).message}\n`);
+      printErr(`dab render: ${out}: ${(e as Error).message}\n`);
       return 1;
     }
   } else process.stdout.write(r.svg + '\n');

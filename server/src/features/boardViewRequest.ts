@@ -1,7 +1,7 @@
 /** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
 import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
-import { boardValueText, lineInWords } from '../engine/phrasebook';
+import { boardValueText, lineInWords, shortText } from '../engine/phrasebook';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
@@ -44,7 +44,9 @@ export function boardView(
   return p ? viewOf(entry, p, known, last) : null;
 }
 
-function viewOf(entry: EntryReport, p: PositionReport, known: KnownLookup, lastName?: string): BoardView {
+function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, lastName?: string): BoardView {
+  // the names as the picture shows them (they are repeated in every line's words)
+  const entry: EntryReport = { ...full, players: [shortText(full.players[0]), shortText(full.players[1])] };
   const base = {
     entryTitle: entry.title ?? '',
     entryKind: entry.kind,
