@@ -257,6 +257,39 @@ test('store: Nimstring views are bounded with the proofs, and cheap views go bef
   assert.ok(statSync(path).size < 4 * 64 * 1024, `the file stays near its limit: ${statSync(path).size} bytes`);
 });
 
+test('store: a view ranks on eviction at what it cost, not at its budget', () => {
+  // found by an audit: every view ranked at its whole budget (20,000 regions, 600,000 node-equivalents),
+  // so over the bound nearly every proof went first (1 of 3,293 kept) and the cheap views stayed
+  const path = join(tempDir(), 'p.sqlite');
+  const r = mulberry32(17);
+  const solver = createSolver();
+  let s = ProofStore.open(path, { maxBytes: 64 * 1024 });
+  for (let put = 0; put < 40;) {
+    const st = randomPosition(3, 3, r, 14, false);
+    if (st.isOver()) continue;
+    const e = searchEvaluate(solver, st, {});
+    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: 200_000 + put++, tried: 0 });
+  }
+  s.close();
+  const proofsBefore = records(path).length;
+  s = ProofStore.open(path, { maxBytes: 64 * 1024 });
+  // views of the CLI's budget that took 2 ms each (3,000 node-equivalents)
+  for (let i = 0; i < 1500; i++) {
+    const st = randomPosition(4, 4, r, 16, true);
+    s.putNim(st, 20_000, nimSummary(st, 2000), undefined, 2);
+  }
+  s.close();
+  const db = new Database(path, { readOnly: true });
+  const count = (sql: string) => Number((db.get(sql) as { n: number }).n);
+  const proofs = count('SELECT count(*) AS n FROM proofs WHERE work >= 200000');
+  const views = count('SELECT count(*) AS n FROM nims');
+  const costs = count('SELECT count(*) AS n FROM nim_costs');
+  db.close();
+  assert.equal(proofs, proofsBefore, 'the proofs that cost more than the views are kept');
+  assert.ok(views > 0 && views < 1000, `views evicted: ${views} of 1500 kept`);
+  assert.equal(costs, views, 'a cost for each view kept, none for one evicted');
+});
+
 test('store: a process whose thread is busy searching still writes its results within half a second', () => {
   // found by an audit: the flush timer never ran while the CLI searched, and a killed run lost everything
   const path = join(tempDir(), 'p.sqlite');

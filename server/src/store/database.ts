@@ -50,6 +50,14 @@ const TRACES = `CREATE TABLE IF NOT EXISTS traces (
   key TEXT PRIMARY KEY, trace TEXT NOT NULL, at REAL NOT NULL, crc INTEGER NOT NULL
 ) WITHOUT ROWID;`;
 
+/**
+ * What each Nimstring view cost to compute, in solver nodes (its time at NIM_NODES_PER_MS): eviction
+ * ranks views by it beside the proofs' work (a view with no row ranks at its budget). Created like
+ * `traces`, by any version-4 dab that knows it, so a dab that does not still writes its views; a
+ * cost only orders eviction, never an answer.
+ */
+const NIM_COSTS = `CREATE TABLE IF NOT EXISTS nim_costs (key TEXT PRIMARY KEY, cost REAL NOT NULL) WITHOUT ROWID;`;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS proofs (
@@ -59,7 +67,8 @@ CREATE TABLE IF NOT EXISTS proofs (
 CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);
 CREATE TABLE IF NOT EXISTS nims (key TEXT PRIMARY KEY, budget INTEGER NOT NULL, view TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID;
 ${ESTIMATES}
-${TRACES}`;
+${TRACES}
+${NIM_COSTS}`;
 
 export class StoreBusy extends Error {}
 export class StoreDamaged extends Error {}
@@ -189,12 +198,14 @@ export class StoreFile {
           // version 3 -> 4: one table more; every proof and view stays (old rows need no change)
           this.db.exec(ESTIMATES);
           this.db.exec(TRACES);
+          this.db.exec(NIM_COSTS);
           this.db.run("UPDATE meta SET value = ? WHERE name = 'version'", [String(STORE_VERSION)]);
           return 'ok';
         }
         if (v < STORE_VERSION) return 'older';
         if (!tables.includes('estimates')) return 'foreign';
         if (!tables.includes('traces')) this.db.exec(TRACES);
+        if (!tables.includes('nim_costs')) this.db.exec(NIM_COSTS);
         return 'ok';
       }
       this.db.exec(SCHEMA);

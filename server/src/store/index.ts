@@ -70,8 +70,9 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       const t0 = Date.now();
       const n = compute();
       // the computation stops at its deadline, ms after it started: one that took so long was cut there
-      const cut = ms !== undefined && Date.now() - t0 >= ms;
-      store.putNim(state, budget, n, cut ? ms : undefined);
+      const spent = Date.now() - t0;
+      const cut = ms !== undefined && spent >= ms;
+      store.putNim(state, budget, n, cut ? ms : undefined, spent);
       return n;
     },
     storedNim(state) {

@@ -33,6 +33,16 @@ import { checkNimView, keptNim, nimAnswers, nimViewText, parseNimView, type NimR
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Solver nodes one region of the Nimstring engine costs, about (1.5M nodes/s against 50k regions/s): eviction's common scale. */
 const NIM_REGION_NODES = 30;
+/**
+ * Solver nodes a millisecond of the Nimstring view's computation stands for (1.5M nodes/s): a view's
+ * cost on eviction's scale, from the time it took. Without it (a view imported, or stored by a dab
+ * that does not record it) a view ranks at its whole budget, NIM_REGION_NODES a region, and at the
+ * CLI's 20,000 regions that put every view above nearly every proof (found by an audit: a 1 MB
+ * bound kept 1 of 3,293 proofs and 2,206 of 4,701 views).
+ */
+const NIM_NODES_PER_MS = 1500;
+/** A view's cost on eviction's scale, in SQL over `nims n LEFT JOIN nim_costs c`. */
+const NIM_COST = `coalesce(c.cost, n.budget * ${NIM_REGION_NODES})`;
 /** A row's bytes, about (eviction frees the share of them the file is over its bound). */
 const PROOF_BYTES = 'length(key) + length(best) + length(moves) + 48';
 const NIM_BYTES = 'length(key) + length(view) + 24';
@@ -122,6 +132,8 @@ export class ProofStore {
   private readonly pending = new Map<string, Proof>();
   /** Views waiting for the next flush (of two for one position, the one keptNim keeps). */
   private readonly pendingNims = new Map<string, NimRecord>();
+  /** What the pending views cost, in solver nodes (NIM_NODES_PER_MS), for eviction. */
+  private readonly pendingNimCosts = new Map<string, number>();
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxBytes: number;
@@ -216,6 +228,7 @@ export class ProofStore {
     if (!this.file || (this.pending.size === 0 && this.pendingNims.size === 0)) return;
     const batch = [...this.pending];
     const nims = [...this.pendingNims];
+    const costs = [...this.pendingNimCosts];
     const ok: boolean = this.guard<boolean>(
       (f) =>
         f.write(() => {
@@ -235,6 +248,13 @@ export class ProofStore {
                 nimCrc(key, next.budget, text),
               ]);
             });
+          for (const [key, cost] of costs)
+            f.read((db) =>
+              db.run(
+                'INSERT INTO nim_costs VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET cost = max(cost, excluded.cost)',
+                [key, cost],
+              ),
+            );
           return true;
         }),
       false,
@@ -242,6 +262,7 @@ export class ProofStore {
     if (ok === false) return; // busy: keep them pending for the next flush
     this.pending.clear();
     this.pendingNims.clear();
+    this.pendingNimCosts.clear();
     this.lastFlush = Date.now();
     if (++this.flushes % 4 === 1) this.evictIfNeeded();
   }
@@ -295,9 +316,11 @@ export class ProofStore {
    * Keep a Nimstring view of `state` computed with `budget` regions, cut short by the time limit
    * `cutMs` if given; joined with what is stored by keptNim at the next flush.
    */
-  putNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number): void {
+  putNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number, spentMs?: number): void {
     if (!this.file) return;
     const key = rawKey(state);
+    if (spentMs !== undefined && Number.isFinite(spentMs) && spentMs >= 0)
+      this.pendingNimCosts.set(key, Math.max(this.pendingNimCosts.get(key) ?? 0, spentMs * NIM_NODES_PER_MS));
     // a copy, as it will be written (the caller may change its object later)
     const view = JSON.parse(nimViewText(n)) as NimSummary;
     const fresh: NimRecord = { budget, ...(cutMs !== undefined ? { cutMs } : {}), view };
@@ -340,11 +363,13 @@ export class ProofStore {
   clear(): number {
     this.pending.clear();
     this.pendingNims.clear();
+    this.pendingNimCosts.clear();
     this.guard(
       (f) =>
         f.write(() =>
           f.read((db) => {
             db.run('DELETE FROM nims');
+            db.run('DELETE FROM nim_costs');
             db.run('DELETE FROM estimates');
             db.run('DELETE FROM traces');
           }),
@@ -583,7 +608,7 @@ export class ProofStore {
           const cut = db.get(
             `WITH costs AS (
                SELECT work AS cost, key, ${PROOF_BYTES} AS bytes FROM proofs
-               UNION ALL SELECT budget * ${NIM_REGION_NODES}, key, ${NIM_BYTES} FROM nims),
+               UNION ALL SELECT ${NIM_COST}, n.key, length(n.key) + length(n.view) + 24 FROM nims n LEFT JOIN nim_costs c ON c.key = n.key),
              running AS (
                SELECT cost, key, sum(bytes) OVER (ORDER BY cost, key ROWS UNBOUNDED PRECEDING) AS freed FROM costs)
              SELECT cost, key FROM running WHERE freed >= ? ORDER BY cost, key LIMIT 1`,
@@ -594,9 +619,11 @@ export class ProofStore {
             const at = [Number(cut.cost), Number(cut.cost), String(cut.key)];
             db.run('DELETE FROM proofs WHERE work < ? OR (work = ? AND key <= ?)', at);
             db.run(
-              `DELETE FROM nims WHERE budget * ${NIM_REGION_NODES} < ? OR (budget * ${NIM_REGION_NODES} = ? AND key <= ?)`,
+              `DELETE FROM nims WHERE key IN (SELECT n.key FROM nims n LEFT JOIN nim_costs c ON c.key = n.key
+                 WHERE ${NIM_COST} < ? OR (${NIM_COST} = ? AND n.key <= ?))`,
               at,
             );
+            db.run('DELETE FROM nim_costs WHERE key NOT IN (SELECT key FROM nims)');
           }
           const traces = Number(db.get('SELECT count(*) AS n FROM traces')?.n ?? 0);
           if (traces > 0)
