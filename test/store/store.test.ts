@@ -226,68 +226,56 @@ test('store: bounded size, the cheapest proofs are evicted first', () => {
   assert.ok(statSync(path).size < 4 * 64 * 1024, 'the file stays near its limit');
 });
 
-test('store: Nimstring views are bounded with the proofs, and cheap views go before costly proofs', () => {
-  // found by an audit: views were never evicted, so they grew the file 20 times past its bound
-  // and pushed out the proofs, the costliest first
+/**
+ * A 64 KiB store given 40 proofs of at least `work` nodes, then 1,500 Nimstring views of 4x4
+ * positions kept by `putView`: how many costly proofs (of how many positions) and views survive.
+ */
+function evictionRun(seed: number, work: number, putView: (s: ProofStore, st: BoardState) => void) {
   const path = join(tempDir(), 'p.sqlite');
-  const r = mulberry32(11);
+  const r = mulberry32(seed);
   const solver = createSolver();
   let s = ProofStore.open(path, { maxBytes: 64 * 1024 });
   for (let put = 0; put < 40;) {
     const st = randomPosition(3, 3, r, 14, false);
     if (st.isOver()) continue;
     const e = searchEvaluate(solver, st, {});
-    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: 1e9 + put++, tried: 0 });
+    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: work + put++, tried: 0 });
   }
   s.close();
   const proofsBefore = records(path).length; // 40 puts, fewer positions when two were one
   s = ProofStore.open(path, { maxBytes: 64 * 1024 });
-  for (let i = 0; i < 1500; i++) {
-    const st = randomPosition(4, 4, r, 16, true);
-    s.putNim(st, 2000, nimSummary(st, 2000));
-  }
+  for (let i = 0; i < 1500; i++) putView(s, randomPosition(4, 4, r, 16, true));
   s.close();
   const db = new Database(path, { readOnly: true });
-  const count = (sql: string) => Number((db.get(sql) as { n: number }).n);
-  const costly = count('SELECT count(*) AS n FROM proofs WHERE work >= 1e9');
-  const views = count('SELECT count(*) AS n FROM nims');
+  const count = (sql: string, args: number[] = []) => Number((db.get(sql, args) as { n: number }).n);
+  const out = {
+    proofsBefore,
+    costly: count('SELECT count(*) AS n FROM proofs WHERE work >= ?', [work]),
+    views: count('SELECT count(*) AS n FROM nims'),
+    costs: count('SELECT count(*) AS n FROM nim_costs'),
+    bytes: statSync(path).size,
+  };
   db.close();
-  assert.equal(costly, proofsBefore, 'the costly proofs are kept');
-  assert.ok(views > 0 && views < 1000, `views evicted: ${views} of 1500 kept`);
-  assert.ok(statSync(path).size < 4 * 64 * 1024, `the file stays near its limit: ${statSync(path).size} bytes`);
+  return out;
+}
+
+test('store: Nimstring views are bounded with the proofs, and cheap views go before costly proofs', () => {
+  // found by an audit: views were never evicted, so they grew the file 20 times past its bound
+  // and pushed out the proofs, the costliest first
+  const run = evictionRun(11, 1e9, (s, st) => s.putNim(st, 2000, nimSummary(st, 2000)));
+  assert.equal(run.costly, run.proofsBefore, 'the costly proofs are kept');
+  assert.ok(run.views > 0 && run.views < 1000, `views evicted: ${run.views} of 1500 kept`);
+  assert.ok(run.bytes < 4 * 64 * 1024, `the file stays near its limit: ${run.bytes} bytes`);
 });
 
 test('store: a view ranks on eviction at what it cost, not at its budget', () => {
   // found by an audit: every view ranked at its whole budget (20,000 regions, 600,000 node-equivalents),
-  // so over the bound nearly every proof went first (1 of 3,293 kept) and the cheap views stayed
-  const path = join(tempDir(), 'p.sqlite');
-  const r = mulberry32(17);
-  const solver = createSolver();
-  let s = ProofStore.open(path, { maxBytes: 64 * 1024 });
-  for (let put = 0; put < 40;) {
-    const st = randomPosition(3, 3, r, 14, false);
-    if (st.isOver()) continue;
-    const e = searchEvaluate(solver, st, {});
-    s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: 200_000 + put++, tried: 0 });
-  }
-  s.close();
-  const proofsBefore = records(path).length;
-  s = ProofStore.open(path, { maxBytes: 64 * 1024 });
-  // views of the CLI's budget that took 2 ms each (3,000 node-equivalents)
-  for (let i = 0; i < 1500; i++) {
-    const st = randomPosition(4, 4, r, 16, true);
-    s.putNim(st, 20_000, nimSummary(st, 2000), undefined, 2);
-  }
-  s.close();
-  const db = new Database(path, { readOnly: true });
-  const count = (sql: string) => Number((db.get(sql) as { n: number }).n);
-  const proofs = count('SELECT count(*) AS n FROM proofs WHERE work >= 200000');
-  const views = count('SELECT count(*) AS n FROM nims');
-  const costs = count('SELECT count(*) AS n FROM nim_costs');
-  db.close();
-  assert.equal(proofs, proofsBefore, 'the proofs that cost more than the views are kept');
-  assert.ok(views > 0 && views < 1000, `views evicted: ${views} of 1500 kept`);
-  assert.equal(costs, views, 'a cost for each view kept, none for one evicted');
+  // so over the bound nearly every proof went first (1 of 3,293 kept) and the cheap views stayed;
+  // here views of the CLI's budget that took 2 ms each (3,000 node-equivalents)
+  const run = evictionRun(17, 200_000, (s, st) => s.putNim(st, 20_000, nimSummary(st, 2000), undefined, 2));
+  assert.equal(run.costly, run.proofsBefore, 'the proofs that cost more than the views are kept');
+  assert.ok(run.views > 0 && run.views < 1000, `views evicted: ${run.views} of 1500 kept`);
+  assert.equal(run.costs, run.views, 'a cost for each view kept, none for one evicted');
 });
 
 test('store: a process whose thread is busy searching still writes its results within half a second', () => {
