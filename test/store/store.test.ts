@@ -638,3 +638,21 @@ test('store: record traces are bounded (the oldest dropped first), checked, and 
   assert.equal(store.trace('k2'), undefined, 'clear forgets traces');
   store.close();
 });
+
+test('store: a stray file where the lock goes is set aside, and the store works', () => {
+  // found by an audit: a regular file at <store>.lock kept the store "locked by another process" for good
+  const path = join(tempDir(), 'p.sqlite');
+  ProofStore.open(path, {}).close();
+  writeFileSync(`${path}.lock`, 'not a lock\n');
+  const s = ProofStore.open(path, {});
+  const st = randomPosition(3, 3, mulberry32(23), 12, false);
+  const e = searchEvaluate(createSolver(), st, {});
+  s.put(st, { lower: e.value!, upper: e.value!, best: e.best, moves: [], work: 10, tried: 0 });
+  s.close();
+  assert.equal(records(path).length, 1, 'the proof was written');
+  const dir = readdirSync(join(path, '..'));
+  assert.ok(
+    dir.some((f) => f.startsWith('p.sqlite.lock.stray-')),
+    `the stray file is kept aside: ${dir.join(', ')}`,
+  );
+});

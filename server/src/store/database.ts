@@ -279,6 +279,16 @@ export class StoreFile {
 
   /** Remove the lock directory of a dead process; true when one was removed. */
   private breakStaleLock(): boolean {
+    // a regular file where the lock directory goes is no lock of any dab (they are directories): a
+    // stray file, which would keep the store locked for good; set aside, never deleted (found by an audit)
+    try {
+      if (statSync(this.lockDir).isFile()) {
+        renameSync(this.lockDir, `${this.lockDir}.stray-${Date.now()}`);
+        return true;
+      }
+    } catch {
+      /* no lock, or it went meanwhile: the checks below say so */
+    }
     let dead = false;
     try {
       const age = Date.now() - statSync(this.lockDir).mtimeMs;
