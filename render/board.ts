@@ -24,7 +24,6 @@ import {
   moverLine as moverWords,
   regionTitle,
   scoreLine as scoreWords,
-  shortText,
   variationLineTitle,
   viewSummary,
 } from '../server/src/engine/phrasebook/board';
@@ -55,10 +54,8 @@ export const dotName = (p: DotXY): string => engineDotName({ x: p[0], y: p[1] })
 
 const str = (s: unknown): string => (typeof s === 'string' ? s : s === undefined || s === null ? '' : String(s));
 
-const rawName = (view: BoardView, who: 0 | 1): string =>
-  shortText(str(Array.isArray(view.players) ? view.players[who] : ''));
-/** The entry's title as a picture shows it. */
-const titleOf = (view: BoardView): string => isolateText(shortText(str(view.entryTitle)));
+const rawName = (view: BoardView, who: 0 | 1): string => str(Array.isArray(view.players) ? view.players[who] : '');
+const titleOf = (view: BoardView): string => isolateText(str(view.entryTitle));
 
 /** A player's name as shown in a sentence (right-to-left text isolated, see isolateText). */
 export function playerName(view: BoardView, who: 0 | 1): string {

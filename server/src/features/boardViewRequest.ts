@@ -45,10 +45,10 @@ export function boardView(
 }
 
 function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, lastName?: string): BoardView {
-  // the names as the picture shows them (they are repeated in every line's words)
+  // names and title as the picture shows them (names are repeated in every line's words)
   const entry: EntryReport = { ...full, players: [shortText(full.players[0]), shortText(full.players[1])] };
   const base = {
-    entryTitle: entry.title ?? '',
+    entryTitle: shortText(entry.title ?? ''),
     entryKind: entry.kind,
     entryLine: entry.line,
     players: entry.players,

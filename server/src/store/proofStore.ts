@@ -45,7 +45,8 @@ const NIM_NODES_PER_MS = 1500;
 const NIM_COST = `coalesce(c.cost, n.budget * ${NIM_REGION_NODES})`;
 /** A row's bytes, about (eviction frees the share of them the file is over its bound). */
 const PROOF_BYTES = 'length(key) + length(best) + length(moves) + 48';
-const NIM_BYTES = 'length(key) + length(view) + 24';
+/** A view row's bytes, about; `t`: the table's alias in the query, if any. */
+const nimBytes = (t = ''): string => `length(${t}key) + length(${t}view) + 24`;
 const FLUSH_MS = 500;
 const FLUSH_COUNT = 64;
 /** A key found missing is not looked up again for this long (another process may add it). */
@@ -602,13 +603,13 @@ export class ProofStore {
         f.read((db) => {
           const bytes = Number(
             db.get(
-              `SELECT (SELECT coalesce(sum(${PROOF_BYTES}), 0) FROM proofs) + (SELECT coalesce(sum(${NIM_BYTES}), 0) FROM nims) AS b`,
+              `SELECT (SELECT coalesce(sum(${PROOF_BYTES}), 0) FROM proofs) + (SELECT coalesce(sum(${nimBytes()}), 0) FROM nims) AS b`,
             )?.b ?? 0,
           );
           const cut = db.get(
             `WITH costs AS (
                SELECT work AS cost, key, ${PROOF_BYTES} AS bytes FROM proofs
-               UNION ALL SELECT ${NIM_COST}, n.key, length(n.key) + length(n.view) + 24 FROM nims n LEFT JOIN nim_costs c ON c.key = n.key),
+               UNION ALL SELECT ${NIM_COST}, n.key, ${nimBytes('n.')} FROM nims n LEFT JOIN nim_costs c ON c.key = n.key),
              running AS (
                SELECT cost, key, sum(bytes) OVER (ORDER BY cost, key ROWS UNBOUNDED PRECEDING) AS freed FROM costs)
              SELECT cost, key FROM running WHERE freed >= ? ORDER BY cost, key LIMIT 1`,
