@@ -203,6 +203,38 @@ test('store: export and import share proofs; import checks every record and name
   assert.match(v.stderr, /--verify-ms needs a whole number/);
 });
 
+test('store: import from standard input (-); a record of trivial bounds is rejected as saying nothing, not as a contradiction', () => {
+  const dir = tempDir();
+  const a = join(dir, 'a.sqlite'),
+    b = join(dir, 'b.sqlite');
+  fill(a, 21, 16);
+  const sa = ProofStore.open(a);
+  const file = join(dir, 'all.jsonl');
+  const n = sa.exportTo(file);
+  sa.close();
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  // trivial bounds with a tried time: the time is not imported, so the record says nothing
+  const trivial = toRow('2x2:00000000', { lower: -4, upper: 4, best: [], moves: [], work: 10, tried: 5000 });
+  const input = [...lines, JSON.stringify(trivial)].join('\n') + '\n';
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', 'import', '-', '--store', b], {
+    input,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, new RegExp(`imported standard input: ${n + 1} records, ${n} added, .* 1 rejected`));
+  assert.match(r.stderr, new RegExp(`standard input:${n + 2}: rejected: says nothing proven: its bounds are ±4`));
+  assert.doesNotMatch(r.stderr, /contradicts/);
+  const got = records(b);
+  assert.equal(got.length, n, 'every record but the trivial one is kept');
+  for (const x of got) assertTrue(x.key, x.proof);
+  const junk = spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', 'import', '-', '--store', b], {
+    input: 'hello\n',
+    encoding: 'utf8',
+  });
+  assert.equal(junk.status, 1);
+  assert.match(junk.stderr, /standard input is not a dab proof export \(line 1\)/);
+});
+
 test('store: bounded size, the cheapest proofs are evicted first', () => {
   const path = join(tempDir(), 'p.sqlite');
   const s = ProofStore.open(path, { maxBytes: 64 * 1024 });

@@ -131,6 +131,13 @@ test('cli: dab render writes the SVG file; bad usage and bad entries fail with a
     const usage = spawnSync(process.execPath, [bin, 'render'], { encoding: 'utf8' });
     assert.equal(usage.status, 2);
     assert.match(usage.stderr, /no file given/);
+    // a number too large to keep exactly is refused as such, not printed as 1e+23
+    const huge = spawnSync(process.execPath, [bin, 'render', file, '--ply', '99999999999999999999999'], {
+      encoding: 'utf8',
+    });
+    assert.equal(huge.status, 2, huge.stderr);
+    assert.match(huge.stderr, /--ply needs a number of moves/);
+    assert.doesNotMatch(huge.stderr, /e\+/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

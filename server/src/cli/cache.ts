@@ -13,7 +13,8 @@ export const CACHE_USAGE = `usage:
   dab cache stats            where the proof store is and what it holds
   dab cache clear            forget every stored proof
   dab cache export FILE      write every proof to FILE (JSON lines, portable; - for standard output)
-  dab cache import FILE      check every record of FILE, prove it again, and add it to the store
+  dab cache import FILE      check every record of FILE (- for standard input), prove it again,
+                             and add it to the store
   --verify-ms N              import: time to prove each record again (default ${IMPORT_VERIFY_MS}); a record
                              not proven within it is rejected
   --store PATH               use the store at PATH (default: $DAB_STORE, else the user's cache directory)`;
@@ -80,10 +81,11 @@ export function cacheCommand(argv: string[], path: string | null): number {
         err((e as Error).message);
         return 1;
       }
+      const name = file === '-' ? 'standard input' : file;
       out(
-        `imported ${file}: ${r.read} records, ${r.added} added, ${r.improved} improved, ${r.unchanged} already known, ${r.rejectedCount} rejected`,
+        `imported ${name}: ${r.read} records, ${r.added} added, ${r.improved} improved, ${r.unchanged} already known, ${r.rejectedCount} rejected`,
       );
-      for (const x of r.rejected.slice(0, 20)) err(`${file}${x.line ? `:${x.line}` : ''}: rejected: ${x.reason}`);
+      for (const x of r.rejected.slice(0, 20)) err(`${name}${x.line ? `:${x.line}` : ''}: rejected: ${x.reason}`);
       if (r.rejectedCount > 20) err(`… and ${r.rejectedCount - 20} more rejected`);
       return r.rejectedCount > 0 ? 1 : 0;
     }

@@ -7,13 +7,15 @@ import { MAX_FILE_BYTES } from '../engine/limits';
 
 /**
  * A plain decimal number, or undefined: "", "0x10", "1e3" and " 7" are not (Number() would read
- * them as 0, 16, 1000 and 7). `fraction`: digits after a point are allowed.
+ * them as 0, 16, 1000 and 7), nor is one above Number.MAX_SAFE_INTEGER. `fraction`: digits after
+ * a point are allowed.
  */
 export function plainDecimal(text: string | undefined, fraction = false): number | undefined {
   const t = text ?? '';
   if (!(fraction ? /^\d+(\.\d+)?$/ : /^\d+$/).test(t)) return undefined;
   const v = Number(t);
-  return Number.isFinite(v) ? v : undefined;
+  // beyond 2^53 a number is not kept exactly (and prints as 1e+23): no command needs one
+  return Number.isFinite(v) && v <= Number.MAX_SAFE_INTEGER ? v : undefined;
 }
 
 /** Something to wait on for a few milliseconds in synchronous code (Atomics.wait). */

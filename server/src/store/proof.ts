@@ -237,7 +237,7 @@ export function checkProof(key: string, p: Proof): string | undefined {
   if (!Number.isInteger(p.tried) || p.tried < 0) return 'bad tried figure';
   // Trivial bounds say something only with the attempt that failed to narrow them.
   if (r > 0 && p.lower === -r && p.upper === r && p.moves.length === 0 && p.tried === 0)
-    return 'no proof (trivial bounds)';
+    return `says nothing proven: its bounds are ±${r}, the boxes left`;
   const exact = p.lower === p.upper;
   if (exact && (p.lower - r) % 2 !== 0) return 'exact value of the wrong parity';
   if (!Number.isFinite(p.work) || p.work < 0) return 'bad work figure';

@@ -10,7 +10,7 @@
  * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
  * search cost (NIM_REGION_NODES), budget traces by age.
  */
-import { lstatSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
@@ -427,7 +427,7 @@ export class ProofStore {
   }
 
   /**
-   * Read an export file; every record is checked, and merged with what is stored. `verify` re-proves each record that passes the checks (cli/cache.ts): it returns the record to
+   * Read an export file (`-`: standard input); every record is checked, and merged with what is stored. `verify` re-proves each record that passes the checks (cli/cache.ts): it returns the record to
    * keep, or why not. A checksum only catches damage, not a forged or mistaken record, so a record
    * is never believed because a file says so.
    */
@@ -436,14 +436,8 @@ export class ProofStore {
     const reject = (r: { line: number; reason: string }) => {
       if (report.rejectedCount++ < MAX_REJECTED_LISTED) report.rejected.push(r);
     };
-    // a regular file (not /dev/zero, which never ends) of a size a proof export can have
-    const st = statSync(file);
-    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
-    if (st.size > MAX_IMPORT_BYTES)
-      throw new Error(
-        `${file} is ${(st.size / 1e6).toFixed(0)} MB: an import reads files up to ${MAX_IMPORT_BYTES / 1e6} MB`,
-      );
-    const text = readFileSync(file, 'utf8');
+    const text = readImportText(file);
+    const name = file === '-' ? 'standard input' : file;
     const lines = text.split('\n');
     let header: unknown;
     try {
@@ -452,10 +446,10 @@ export class ProofStore {
       header = undefined;
     }
     const h = header as { format?: unknown; version?: unknown } | undefined;
-    if (!h || h.format !== EXPORT_FORMAT) throw new Error(`${file} is not a dab proof export (line 1)`);
+    if (!h || h.format !== EXPORT_FORMAT) throw new Error(`${name} is not a dab proof export (line 1)`);
     if (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)
-      throw new Error(`${file}: line 1 has no format version dab knows (${JSON.stringify(h.version)?.slice(0, 20)})`);
-    if (h.version > EXPORT_VERSION) throw new Error(`${file} was written by a newer dab (format version ${h.version})`);
+      throw new Error(`${name}: line 1 has no format version dab knows (${JSON.stringify(h.version)?.slice(0, 20)})`);
+    if (h.version > EXPORT_VERSION) throw new Error(`${name} was written by a newer dab (format version ${h.version})`);
     const good: [string, Proof][] = [];
     for (let i = 1; i < lines.length; i++) {
       if (lines[i].trim() === '') continue;
@@ -472,9 +466,15 @@ export class ProofStore {
         continue;
       }
       const r = fromRow(raw as Record<string, unknown>);
-      const kept = typeof r === 'string' ? r : verify ? verify(r.key, r.proof) : r.proof;
+      if (typeof r === 'string') {
+        reject({ line: i + 1, reason: r });
+        continue;
+      }
+      const verified = verify ? verify(r.key, r.proof) : r.proof;
+      // what verify keeps is checked again: without the file's tried time, trivial bounds say nothing
+      const kept = typeof verified === 'string' ? verified : (checkProof(r.key, verified) ?? verified);
       if (typeof kept === 'string') reject({ line: i + 1, reason: kept });
-      else good.push([(r as { key: string }).key, kept]);
+      else good.push([r.key, kept]);
     }
     this.flush();
     for (let i = 0; i < good.length; i += 500) {
@@ -720,4 +720,38 @@ function rawKey(state: BoardState): string {
   let hex = '';
   for (let w = nw - 1; w >= 0; w--) hex += words[w].toString(16).padStart(8, '0');
   return `${g.width}x${g.height}:${hex}`;
+}
+
+/**
+ * The text of an import: a regular file (not /dev/zero, which never ends), or standard input for
+ * `-`, read up to MAX_IMPORT_BYTES (a pipe has no size to check first).
+ */
+function readImportText(file: string): string {
+  const tooBig = (what: string) =>
+    new Error(`${what} is more than ${MAX_IMPORT_BYTES / 1e6} MB: an import reads up to ${MAX_IMPORT_BYTES / 1e6} MB`);
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    const chunk = Buffer.alloc(1 << 20);
+    let total = 0;
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(0, chunk, 0, chunk.length, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') continue; // a non-blocking stdin with nothing yet
+        if (code === 'EOF') break;
+        throw e;
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_IMPORT_BYTES) throw tooBig('standard input');
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  const st = statSync(file);
+  if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+  if (st.size > MAX_IMPORT_BYTES) throw tooBig(`${file} (${(st.size / 1e6).toFixed(0)} MB)`);
+  return readFileSync(file, 'utf8');
 }
