@@ -90,6 +90,64 @@ test('endgame entries: values, decisions and losses along a line of play', () =>
   );
 });
 
+// Found by an audit: `2:keep` was valued as the 2-chain opened in its middle (no decline possible),
+// and then the decline was valued as possible: the line contradicted itself.
+test('endgame lines agree with themselves: every move played is valued as played (2-chains with a suffix are opened at an end)', () => {
+  const rand = lcg(11);
+  const kinds = ['1', '2', '2', '3', '4', '5', '4l', '6l'];
+  let checked = 0,
+    endOpened = 0;
+  for (let k = 0; k < 400; k++) {
+    const comps = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => kinds[Math.floor(rand() * kinds.length)]);
+    const order = comps.slice().sort(() => rand() - 0.5);
+    const steps = order.map((c, i) => {
+      if (i === order.length - 1 || c === '1') return c;
+      const r = rand();
+      if (c === '2') return r < 0.4 ? c : r < 0.7 ? `${c}:keep` : `${c}:all`;
+      return r < 0.5 ? `${c}:keep` : `${c}:all`;
+    });
+    const text = ['endgame', `  components ${comps.join(' + ')}`, `  play ${steps.join(' ')}`].join('\n');
+    const e = analyzeText(text).entries[0];
+    assert.equal(e.moves.length, 2 * steps.length, text);
+    for (const m of e.moves) {
+      const before = e.positions[m.ply - 1],
+        after = e.positions[m.ply];
+      const v = before.moveValues?.get(m.move);
+      assert.ok(v !== undefined && v !== null && before.value !== null && after.value !== null, `${text}: ${m.move}`);
+      // the mover's value of the move, from the position it leads to and the boxes it took
+      const same = after.toMove === m.player ? 1 : -1;
+      const took = after.score[m.player] - before.score[m.player];
+      const gave = after.score[1 - m.player] - before.score[1 - m.player];
+      assert.equal(v, took - gave + same * after.value, `${text}: value of ${m.move} at ply ${m.ply}`);
+      assert.equal(m.loss, before.value - v, `${text}: loss of ${m.move}`);
+      assert.ok(v <= before.value, `${text}: ${m.move} is worth more than the position`);
+      if (m.move.includes('opened at an end')) endOpened++;
+      checked++;
+    }
+  }
+  assert.ok(checked > 1000 && endOpened > 20, `${checked} moves, ${endOpened} 2-chains opened at an end`);
+});
+
+// Found by an audit: a claim no value can have was only "could not be checked" while the value was unknown.
+test('a claimed value outside the boxes left, the proven bounds or the parity is wrong-value even with the value unknown', () => {
+  const codes = (text: string) => analyzeText(text).diagnostics.filter((d) => d.code.includes('value'));
+  const big = (v: number) => `position\n  size 5x5\n  value ${v}\n`;
+  // no search here: the value of the empty 5x5 board is unknown, the 25 boxes left bound it
+  for (const [v, code, why] of [
+    [27, 'wrong-value', /25 boxes are left, and the value for A to move is between -25 and \+25/],
+    [-27, 'wrong-value', /between -25 and \+25/],
+    [2, 'wrong-value', /25 boxes are left, so the value for A to move is odd/],
+    [3, 'value-unverified', /could not be checked/],
+    [25, 'value-unverified', /could not be checked/],
+  ] as const) {
+    const d = codes(big(v));
+    assert.equal(d.length, 1, `value ${v}: ${JSON.stringify(d)}`);
+    assert.equal(d[0].code, code, `value ${v}`);
+    assert.equal(d[0].severity, code === 'wrong-value' ? 'error' : 'information');
+    assert.match(d[0].message, why);
+  }
+});
+
 test('dab CLI: exit codes and the JSON shape of the spec', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dab-cli-'));
   const good = join(dir, 'good.dab');

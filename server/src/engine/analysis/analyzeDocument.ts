@@ -23,12 +23,14 @@ import { quickEvaluate, type LoonyAnalysis } from './evaluatePosition';
 import {
   NOTE_NEEDS_SEARCH,
   NOTE_SEARCHING,
+  endOpenedWords,
   glyphMessage,
   mistakeMessage,
   notAnalysedHereMessage,
   playNotAnalysedMessage,
   valueUncheckedMessage,
   wrongValueMessage,
+  wrongValueBoundsMessage,
   MOVES_NOT_FOUND,
 } from '../phrasebook';
 import type { NimSummary } from './nim';
@@ -586,11 +588,17 @@ function analyzeEndgameEntry(model: EntryModel, index: number): EntryReport {
     };
     if (all !== null && r.bestDecision) afterOpening.decision = { keep, all, best: r.bestDecision };
     const before = report.positions[report.positions.length - 1];
+    // A 2-chain with a suffix was opened at an end (the controller could decline): another move than
+    // the 2 of the position's openings (opened in its middle), valued and named as such.
+    const endOpened = r.kind === 'chain' && r.size === 2 && r.choice;
+    const move = endOpened ? endOpenedWords(r.component) : r.component;
+    if (endOpened && before.moveValues && !before.moveValues.has(move))
+      before.moveValues.set(move, r.openingValue === undefined ? null : -r.openingValue + 0);
     pushMove(
       report,
       {
         ply: afterOpening.ply,
-        move: r.component,
+        move,
         player: opener,
         completes: 0,
         loss: r.openerLoss ?? null,
@@ -679,12 +687,25 @@ function reviewDiagnostics(report: EntryReport, options: AnalysisOptions): Diagn
   const claim = report.model.claimedValue;
   const start = report.positions[0];
   if (claim && start) {
+    // without the value, what every value has (its parity, at most the boxes left) and the proven bounds
+    const lower = Math.max(-start.remaining, start.lower ?? -Infinity),
+      upper = Math.min(start.remaining, start.upper ?? Infinity);
+    const ruledOut =
+      start.value === null &&
+      (claim.value < lower || claim.value > upper || Math.abs(claim.value - start.remaining) % 2 === 1);
     if (start.value !== null && start.exact && claim.value !== start.value) {
       out.push({
         severity: 'error',
         range: claim.range,
         code: 'wrong-value',
         message: wrongValueMessage(claim.value, start, report.players),
+      });
+    } else if (ruledOut) {
+      out.push({
+        severity: 'error',
+        range: claim.range,
+        code: 'wrong-value',
+        message: wrongValueBoundsMessage(claim.value, start, lower, upper, report.players),
       });
     } else if (start.value === null && !start.pending) {
       out.push({

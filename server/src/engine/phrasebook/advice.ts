@@ -15,6 +15,14 @@ export function componentPhrase(name: string, count: number): string {
   return `${count > 1 ? 'a' : 'the'} ${componentWords(name)}`;
 }
 
+/**
+ * The move of a 2-chain written with a suffix (`2:keep`, `2:all`): opened at an end, the half-hearted
+ * handout that lets the controller decline, a different move from `2` (opened in its middle).
+ */
+export function endOpenedWords(name: string): string {
+  return `${name} (opened at an end)`;
+}
+
 /** The controller's choice after an opening: "keep control", "take all", "keep control or take all (equal)". */
 export function decisionWords(d: 'keep' | 'all' | 'either' | undefined): string {
   return d === 'keep' ? 'keep control' : d === 'all' ? 'take all' : 'keep control or take all (equal)';

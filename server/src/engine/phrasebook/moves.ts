@@ -1,12 +1,31 @@
 /** Moves and mistakes in words: diagnostics, the hover's verdict on a move, reviews, code actions. */
 import type { EntryReport, LineReport, MoveReport, PositionReport, ReviewSummary } from '../analysis/analyzeDocument';
-import { boxes, listAll, listOr, plural } from './grammar';
+import { boxes, listAll, listOr, plural, signed } from './grammar';
 import { outcome, restWinner, valuePhrase } from './values';
 import { resultChangeWords } from './proofs';
 
 /** Diagnostic: a claimed `value` that the analysis proves wrong. */
 export function wrongValueMessage(claimed: number, start: PositionReport, players: [string, string]): string {
   return `value ${claimed} is wrong: the value is ${start.value} for ${players[start.toMove]} to move (${valuePhrase(start, players)})`;
+}
+
+/**
+ * Diagnostic: a claimed `value` that the value's parity or its proven bounds rule out, the value itself
+ * unknown: "value 20 is wrong: 16 boxes are left, so the value for Alice to move is between -16 and +16".
+ */
+export function wrongValueBoundsMessage(
+  claimed: number,
+  start: PositionReport,
+  lower: number,
+  upper: number,
+  players: [string, string],
+): string {
+  const who = `for ${players[start.toMove]} to move`;
+  const left = `${boxes(start.remaining)} ${start.remaining === 1 ? 'is' : 'are'} left`;
+  if (Math.abs(claimed - start.remaining) % 2 === 1)
+    return `value ${claimed} is wrong: ${left}, so the value ${who} is ${start.remaining % 2 === 0 ? 'even' : 'odd'}`;
+  const proven = lower > -start.remaining || upper < start.remaining ? 'is proven to be' : 'is';
+  return `value ${claimed} is wrong: ${left}, and the value ${who} ${proven} between ${signed(lower)} and ${signed(upper)}`;
 }
 
 /** Diagnostic: a claimed `value` that could not be checked. */
