@@ -10,9 +10,13 @@ import { LspTestClient } from './lspClient';
 import { residentMb } from '../support/process';
 import { plausibleRecord } from '../support/boards';
 import { lcg } from '../support/random';
-import { SERVER_WORKER_OVERHEAD_MB } from '../../server/src/engine/limits';
+import { SERVER_WORKER_OVERHEAD_MB, WORKER_HEAP_MB } from '../../server/src/engine/limits';
+import type { SearchJob, WorkerMessage } from '../../server/src/search/messages';
+import { Worker } from 'node:worker_threads';
+import { join, resolve } from 'node:path';
 import { hugePageEnv, hugePageSupport, withoutHugePages } from '../../shared/hugePages';
 
+const ROOT = resolve(__dirname, '..', '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const rssMb = (pid: number): number => residentMb(pid)!;
@@ -57,3 +61,38 @@ for (const [pages, env] of [
       await client.shutdown();
     }
   });
+
+// Found by an audit in a real VS Code: on a near-empty 12x12 board the Nimstring view of the third
+// attempt (8,000 regions) took the search worker past its heap (WORKER_HEAP_MB) and the position
+// showed "the search failed" for the rest of the session. The worker as the server starts it.
+test('memory: a search worker finishes the Nimstring view of a near-empty 12x12 board within its heap', async () => {
+  const W = 12;
+  const drawn = new Uint8Array(2 * W * W + 2 * W);
+  drawn[0] = 1;
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(join(ROOT, 'dist', 'worker.js'), {
+    workerData: { cancel: cancel.buffer, tableMb: 32, solverThreads: 1 },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+  try {
+    const job: SearchJob = {
+      id: 1,
+      key: 'k',
+      width: W,
+      height: W,
+      drawn,
+      nodeBudget: 0,
+      timeBudgetMs: 1000,
+      nimBudget: 8000,
+      lead: 0,
+    };
+    const answer = await new Promise<WorkerMessage>((resolve, reject) => {
+      worker.on('message', (m: WorkerMessage) => m.type !== 'progress' && resolve(m));
+      worker.on('error', reject);
+      worker.postMessage(job);
+    });
+    assert.equal(answer.type, 'result', JSON.stringify(answer).slice(0, 300));
+  } finally {
+    await worker.terminate();
+  }
+});

@@ -9,7 +9,19 @@
  *  - a node budget: when exceeded the search throws BudgetExceeded and the caller reports `unknown`.
  */
 
-import { Cell, CellIndex, LOONY, Loony, applyMove, degree, indexOf, canonicalKey, rawKey, regionMoves } from './cells';
+import {
+  Cell,
+  CellIndex,
+  LOONY,
+  Loony,
+  RegionMove,
+  applyMove,
+  degree,
+  indexOf,
+  canonicalKey,
+  rawKey,
+  regionMoves,
+} from './cells';
 import { NIM_BUDGET_DEFAULT, NIM_CACHE_ENTRIES, NIM_CACHE_KEY_CHARS } from '../limits';
 
 /** Default of SearchContext.zeroTestMinCoins (the zero tests are described at `wins`). */
@@ -251,7 +263,10 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   let win = false;
   // First the options whose parts all have known values (memoized, chains, loops): each decides at
   // once, and one that loses for the opponent ends the test without any search.
-  const open: { parts: Cell[][]; key: number }[] = [];
+  // Kept by move, not by parts: parts held at every level of a deep test (a near-empty 12x12 board:
+  // hundreds of options of ~150 cells, hundreds of levels) took a worker past 192 MiB of heap; the
+  // parts of the options searched are made again (the same parts: applyMove is deterministic).
+  const open: { m: RegionMove; key: number }[] = [];
   for (const m of regionMoves(cells)) {
     if (pastDeadline(ctx)) throw new BudgetExceeded();
     const parts = applyMove(cells, m, idx);
@@ -269,10 +284,10 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
       win = true;
       break;
     }
-    if (x < 0) open.push({ parts, key: orderKey(parts) });
+    if (x < 0) open.push({ m, key: orderKey(parts) });
   }
   open.sort((a, b) => a.key - b.key); // stable: the generation order among equal keys
-  for (let i = 0; !win && i < open.length; i++) win = !sumWins(open[i].parts, h, ctx);
+  for (let i = 0; !win && i < open.length; i++) win = !sumWins(applyMove(cells, open[i].m, idx) as Cell[][], h, ctx);
   for (let y = 0; !win && y < h; y++) win = !wins(cells, y, ctx);
   if (win) ctx.cache.addWin(winKey);
   else ctx.cache.set(k, h);
