@@ -219,6 +219,8 @@ export interface BoardWebviewState {
   ply?: number;
   view?: BoardView;
   message?: string;
+  /** "Play it out" is ticked: the page posts it on every load, so the extension acts on what the box shows. */
+  playOut?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -178,7 +178,15 @@ function stepPv(delta: number): void {
 }
 pvPrev.addEventListener('click', () => stepPv(-1));
 pvNext.addEventListener('click', () => stepPv(1));
-playOut.addEventListener('change', () => post({ type: 'playOut', on: playOut.checked }));
+// The page is rebuilt each time its tab is shown again (and on a reload) while the extension lives
+// on: the box is kept in the saved state and every load posts what it shows (before 'ready'), so
+// the extension acts on what the box shows, even if a saved state was lost.
+playOut.checked = state.playOut === true;
+playOut.addEventListener('change', () => {
+  state = { ...state, playOut: playOut.checked };
+  vscode.setState(state);
+  post({ type: 'playOut', on: playOut.checked });
+});
 
 function goto(ply: number): void {
   const view = state.view;
@@ -219,11 +227,22 @@ window.addEventListener('message', (event: MessageEvent<ToBoardWebview>) => {
   if (!m || typeof m !== 'object') return;
   if (m.type === 'view') {
     pvStep = 0;
-    state = { uri: m.uri, position: m.position, ply: m.view ? m.view.ply : undefined, view: m.view || undefined };
+    state = {
+      uri: m.uri,
+      position: m.position,
+      ply: m.view ? m.view.ply : undefined,
+      view: m.view || undefined,
+      playOut: state.playOut,
+    };
     vscode.setState(state);
     render();
   } else if (m.type === 'empty') {
-    state = { uri: m.uri, position: m.position, message: typeof m.message === 'string' ? m.message : undefined };
+    state = {
+      uri: m.uri,
+      position: m.position,
+      message: typeof m.message === 'string' ? m.message : undefined,
+      playOut: state.playOut,
+    };
     vscode.setState(state);
     render();
   } else if (m.type === 'exportSvg') {
@@ -232,4 +251,5 @@ window.addEventListener('message', (event: MessageEvent<ToBoardWebview>) => {
 });
 
 render();
+post({ type: 'playOut', on: playOut.checked });
 post({ type: 'ready' });

@@ -66,7 +66,11 @@ export class BoardPanel {
   /** A cursor move we made ourselves while stepping, and the ply it stands for. */
   private expected: { uri: string; line: number; character: number; ply: number } | undefined;
   private svgWaiter: ((svg: string | null) => void) | undefined;
-  /** "Play it out": the engine answers each line the user plays. */
+  /**
+   * "Play it out": the engine answers each line the user plays. The webview's box is the truth: the
+   * page is rebuilt when its tab is shown again or the window reloads, so it keeps the box in its
+   * saved state and posts it on every load (before 'ready'); this copy follows.
+   */
   private playOut = false;
 
   private constructor(

@@ -396,8 +396,13 @@ test(
   },
 );
 
-/** The real webview page (same HTML as the extension, strict CSP) with a stand-in webview API. */
-async function webviewPage(): Promise<{ page: Page; dialogs: string[]; errors: string[]; csp: string[] }> {
+/**
+ * The real webview page (same HTML as the extension, strict CSP) with a stand-in webview API;
+ * `saved` is what its getState returns at first (the state of an earlier page of the same panel).
+ */
+async function webviewPage(
+  saved?: unknown,
+): Promise<{ page: Page; dialogs: string[]; errors: string[]; csp: string[] }> {
   const u = (f: string) => pathToFileURL(join(media, f)).toString();
   const html = boardHtml({
     cspSource: 'file:',
@@ -419,10 +424,10 @@ async function webviewPage(): Promise<{ page: Page; dialogs: string[]; errors: s
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
   });
-  await page.addInitScript(() => {
+  await page.addInitScript((s) => {
     const w = window as any;
     w.__posted = [];
-    w.__state = undefined;
+    w.__state = s;
     w.acquireVsCodeApi = () => ({
       postMessage: (m: unknown) => w.__posted.push(m),
       getState: () => w.__state,
@@ -430,7 +435,7 @@ async function webviewPage(): Promise<{ page: Page; dialogs: string[]; errors: s
         w.__state = s;
       },
     });
-  });
+  }, saved);
   await page.goto(pathToFileURL(file).toString());
   await page.waitForFunction(() => (window as any).__posted.some((m: any) => m.type === 'ready'));
   return { page, dialogs, errors, csp };
@@ -707,6 +712,7 @@ test(
       (window as any).__posted.filter((m: any) => m.type === 'play' || m.type === 'playOut'),
     );
     assert.deepEqual(posted, [
+      { type: 'playOut', on: false },
       { type: 'play', line: target.name },
       { type: 'play', line: lines[5].name },
       { type: 'playOut', on: true },
@@ -728,6 +734,83 @@ test(
     assert.equal(await page.locator('#board .pv-move').count(), 0);
     assert.deepEqual(errors, []);
     assert.deepEqual(csp, []);
+    await page.close();
+  },
+);
+
+// Found by an audit in a real VS Code: after a tab switch the page was rebuilt with the box
+// unticked while the extension still had the engine answer every click.
+test(
+  'browser: "Play it out" stays ticked when the page is rebuilt, and every load tells the extension what the box shows',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const postView = (page: Page) =>
+      page.evaluate(
+        (v) =>
+          window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 3, character: 9 } }, '*'),
+        playable(),
+      );
+    const loadMessages = (page: Page) =>
+      page.evaluate(() => (window as any).__posted.filter((m: any) => m.type === 'playOut' || m.type === 'ready'));
+
+    const first = await webviewPage();
+    assert.deepEqual(await loadMessages(first.page), [{ type: 'playOut', on: false }, { type: 'ready' }]);
+    await postView(first.page);
+    await first.page.waitForSelector('#board svg .move', { state: 'attached' });
+    await first.page.click('#playout');
+    // A view that comes later (the cursor moved, a proof landed) keeps the box in the saved state.
+    await postView(first.page);
+    await first.page.waitForFunction(
+      () => (window as any).__posted.filter((m: any) => m.type === 'playOut').length === 2,
+    );
+    const saved = await first.page.evaluate(() => (window as any).__state);
+    assert.equal(saved.playOut, true);
+    await first.page.close();
+
+    // The tab shown again: a new page with the saved state, ticked, says so before 'ready'.
+    const again = await webviewPage(saved);
+    assert.equal(await again.page.isChecked('#playout'), true, 'the box shows the mode the extension acts on');
+    assert.deepEqual(await loadMessages(again.page), [{ type: 'playOut', on: true }, { type: 'ready' }]);
+    await again.page.click('#playout');
+    assert.equal(await again.page.evaluate(() => (window as any).__state.playOut), false);
+    assert.deepEqual(again.errors, []);
+    await again.page.close();
+  },
+);
+
+// Found by an audit in a real VS Code: an 80-character name with no space made the panel 833 px wide in a 626 px view.
+test(
+  'browser: an 80-character title and names without spaces wrap inside the panel',
+  { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
+  async () => {
+    const { page, errors } = await webviewPage();
+    await page.setViewportSize({ width: 626, height: 900 });
+    const long = (c: string) => c.repeat(80);
+    const view = { ...playable(), entryTitle: long('T'), players: [long('A'), long('B')] as [string, string] };
+    await page.evaluate(
+      (v) =>
+        window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 3, character: 9 } }, '*'),
+      view,
+    );
+    await page.waitForSelector('#board svg .move', { state: 'attached' });
+    const r = await page.evaluate(() => {
+      const d = document.documentElement;
+      // SVG content is clipped to its <svg>: the page's boxes and the <svg>s themselves count.
+      const wide = Array.from(document.querySelectorAll('main *'))
+        .filter((e) => !e.parentElement?.closest('svg'))
+        .filter((e) => e.getBoundingClientRect().right > d.clientWidth + 0.5)
+        .map((e) => e.id || e.tagName);
+      return {
+        scroll: d.scrollWidth,
+        client: d.clientWidth,
+        wide,
+        title: document.getElementById('title')!.textContent,
+      };
+    });
+    assert.equal(r.title, long('T'));
+    assert.ok(r.scroll <= r.client, `the page is ${r.scroll} px wide in a ${r.client} px view: ${r.wide.join(', ')}`);
+    assert.deepEqual(r.wide, [], 'nothing runs off the right edge');
+    assert.deepEqual(errors, []);
     await page.close();
   },
 );

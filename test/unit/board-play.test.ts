@@ -147,6 +147,39 @@ test('board: inside a variation the board shows its position and a click plays o
   assert.equal(apply(text, nested).split('\n')[2], '  moves a1-b1 b1-c1 (c1-c2 a3-b3 (a2-b2)) a3-b3');
 });
 
+// Found by an independent audit: the click wrote `(3. a1-a2) (3. a1-a2)`.
+test('board: a click on the first move of a variation already written there steps into it, writing nothing', () => {
+  // On the main line, the second of two variations on b1-c1 (replies on: still nothing is written).
+  const text = ['game "s"', '  size 2x2', '  moves a1-b1 b1-c1 (c1-c2) (a1-a2 a3-b3) a3-b3', ''].join('\n');
+  const report = analyse(text);
+  const r = playLine(report, { uri: 'x', position: { line: 2, character: 60 }, ply: 1, line: 'a1-a2', reply: true });
+  const row = text.split('\n')[2];
+  assert.equal(r.edit, undefined, `nothing written: ${JSON.stringify(r)}`);
+  assert.equal(r.error, undefined);
+  assert.deepEqual(r.cursor, { line: 2, character: row.indexOf('a1-a2') });
+  // The cursor there shows that variation's position after its first move.
+  const view = boardView(report, { uri: 'x', position: r.cursor! })!;
+  assert.deepEqual(view.variation, { replaces: 2 });
+  assert.equal(view.ply, 2);
+  assert.equal(view.lastMove?.name, 'a1-a2');
+
+  // The audit's record: the cursor in a variation, on the move a nested variation replaces.
+  const audit = ['game', '  size 2x2', '  moves 1. a1-b1 2. b1-c1? (2. a3-b3! 3. b3-c3 (3. a1-a2)) 3. a3-b3', ''].join(
+    '\n',
+  );
+  const line = audit.split('\n')[2];
+  const inVar = { line: 2, character: line.indexOf('a3-b3!') };
+  const step = playLine(analyse(audit), { uri: 'x', position: inVar, line: 'a1-a2' });
+  assert.equal(step.edit, undefined, `nothing written: ${JSON.stringify(step)}`);
+  assert.deepEqual(step.cursor, { line: 2, character: line.indexOf('a1-a2)') });
+  const nested = boardView(analyse(audit), { uri: 'x', position: step.cursor! })!;
+  assert.equal(nested.lastMove?.name, 'a1-a2');
+  assert.deepEqual(nested.drawn.map((l) => l.name).sort(), ['a1-a2', 'a1-b1', 'a3-b3']);
+  // Another move there still starts a variation of its own.
+  const other = playLine(analyse(audit), { uri: 'x', position: inVar, line: 'c1-c2' });
+  assert.equal(apply(audit, other).split('\n')[2], line.replace('(3. a1-a2)', '(3. a1-a2) (3. c1-c2)'));
+});
+
 // Found by an independent audit: clicks on records written in other shapes wrote broken text.
 test('board: a click lands after the colon of an empty moves:, and after the bracket of a littlegolem record', () => {
   const cases: { text: string; ply?: number; line: string; want: RegExp }[] = [

@@ -4,7 +4,8 @@
  *   - at the end of a record (game, or a position's `moves`): the move is appended;
  *   - a position without `moves`: a `moves` field is added;
  *   - inside a record: a variation `( … )` starts after the move that was played there instead
- *     (clicking the move that was actually played just steps to it; no edit);
+ *     (clicking the move that was actually played, or the first move of a variation already written
+ *     there, just steps to it; no edit);
  *   - "play it out" (reply): the engine's proven best answer follows the user's move, as long as
  *     it is the engine's turn and the answer is proven within a small budget. Nothing unproven is
  *     ever written as a best move: without a proof the reply stops and says why.
@@ -94,6 +95,14 @@ export function playLine(
     // The move that was played: step to it rather than write it twice.
     const cursor = { line: next.range.line, character: next.range.character };
     return inVariation ? { cursor } : { ply: k + 1, cursor };
+  }
+  // A variation already written from this position that starts with the move: step into it (the
+  // cursor on its first move shows the position after it), as for the move played, not a copy of it.
+  const branches = next ? next.variations : k === lineMoves.length ? cursorLine.endVariations : [];
+  const existing = branches.find((v) => v.moves[0]?.move === params.line);
+  if (existing) {
+    const first = existing.moves[0].range;
+    return { cursor: { line: first.line, character: first.character } };
   }
 
   const after = state.clone();
