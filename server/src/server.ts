@@ -221,10 +221,15 @@ function hoverFor(params: unknown): Hover | null {
   return { ...h, contents: { kind: MarkupKind.PlainText, value: plainFromMarkdown(md.value) } };
 }
 
+/** The settings a client gave in `initializationOptions` (other editors; VS Code's client too). */
+let initSettings: unknown;
+
 async function pullSettings(): Promise<void> {
   if (!canPullConfiguration) return;
   try {
     const raw = await connection.workspace.getConfiguration({ section: 'dab' });
+    // a client with no `dab` section answers null: the settings given at initialize stand
+    if ((raw === null || raw === undefined) && initSettings !== undefined) return;
     applySettings(raw);
   } catch {
     /* keep the current settings */
@@ -274,6 +279,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canReportProgress = !!caps.window?.workDoneProgress;
   const init = params?.initializationOptions as DabInitializationOptions | undefined;
   if (init?.settings) {
+    initSettings = init.settings;
     settings = readSettings(init.settings);
     search.configure(settings.search);
   }

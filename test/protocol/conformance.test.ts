@@ -158,6 +158,41 @@ test('a client that refuses progress is asked once', async () => {
   }
 });
 
+// Found with Neovim's client: settings given at initialize were replaced by the defaults when the
+// client, asked for its `dab` section, had none (null).
+test('settings from initializationOptions stand, by themselves or when the client has no dab section to answer with', async () => {
+  // keeping control of the first of four 3-chains gives away 2 boxes: a diagnostic at minLoss 1, none at 3
+  const text = 'endgame\n  components 3 3 3 3\n  play 3:keep 3:all 3 3\n';
+  const mistakes = (d: { diagnostics: { code?: unknown }[] }) =>
+    d.diagnostics.filter((x) => String(x.code).includes('mistake')).length;
+  for (const [bare, name] of [
+    [true, 'a client that cannot be asked'],
+    [false, 'a client whose dab section is null'],
+  ] as const) {
+    const client = new LspTestClient(null);
+    try {
+      await client.initialize(bare, { settings: { diagnostics: { minLoss: 3 } } });
+      const uri = client.open(`init-${bare}.dab`, text);
+      await client.waitForDiagnostics(uri);
+      // the pulled (null) configuration lands after start-up: give it time, then read what stands
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(mistakes(client.diagnostics.get(uri)!), 0, `${name}: minLoss 3 from initializationOptions`);
+    } finally {
+      await client.shutdown();
+    }
+  }
+  // and the control: with the default minLoss the mistake is shown
+  const client = new LspTestClient(null);
+  try {
+    await client.initialize(true);
+    const uri = client.open('init-default.dab', text);
+    const d = await client.waitForDiagnostics(uri, (p) => mistakes(p) > 0);
+    assert.equal(mistakes(d), 1);
+  } finally {
+    await client.shutdown();
+  }
+});
+
 test('a setting of a billion search threads is capped: the server keeps answering', async () => {
   const client = new LspTestClient();
   try {

@@ -32,8 +32,9 @@ export class LspTestClient {
   stderr = '';
 
   /** `serverPath`: another build of the server (the bench runs the baseline's beside this one); `env`: the server's environment. */
+  /** `settings`: the client's `dab` section (null: it has none, as a client configured otherwise answers). */
   constructor(
-    settings: Record<string, unknown> = {},
+    settings: Record<string, unknown> | null = {},
     serverPath = resolve('dist/server.js'),
     env: NodeJS.ProcessEnv = process.env,
   ) {
@@ -67,10 +68,11 @@ export class LspTestClient {
   }
 
   /** `bare`: a minimal client (no configuration, no refresh, no progress), like older editors. */
-  async initialize(bare = false): Promise<any> {
+  async initialize(bare = false, initializationOptions?: unknown): Promise<any> {
     const result = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
+      ...(initializationOptions !== undefined ? { initializationOptions } : {}),
       capabilities: bare
         ? {}
         : {
