@@ -26,8 +26,10 @@ import {
   scoreLine as scoreWords,
   variationLineTitle,
   viewSummary,
+  isolateText,
+  withoutBidiControls,
 } from '../server/src/engine/phrasebook/board';
-import { el, isolateText, withoutBidiControls, type SvgNode } from './tree';
+import { el, type SvgNode } from './tree';
 import { heatClass, heatLegend } from './heat';
 
 const CELL = 44;

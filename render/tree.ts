@@ -33,25 +33,6 @@ export function xmlText(s: string): string {
   return s.replace(NOT_XML, '\uFFFD');
 }
 
-/** Explicit bidi embeddings, overrides and isolates, which a name could leave open. */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
-/** Right-to-left letters (Hebrew, Arabic and their presentation forms) and bidi controls. */
-const BIDI = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u202A-\u202E\u2066-\u2069]/;
-
-/** Without explicit bidi controls (an invisible U+202E is no initial). */
-export function withoutBidiControls(s: string): string {
-  return s.replace(BIDI_CONTROLS, '');
-}
-
-/**
- * A name or title from a file, shown inside a sentence: right-to-left text is set apart with a
- * first-strong isolate (U+2068 … U+2069) and stripped of its own bidi controls, so that neither a
- * Hebrew name nor a planted U+202E can reorder the score or the words around it. Plain text is unchanged.
- */
-export function isolateText(s: string): string {
-  return BIDI.test(s) ? `\u2068${s.replace(BIDI_CONTROLS, '')}\u2069` : s;
-}
-
 export function el(
   tag: string,
   attrs: Record<string, string | number | undefined> = {},

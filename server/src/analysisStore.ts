@@ -114,6 +114,7 @@ export class AnalysisStore {
       minLoss: s.diagnostics.minLoss,
       resultChangeSeverity: s.diagnostics.resultChangeSeverity,
       lossSeverity: s.diagnostics.lossSeverity,
+      shownNames: true,
     });
     this.search.setPlan(uri, searchPlan(doc, wanted));
     const at = performance.now();

@@ -27,6 +27,39 @@ test('a bare client gets pushed diagnostics, hover and lenses', async () => {
   assert.ok(lenses.length >= 1);
 });
 
+// Found by an audit in a real VS Code: a U+202E in a name reversed the words of the review lens, and
+// a 500-character name was shown whole, where the board view cuts names at 80 and isolates them.
+test('names from the file in lenses, hovers and diagnostics: bidi overrides isolated, long names cut', async () => {
+  const long = 'N'.repeat(500);
+  const text = `endgame "${'T'.repeat(300)}"\n  players "Bob\u202eevil\u202c" "${long}"\n  components 3 3 3 3\n  play 3:keep 3:all 3 3\n`;
+  const uri = client.open('names.dab', text);
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((x: any) => /mistake/.test(x.code)));
+  const lenses: any[] = await client.request('textDocument/codeLens', { textDocument: { uri } });
+  const hovers = await Promise.all(
+    [2, 3].map((line) =>
+      client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: 10 } }),
+    ),
+  );
+  const symbols: any[] = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+  const shown = [
+    ...d.diagnostics.map((x: any) => x.message),
+    ...lenses.map((l) => l.command?.title ?? ''),
+    ...hovers.map((h: any) => h?.contents?.value ?? ''),
+    ...symbols.map((x) => `${x.name} ${x.detail ?? ''}`),
+  ];
+  assert.ok(
+    shown.some((t) => /Bob/.test(t)),
+    JSON.stringify(shown).slice(0, 500),
+  );
+  for (const t of shown) {
+    // an override is never left to act on the words around it: the name sits in an isolate without it
+    assert.doesNotMatch(t, /\u202e/, t);
+    if (/Bob/.test(t)) assert.match(t, /\u2068Bobevil\u2069/, t);
+    assert.doesNotMatch(t, /N{81}/, 'a 500-character name is cut');
+    assert.doesNotMatch(t, /T{81}/, 'a 300-character title is cut');
+  }
+});
+
 test('a 50,000-line file: diagnostics arrive, the server stays responsive', async () => {
   const parts: string[] = [];
   for (let i = 0; parts.length < 50_000; i++) {

@@ -45,10 +45,12 @@ export function boardView(
 }
 
 function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, lastName?: string): BoardView {
-  // names and title as the picture shows them (names are repeated in every line's words)
-  const entry: EntryReport = { ...full, players: [shortText(full.players[0]), shortText(full.players[1])] };
+  // names and title as the picture shows them (names are repeated in every line's words), cut from
+  // what the file says (the picture isolates right-to-left text itself: render/board.ts)
+  const names = full.model.players;
+  const entry: EntryReport = { ...full, players: [shortText(names[0]), shortText(names[1])] };
   const base = {
-    entryTitle: shortText(entry.title ?? ''),
+    entryTitle: shortText(full.model.title ?? ''),
     entryKind: entry.kind,
     entryLine: entry.line,
     players: entry.players,

@@ -26,6 +26,6 @@ export function showPosition(report: DocumentReport, pos: Position): string | nu
   if (!p) return `${capitalized(name)}: ${capitalized(notAnalysedWords(entry))}.`;
   if (!p.state) return `${capitalized(name)}: ${entryLensTitle(entry)}`;
   const where = positionLabel(name, p.ply, isVariation(line));
-  const diagram = writeDiagram(p.state, entry.players).map((r) => (r ? `  ${r}` : ''));
+  const diagram = writeDiagram(p.state, entry.model.players).map((r) => (r ? `  ${r}` : ''));
   return [`${capitalized(where)}: ${boardValueText(entry, p)}`, ...diagram].join('\n');
 }

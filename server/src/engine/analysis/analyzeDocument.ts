@@ -32,6 +32,7 @@ import {
   wrongValueMessage,
   wrongValueBoundsMessage,
   MOVES_NOT_FOUND,
+  shownName,
 } from '../phrasebook';
 import type { NimSummary } from './nim';
 import { flipResult, playedMoveFloor, resultOf, type GameResult } from './prove';
@@ -50,6 +51,11 @@ export interface AnalysisOptions {
   lossSeverity?: Severity;
   /** analyzeText only: readDab's work bound (ReadOptions.maxWork). Default: no bound. */
   maxWork?: number;
+  /**
+   * The editor: players' names and titles in the reports as its sentences show them (shownName: cut,
+   * right-to-left text isolated). Without it, as written (the CLI; its JSON).
+   */
+  shownNames?: boolean;
 }
 
 export interface PositionReport {
@@ -196,6 +202,10 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
     const report =
       model.kind === 'endgame' ? analyzeEndgameEntry(model, index) : analyzeBoardEntry(model, index, options);
     for (const line of report.lines) for (const p of line.positions) p.result = resultFor(p, p.toMove);
+    if (options.shownNames) {
+      report.players = [shownName(report.players[0]), shownName(report.players[1])];
+      if (report.title !== null) report.title = shownName(report.title);
+    }
     for (const d of reviewDiagnostics(report, options)) diagnostics.push(d);
     return report;
   });
