@@ -13,7 +13,7 @@ import type { MarkdownBlockRenderer } from '../../shared/protocol';
 import { pictureView } from './boardPicture';
 import { pictureSvg } from '../../render/picture';
 import { EDITOR_MAX_POSITIONS, MARKDOWN_BLOCK_BUDGET_MS, MARKDOWN_BLOCK_CACHE_ENTRIES } from './engine/limits';
-import { badFenceOption } from './engine/phrasebook/board';
+import { badFenceOption, repeatedFenceOption } from './engine/phrasebook/board';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -55,11 +55,13 @@ export function renderDabBlock(info: string, content: string): string {
  */
 export function fenceOptions(info: string): { entry?: number; ply?: number } | { error: string } {
   const out: { entry?: number; ply?: number } = {};
+  const seen: { entry?: string; ply?: string } = {};
   for (const word of info.trim().split(/\s+/).filter(Boolean)) {
     const m = /^(entry|ply)=(\d{1,9})$/.exec(word);
     const name = m?.[1] as 'entry' | 'ply' | undefined;
-    if (!m || !name || out[name] !== undefined || (name === 'entry' && Number(m[2]) < 1))
-      return { error: badFenceOption(word) };
+    if (!m || !name || (name === 'entry' && Number(m[2]) < 1)) return { error: badFenceOption(word) };
+    if (seen[name] !== undefined) return { error: repeatedFenceOption(name, seen[name], word) };
+    seen[name] = word;
     out[name] = Number(m[2]);
   }
   return out;

@@ -182,17 +182,13 @@ test('render: an abstract endgame shows every size as written, and a huge one dr
 });
 
 test('render: a ```dab fence with an option it does not know says so, and a huge block is bounded by work', () => {
-  for (const info of [
-    ' ply=-1',
-    ' ply=abc',
-    ' entry=0',
-    ' entry=1e3',
-    ' ply=0x2',
-    ' ply=1.5',
-    ' entry=1ply=2',
-    ' ply=1 ply=2',
-  ])
+  for (const info of [' ply=-1', ' ply=abc', ' entry=0', ' entry=1e3', ' ply=0x2', ' ply=1.5', ' entry=1ply=2'])
     assert.match(renderDabBlock(info, GAME), /dab-error[\s\S]*is not an option of a dab block/, info);
+  // an option given twice is said to be so (it was "not an option")
+  assert.match(
+    renderDabBlock(' ply=1 ply=2', GAME),
+    /dab-error[\s\S]*ply is given twice \(ply=1 ply=2\): give it once/,
+  );
   assert.doesNotMatch(renderDabBlock(' entry=1 ply=2', GAME), /dab-error/);
   const games = Array.from(
     { length: 400 },

@@ -230,6 +230,11 @@ export function nothingToDraw(entry: number, problem?: { line: number; message: 
 }
 
 /** A word of a ```dab fence that is not an option it knows. */
+/** A dab block's option given twice: "ply is given twice (ply=1 ply=2): give it once". */
+export function repeatedFenceOption(name: string, first: string, again: string): string {
+  return `${name} is given twice (${first} ${again.length > 40 ? `${again.slice(0, 40)}…` : again}): give it once`;
+}
+
 export function badFenceOption(word: string): string {
   const shown = word.length > 40 ? `${word.slice(0, 40)}…` : word;
   return `'${shown}' is not an option of a dab block: write entry=N (from 1) and ply=K (from 0), e.g. \`\`\`dab entry=2 ply=14`;
