@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plausibleRecord } from '../support/boards';
@@ -105,6 +105,11 @@ test('dab analyze: a record with variations says how many of their positions are
   });
   const t = run('analyze', '--budget-ms', '300', '--record-budget-ms', '3000', vfile);
   assert.match(t.stdout, /; variations: \d of 2 positions exact, \d with the result proven/);
+  // the README's list of the fields of `search` names only fields the JSON has
+  const readme = /each record has `search` \(([^)]*)\)/.exec(readFileSync('README.md', 'utf8'));
+  assert.ok(readme, "the README's sentence on `search`");
+  const keys = new Set([...JSON.stringify(e.search).matchAll(/"(\w+)":/g)].map((m) => m[1]));
+  for (const [, name] of readme[1].matchAll(/`(\w+)`/g)) assert.ok(keys.has(name), `README: search.${name}`);
 });
 
 test('dab analyze: bad budget values are usage errors', () => {

@@ -6,10 +6,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+  readdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES } from '../../server/src/engine/limits';
+import { MAX_FILE_BYTES, MAX_SOLVER_THREADS } from '../../server/src/engine/limits';
+import { MAX_TABLE_MB } from '../../server/src/engine/solver';
 
 const dab = (...args: string[]) =>
   spawnSync(process.execPath, ['bin/dab.js', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -194,4 +204,142 @@ test('cli: control characters and bidi overrides from a file reach the terminal 
   }
   assert.match(runs[0].stdout, /\\u001b\[2J/, 'the escape is shown, not dropped');
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('cli: --help prints the usage on stdout for every command; bare dab shows it as an error; --version', () => {
+  for (const args of [['analyze', '--help'], ['check', '-h'], ['--help'], ['help'], ['render', '--help']]) {
+    const r = dab(...args);
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stdout, /^usage:/, args.join(' '));
+    assert.equal(r.stderr, '', args.join(' '));
+  }
+  const bare = dab();
+  assert.equal(bare.status, 2);
+  assert.match(bare.stderr, /^usage:/);
+  assert.doesNotMatch(bare.stderr, /unknown command/);
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+  for (const flag of ['--version', '-V']) {
+    const v = dab(flag);
+    assert.equal(v.status, 0, v.stderr);
+    assert.equal(v.stdout, `dab ${version}\n`);
+  }
+});
+
+test('cli: contradictory, repeated or misplaced options are refused; a clamped number is said once', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const store = join(dir, 'x', 's.sqlite');
+  for (const args of [
+    ['analyze', '--no-store', '--store', store, 'examples/allcock.dab'],
+    ['check', '--store', store, '--no-store', 'examples/allcock.dab'],
+    ['cache', 'stats', '--store', store, '--no-store'],
+    ['cache', 'import', 'x.jsonl', '--no-store', '--store', store],
+  ]) {
+    const r = dab(...args);
+    noTrace(r);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, /--store and --no-store cannot both be given/, args.join(' '));
+  }
+  assert.equal(existsSync(join(dir, 'x')), false, 'no store made');
+  const t = dab('analyze', '--threads', '1.5', '--no-store', 'examples/allcock.dab');
+  assert.equal(t.status, 2);
+  assert.match(t.stderr, /--threads needs a whole number of threads/);
+  const c = dab('analyze', '--threads', '100', '--table-mb', '100000', '--no-search', 'examples/allcock.dab');
+  assert.equal(c.status, 0, c.stderr);
+  assert.equal(
+    c.stderr,
+    `dab: --threads 100: using ${MAX_SOLVER_THREADS}, the most dab uses\n` +
+      `dab: --table-mb 100000: using ${MAX_TABLE_MB}, the largest table dab makes\n`,
+  );
+  const v = dab('cache', 'stats', '--verify-ms', '5', '--store', store);
+  assert.equal(v.status, 2);
+  assert.match(v.stderr, /--verify-ms is for dab cache import/);
+  const j = dab('cache', 'export', join(dir, 'f.jsonl'), '--json', '--store', store);
+  assert.equal(j.status, 2);
+  assert.match(j.stderr, /^dab: unknown option '--json'/);
+  for (const flag of ['--ply', '--entry']) {
+    const r = dab('render', 'examples/games.dab', flag, '1', flag, '1');
+    assert.equal(r.status, 2, flag);
+    assert.match(r.stderr, new RegExp(`^dab render: ${flag} given twice`));
+  }
+});
+
+test('cli: check --json holds the moves over --max-loss, as check prints them', () => {
+  const r = dab('check', '--json', '--no-search', '--max-loss', '1', '--no-store', 'examples/games.dab');
+  assert.equal(r.status, 1, r.stderr);
+  const over = JSON.parse(r.stdout).diagnostics.filter((d: { code: string }) => d.code === 'max-loss');
+  assert.deepEqual(
+    over.map((d: { severity: string; line: number; character: number; message: string }) => [
+      d.severity,
+      d.line,
+      d.character,
+      d.message,
+    ]),
+    [['error', 10, 8, 'a1-b1 gives away 8 boxes, more than --max-loss 1']],
+  );
+  const text = dab('check', '--no-search', '--max-loss', '1', '--no-store', 'examples/games.dab');
+  assert.match(text.stdout, /games\.dab:11:9: error: a1-b1 gives away 8 boxes, more than --max-loss 1/);
+  const two = dab(
+    'check',
+    '--json',
+    '--no-search',
+    '--max-loss',
+    '1',
+    '--no-store',
+    'examples/games.dab',
+    'examples/allcock.dab',
+  );
+  assert.equal(two.status, 1);
+  const d = JSON.parse(two.stdout).diagnostics.filter((x: { code: string }) => x.code === 'max-loss');
+  assert.deepEqual(
+    d.map((x: { file: string }) => x.file),
+    ['examples/games.dab'],
+  );
+});
+
+test('cli: render -o never overwrites its input nor another .dab file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const file = join(dir, 'g.dab');
+  writeFileSync(file, GAME);
+  writeFileSync(join(dir, 'other.dab'), GAME);
+  symlinkSync(file, join(dir, 'link.svg'));
+  for (const [out, message] of [
+    [file, /is the file drawn/],
+    [join(dir, 'link.svg'), /is the file drawn/],
+    [join(dir, 'other.dab'), /is a \.dab file/],
+  ] as [string, RegExp][]) {
+    const r = dab('render', file, '--budget-ms', '50', '-o', out);
+    noTrace(r);
+    assert.equal(r.status, 2, out);
+    assert.match(r.stderr, message, out);
+  }
+  assert.equal(readFileSync(file, 'utf8'), GAME);
+  assert.equal(readFileSync(join(dir, 'other.dab'), 'utf8'), GAME);
+  const ok = dab('render', file, '--budget-ms', '50', '-o', join(dir, 'g.svg'));
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(readFileSync(join(dir, 'g.svg'), 'utf8'), /^<svg/);
+});
+
+test('cli: cache stats, clear and export on a store that is not there say so and make nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const store = join(dir, 'typo', 'proofs.sqlite');
+  for (const args of [['stats'], ['clear']]) {
+    // nothing stored yet is no failure (a first run of stats), but the path is said
+    const r = dab('cache', ...args, '--store', store);
+    noTrace(r);
+    assert.equal(r.status, 0, args.join(' '));
+    assert.equal(r.stdout, `no proof store at ${store} (nothing stored there yet)\n`, args.join(' '));
+  }
+  const ex = dab('cache', 'export', join(dir, 'out.jsonl'), '--store', store);
+  noTrace(ex);
+  assert.equal(ex.status, 1);
+  assert.equal(ex.stderr, `dab: no proof store at ${store}: nothing to export\n`);
+  assert.deepEqual(readdirSync(dir), [], 'nothing made');
+  // import is how a store is filled: it makes one
+  const from = join(dir, 'from.sqlite');
+  writeFileSync(join(dir, 'g.dab'), GAME);
+  assert.equal(dab('analyze', '--store', from, join(dir, 'g.dab')).status, 0);
+  assert.equal(dab('cache', 'export', join(dir, 'p.jsonl'), '--store', from).status, 0);
+  const i = dab('cache', 'import', join(dir, 'p.jsonl'), '--store', store);
+  assert.equal(i.status, 0, i.stderr);
+  assert.ok(existsSync(store));
 });

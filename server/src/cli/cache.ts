@@ -8,6 +8,7 @@ import { positionOfKey, type Proof } from '../store/proof';
 import { BATCH_TABLE_MB, Solver } from '../engine/solver';
 import { IMPORT_VERIFY_MS } from '../engine/limits';
 import { plainDecimal } from './input';
+import { existsSync } from 'node:fs';
 
 export const CACHE_USAGE = `usage:
   dab cache stats            where the proof store is and what it holds
@@ -40,6 +41,13 @@ export function cacheCommand(argv: string[], path: string | null): number {
   const [sub, file, ...extra] = args;
   const out = (s: string) => printOut(s + '\n');
   const err = (s: string) => printErr(`dab: ${s}\n`);
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown !== undefined || (at >= 0 && sub !== 'import')) {
+    err(
+      `${unknown !== undefined ? `unknown option '${unknown}'` : '--verify-ms is for dab cache import'}\n${CACHE_USAGE}`,
+    );
+    return 2;
+  }
   const needsFile = sub === 'export' || sub === 'import';
   if (!['stats', 'clear', 'export', 'import'].includes(sub ?? '') || (needsFile ? !file : file) || extra.length) {
     printErr(`${sub ? `dab: bad cache command '${args.join(' ')}'\n` : ''}${CACHE_USAGE}\n`);
@@ -48,6 +56,16 @@ export function cacheCommand(argv: string[], path: string | null): number {
   if (path === null) {
     err('the proof store is off (--no-store or DAB_STORE=off)');
     return 2;
+  }
+  // stats, clear and export only read a store: a mistyped path is said, not made into a new empty
+  // store; before any run has stored a proof there is simply nothing (stats and clear succeed)
+  if (sub !== 'import' && !existsSync(path)) {
+    if (sub === 'export') {
+      err(`no proof store at ${path}: nothing to export`);
+      return 1;
+    }
+    out(`no proof store at ${path} (nothing stored there yet)`);
+    return 0;
   }
   const store = ProofStore.open(path, { onWarning: (w) => err(`warning: ${w}`) });
   if (!store.usable) {

@@ -1,8 +1,9 @@
-/** The stable JSON shape of `dab analyze --json` (see the spec and the README). */
+/** The stable JSON shape of `dab analyze --json` and `dab check --json` (see the spec and the README). */
 import type { DocumentReport, EntryReport, LineReport, VariationReport } from '../engine/analysis/analyzeDocument';
 import { BEST_SO_FAR_LABEL, NIM_VIEW_LABEL } from '../engine/phrasebook';
 import type { RecordProof } from './search';
 import { searchJson } from './summary';
+import { maxLossProblems } from './text';
 
 export interface JsonReport {
   file: string;
@@ -23,10 +24,16 @@ export function toJson(
   file: string,
   proofs: RecordProof[] = [],
   positionBudgetMs = 0,
+  /** `dab check --max-loss N`: each move over it is one more diagnostic (an error, code max-loss), as in its text. */
+  maxLoss: number | null = null,
 ): JsonReport {
+  const overMaxLoss = maxLoss === null ? [] : maxLossProblems(report, maxLoss);
   return {
     file,
-    diagnostics: report.diagnostics.map((d) => ({
+    diagnostics: [
+      ...report.diagnostics.map((d) => ({ severity: d.severity, range: d.range, code: d.code, message: d.message })),
+      ...overMaxLoss.map((p) => ({ severity: 'error', range: p.range, code: 'max-loss', message: p.message })),
+    ].map((d) => ({
       severity: d.severity,
       line: d.range.line,
       character: d.range.character,

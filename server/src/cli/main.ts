@@ -21,19 +21,21 @@ import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
-import { formatText, overMaxLoss } from './text';
+import { formatText, maxLossProblems } from './text';
 import { render } from './render';
 import { importDbl } from './import';
 import { openProofCache, resolveStorePath } from '../store';
 import { cacheCommand, CACHE_USAGE } from './cache';
 import { relaunchWithHugePages } from '../relaunch';
+import { version } from '../../../package.json';
 
 const USAGE = `usage:
   dab analyze [--json] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
-  dab check [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
+  dab check [--json] [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
   dab import FILE.dbl [--position]
   dab cache stats|clear|export FILE|import FILE [--store PATH]
+  dab --version
 
   analyze   print the value of every position and the review of every move
   check     print only problems; exit 1 on any error, wrong value claim,
@@ -41,7 +43,8 @@ const USAGE = `usage:
   render    draw one entry as SVG (dab render --help)
   import    print the .dab entry for a Dabble/KSquares .dbl file (dab import --help)
   cache     the proof store: every value and bound proven so far (dab cache --help)
-  --json         one JSON document (see the README for its shape)
+  --json         one JSON document (see the README for its shape); check adds a diagnostic
+                 with the code max-loss for each move over --max-loss
   --budget-ms N  search time per position (default ${DEFAULT_POSITION_BUDGET_MS}); beyond it a value is
                  "unknown" with the bounds and the result proven so far
   --record-budget-ms N
@@ -53,8 +56,8 @@ const USAGE = `usage:
   --total-budget-ms N
                  search time for the whole run (default: no limit beyond the records')
   --no-search    only the exact closed-form analysis, no board search
-  --table-mb N   the solver's table memory in MiB (default 128), shared by its threads
-  --threads N    the solver's threads (default: every core, at most 2)
+  --table-mb N   the solver's table memory in MiB (default 128, at most ${MAX_TABLE_MB}), shared by its threads
+  --threads N    the solver's threads, at most ${MAX_SOLVER_THREADS} (default: every core, at most 2)
   --store PATH   the proof store to read and add to (default: $DAB_STORE, else
                  the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
   --no-store     neither read nor write the proof store
@@ -75,7 +78,11 @@ interface Options {
   files: string[];
   /** --store PATH (undefined: not given; null: --no-store). */
   store?: string | null;
+  /** What was read otherwise than written (a number over its cap), for stderr once the command line is good. */
+  notes: string[];
 }
+
+const STORE_CONFLICT = 'dab: --store and --no-store cannot both be given';
 
 function parseArgs(argv: string[]): Options | string {
   const [command, ...rest] = argv;
@@ -90,14 +97,19 @@ function parseArgs(argv: string[]): Options | string {
     search: true,
     maxLoss: null,
     files: [],
+    notes: [],
   };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const num = (): number | undefined => plainDecimal(rest[++i], true);
-    if (a === '--json') o.json = true;
-    else if (a === '--no-store') o.store = null;
-    else if (a === '--store') {
+    if (a === '--help' || a === '-h') return USAGE;
+    else if (a === '--json') o.json = true;
+    else if (a === '--no-store') {
+      if (typeof o.store === 'string') return `${STORE_CONFLICT}\n${USAGE}`;
+      o.store = null;
+    } else if (a === '--store') {
       if (!rest[i + 1]) return `dab: --store needs a path (--no-store turns the store off)\n${USAGE}`;
+      if (o.store === null) return `${STORE_CONFLICT}\n${USAGE}`;
       o.store = rest[++i];
     } else if (a === '--no-search') o.search = false;
     else if (a === '--budget-ms') {
@@ -107,11 +119,13 @@ function parseArgs(argv: string[]): Options | string {
     } else if (a === '--table-mb') {
       const v = num();
       if (v === undefined || v < 1) return `dab: --table-mb needs a number of MiB (at least 1)\n${USAGE}`;
+      if (v > MAX_TABLE_MB) o.notes.push(`dab: --table-mb ${v}: using ${MAX_TABLE_MB}, the largest table dab makes`);
       o.tableMb = Math.min(v, MAX_TABLE_MB);
     } else if (a === '--threads') {
-      const v = num();
-      if (v === undefined || v < 1) return `dab: --threads needs a number of threads (at least 1)\n${USAGE}`;
-      o.threads = Math.min(Math.floor(v), MAX_SOLVER_THREADS);
+      const v = plainDecimal(rest[++i]);
+      if (v === undefined || v < 1) return `dab: --threads needs a whole number of threads (at least 1)\n${USAGE}`;
+      if (v > MAX_SOLVER_THREADS) o.notes.push(`dab: --threads ${v}: using ${MAX_SOLVER_THREADS}, the most dab uses`);
+      o.threads = Math.min(v, MAX_SOLVER_THREADS);
     } else if (a === '--record-budget-ms' || a === '--total-budget-ms') {
       const v = num();
       if (v === undefined) return `dab: ${a} needs a number of milliseconds\n${USAGE}`;
@@ -206,16 +220,20 @@ function cacheMain(argv: string[]): number {
   const args: string[] = [];
   let store: string | null | undefined;
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--no-store') store = null;
-    else if (argv[i] === '--store') {
+    if (argv[i] === '--no-store' || argv[i] === '--store') {
       // an empty path (a script's unset variable) must not fall back to the default store: `cache clear` would wipe it
-      if (!argv[i + 1]) {
+      if (argv[i] === '--store' && !argv[i + 1]) {
         printErr(`dab: --store needs a path (--no-store turns the store off)\n${CACHE_USAGE}\n`);
         return 2;
       }
-      store = argv[++i];
+      const next = argv[i] === '--store' ? argv[++i] : null;
+      if (store !== undefined && (store === null) !== (next === null)) {
+        printErr(`${STORE_CONFLICT}\n${CACHE_USAGE}\n`);
+        return 2;
+      }
+      store = next;
     } else if (argv[i] === '--help' || argv[i] === '-h') {
-      process.stdout.write(CACHE_USAGE + '\n');
+      printOut(CACHE_USAGE + '\n');
       return 0;
     } else args.push(argv[i]);
   }
@@ -225,10 +243,11 @@ function cacheMain(argv: string[]): number {
 /** bin/dab.js: the command; one that searches in a process with huge pages when that helps (relaunch.ts). */
 export function run(argv: string[]): void {
   const here = () => void (process.exitCode = main(argv));
-  // every command but the .dbl import and the store's bookkeeping builds a solver table (render's
-  // caption and `cache import`'s proofs search too)
+  // the commands that build a solver table (render's caption and `cache import`'s proofs search too);
+  // not the .dbl import, the store's bookkeeping, the usage or the version
   const searches =
-    argv[0] !== 'import' && !(argv[0] === 'cache' && argv[1] !== 'import') && !argv.includes('--no-search');
+    (['analyze', 'check', 'render'].includes(argv[0]) || (argv[0] === 'cache' && argv[1] === 'import')) &&
+    !argv.includes('--no-search');
   if (!searches || !relaunchWithHugePages(argv, here)) here();
 }
 
@@ -238,16 +257,28 @@ export function main(argv: string[]): number {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
+  // no command at all (a script's empty variable, or a first try): the usage, but as a usage error,
+  // so that a script does not take a run that did nothing for one that passed
+  if (argv.length === 0) {
+    printErr(USAGE + '\n');
+    return 2;
+  }
+  // -V too, as many tools spell it (-v would read as "verbose")
+  if (argv[0] === '--version' || argv[0] === '-V') {
+    printOut(`dab ${version}\n`);
+    return 0;
+  }
   if (argv[0] === 'render') return render(argv.slice(1));
   if (argv[0] === 'import') return importDbl(argv.slice(1));
   if (argv[0] === 'cache') return cacheMain(argv.slice(1));
   const parsed = parseArgs(argv);
   if (typeof parsed === 'string') {
     const help = parsed === USAGE;
-    (help ? process.stdout : process.stderr).write(parsed + '\n');
+    (help ? printOut : printErr)(parsed + '\n');
     return help ? 0 : 2;
   }
   const o = parsed;
+  for (const n of o.notes) printErr(n + '\n');
   const { files, missing, emptyFolders } = expand(o.files);
   for (const m of missing) printErr(`dab: ${m}: no such file or directory\n`);
   for (const d of emptyFolders) printErr(`dab: ${d}: no .dab files in this folder\n`);
@@ -289,13 +320,12 @@ export function main(argv: string[]): number {
     const report = analyzeDocument(doc, { search: cache?.lookup, nim: cache?.nim, minLoss: 1 });
     reports.push({ file, report, proofs: records.map((p) => reconcileProof(p, report)) });
     if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
-    if (o.command === 'check' && o.maxLoss !== null) {
-      for (const e of report.entries) for (const m of e.moves) if (overMaxLoss(m, o.maxLoss)) failed = true;
-    }
+    if (o.command === 'check' && o.maxLoss !== null && maxLossProblems(report, o.maxLoss).length) failed = true;
   }
   proofs?.close();
   if (o.json) {
-    const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file, r.proofs, o.budgetMs));
+    const maxLoss = o.command === 'check' ? o.maxLoss : null;
+    const docs: JsonReport[] = reports.map((r) => toJson(r.report, r.file, r.proofs, o.budgetMs, maxLoss));
     if (docs.length === 1) process.stdout.write(JSON.stringify(docs[0], null, 2) + '\n');
     else
       writeArrays({

@@ -3,8 +3,8 @@
  * standalone SVG (board, caption with the value in words, and the value graph for a game) — the
  * same drawing as the board view and the Markdown preview. Without -o the SVG goes to stdout.
  */
-import { printErr } from './terminal';
-import { writeFileSync } from 'node:fs';
+import { printErr, printOut } from './terminal';
+import { realpathSync, statSync, writeFileSync } from 'node:fs';
 import { plainDecimal, readInput } from './input';
 import { pictureOf } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
@@ -16,7 +16,8 @@ export const RENDER_USAGE = `usage:
   --ply K        the position after K moves (default: the end of the record)
   --budget-ms N  search time for the entry in total (default 10000); a position not
                  proven within it is drawn as unknown, with its proven bounds
-  -o OUT.svg     write to a file (default, or '-': standard output)
+  -o OUT.svg     write to a file (default, or '-': standard output); never the file drawn
+                 nor another .dab file
   FILE may be '-' for standard input.`;
 
 /** Exit 0 when written, 1 when the file cannot be drawn, 2 for bad usage. */
@@ -30,11 +31,18 @@ export function render(args: string[]): number {
     printErr(`dab render: ${why}\n${RENDER_USAGE}\n`);
     return 2;
   };
+  const given = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const int = (): number | undefined => plainDecimal(args[++i]);
+    // each option once: of two, which one was meant cannot be known
+    const option = a === '--output' ? '-o' : a;
+    if (['--entry', '--ply', '--budget-ms', '-o'].includes(option)) {
+      if (given.has(option)) return usage(`${a} given twice`);
+      given.add(option);
+    }
     if (a === '--help' || a === '-h') {
-      process.stdout.write(RENDER_USAGE + '\n');
+      printOut(RENDER_USAGE + '\n');
       return 0;
     } else if (a === '--entry') {
       const v = int();
@@ -55,6 +63,11 @@ export function render(args: string[]): number {
     else return usage(`one file at a time ('${a}' is a second one)`);
   }
   if (!file) return usage('no file given');
+  const clobbers = out && out !== '-' ? overwritesRecord(out, file) : null;
+  if (clobbers) {
+    printErr(`dab render: -o ${out} ${clobbers}: not written over (give another file, e.g. OUT.svg)\n`);
+    return 2;
+  }
   let text: string;
   try {
     text = readInput(file);
@@ -76,4 +89,26 @@ export function render(args: string[]): number {
     }
   } else process.stdout.write(r.svg + '\n');
   return 0;
+}
+
+/**
+ * Why writing the SVG to `out` would destroy a record: it is the file drawn (by any name: a link
+ * to it, a hard link), or another existing .dab file; else null.
+ */
+function overwritesRecord(out: string, file: string): string | null {
+  let o;
+  try {
+    o = statSync(out);
+  } catch {
+    return null; // a new file (or a path writeFileSync will report)
+  }
+  if (file !== '-') {
+    try {
+      const f = statSync(file);
+      if (f.dev === o.dev && f.ino === o.ino) return 'is the file drawn';
+    } catch {
+      // the input cannot be read: reading it says so
+    }
+  }
+  return o.isFile() && /\.dab$/i.test(realpathSync(out)) ? 'is a .dab file' : null;
 }

@@ -41,16 +41,10 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
   if (options.problemsOnly) {
     let errors = report.diagnostics.filter((d) => d.severity === 'error').length;
     if (options.maxLoss !== null && options.maxLoss !== undefined) {
-      for (const e of report.entries)
-        for (const m of e.moves) {
-          const over = overMaxLoss(m, options.maxLoss);
-          if (over) {
-            errors++;
-            out.push(
-              `${file}:${m.range.line + 1}:${m.range.character + 1}: error: ${maxLossMessage(m.move, over.loss, options.maxLoss, over.atLeast)}`,
-            );
-          }
-        }
+      for (const p of maxLossProblems(report, options.maxLoss)) {
+        errors++;
+        out.push(`${file}:${p.range.line + 1}:${p.range.character + 1}: error: ${p.message}`);
+      }
     }
     out.push(`${file}: ${plural(report.entries.length, 'entry', 'entries')}, ${plural(errors, 'error')}`);
     return out.join('\n') + '\n';
@@ -119,6 +113,20 @@ function formatVariations(e: EntryReport, vs: VariationReport[], indent: string)
     out.push(...formatMoves(e, v, indent + '      '));
     out.push(`${indent}     )`);
   }
+  return out;
+}
+
+/** `dab check --max-loss`: the moves of the main lines over it, where and why (its text and its JSON). */
+export function maxLossProblems(
+  report: DocumentReport,
+  maxLoss: number,
+): { range: MoveReport['range']; message: string }[] {
+  const out: { range: MoveReport['range']; message: string }[] = [];
+  for (const e of report.entries)
+    for (const m of e.moves) {
+      const over = overMaxLoss(m, maxLoss);
+      if (over) out.push({ range: m.range, message: maxLossMessage(m.move, over.loss, maxLoss, over.atLeast) });
+    }
   return out;
 }
 
