@@ -174,3 +174,49 @@ test('play errors: missing decision, unknown component, too many steps, 1-chain 
     ],
   );
 });
+
+test('a decision after "3: " is read without an error, as "3 keep" is; play without components is not followed', () => {
+  const a = readDab('endgame\ncomponents 3 4l\nplay 3: keep 4l\n');
+  assert.deepEqual(a.diagnostics, []);
+  const st = a.models[0].endgame!.steps[0];
+  assert.equal(st.decision, 'keep');
+  assert.deepEqual(st.step.decisionRange, R(2, 8, 2, 12));
+  assert.equal(st.step.text, '3:keep');
+  const b = readDab('endgame\nplay 3\n');
+  assert.deepEqual(
+    b.diagnostics.map((d) => [d.code, d.range]),
+    [['bad-component', R(0, 0, 0, 7)]],
+  );
+  const c = readDab('endgame\ncomponents 0\nplay 3\n');
+  assert.deepEqual(
+    c.diagnostics.map((d) => d.code),
+    ['bad-component'],
+  );
+});
+
+test("stray '+' between components is a warning at the '+'; numbers of too many digits are out of range", () => {
+  const a = readDab('endgame\ncomponents 3 ++ 4 +\nendgame\ncomponents + (3 +) + 4\n');
+  assert.deepEqual(
+    a.diagnostics.map((d) => [d.code, d.severity, d.range]),
+    [
+      ['bad-component', 'warning', R(1, 14, 1, 15)],
+      ['bad-component', 'warning', R(1, 18, 1, 19)],
+      ['bad-component', 'warning', R(3, 11, 3, 12)],
+      ['bad-component', 'warning', R(3, 16, 3, 17)],
+    ],
+  );
+  assert.match(a.diagnostics[0].message, /two '\+' in a row/);
+  assert.match(a.diagnostics[1].message, /no component after it/);
+  assert.match(a.diagnostics[2].message, /no component before it/);
+  assert.equal(names(a.models[0].endgame!.components), '3 4');
+  const b = readDab('endgame\ncomponents 99999999999 + 3^9999999999\nvalue 999999999999\n');
+  assert.deepEqual(
+    b.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-component', R(1, 11, 1, 22)],
+      ['bad-component', R(1, 25, 1, 37)],
+      ['bad-value', R(2, 6, 2, 18)],
+    ],
+  );
+  for (const d of b.diagnostics) assert.match(d.message, /out of range/);
+});

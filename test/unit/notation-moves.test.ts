@@ -328,3 +328,47 @@ test("the contract's littlegolem fragment verbatim", () => {
     [['warning', 'turn-mismatch', R(2, 28, 2, 31)]],
   );
 });
+
+test('typographic dashes between two dots are read as the hyphen, in moves and lines', () => {
+  const doc = readDab('game\n  size 2x2\n  lines a3\u2013b3\n  moves a1\u2013b1 b1\u2014c1 1.c1\u2212c2! a2\u2010b2\n');
+  assert.deepEqual(codes(doc), []);
+  assert.deepEqual(
+    doc.models[0].plies.map((m) => m.name),
+    ['a1-b1', 'b1-c1', 'c1-c2', 'a2-b2'],
+  );
+  assert.deepEqual(doc.entries[0].moves!.moves[2].range, R(3, 22, 3, 27));
+  assert.equal(doc.models[0].setup[0].name, 'a3-b3');
+});
+
+test('SGF variations: the first branch is followed, each further one is a warning and left out', () => {
+  const doc = readDab('game\n  size 2x2\n  moves (;b[haa](;r[hab])(;r[hbb]) (;r[vaa];b[x]))\n');
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.severity, d.range]),
+    [
+      ['bad-variation', 'warning', R(2, 25, 2, 34)],
+      ['bad-variation', 'warning', R(2, 35, 2, 49)],
+    ],
+  );
+  assert.match(doc.diagnostics[0].message, /SGF variations are not read/);
+  assert.deepEqual(
+    doc.models[0].plies.map((m) => m.name),
+    ['a1-b1', 'b1-c1'],
+  );
+});
+
+test('a littlegolem code off the board says which letter is out of range, never naming a dot past z', () => {
+  const doc = readDab('game\n  size 3x3\n  moves a1-b1 hzz vdd had\n');
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['off-board', R(2, 14, 2, 17)],
+      ['off-board', R(2, 18, 2, 21)],
+      ['off-board', R(2, 22, 2, 25)],
+    ],
+  );
+  const [hzz, vdd, had] = doc.diagnostics.map((d) => d.message);
+  assert.doesNotMatch(hzz, /\{/);
+  assert.match(hzz, /row letter 'z' \(rows a\.\.d\) and its column letter 'z' \(columns a\.\.c\) are out of range/);
+  assert.match(vdd, /'vdd' \(d4-d5\) .*row letter 'd' \(rows a\.\.c\) is out of range for 'v' codes/);
+  assert.match(had, /'had' \(d1-e1\) .*column letter 'd' \(columns a\.\.c\)/);
+});

@@ -389,3 +389,176 @@ test('fuzz: thousands of random strings never throw and give sane ranges', () =>
     }
   }
 });
+
+test('typographic quotes are strings in titles, players and tags; a string ends only at its own closing mark', () => {
+  const doc = readDab(
+    [
+      'game “Club final”', // 0
+      '  size 1x1',
+      '  players “Alice Smith” ‘Bob’',
+      '  tomove Bob',
+      '  [Event «Cup»] [Site „Berlin“]',
+      'position: ‘O’Brien’', // 5: the apostrophe ends a ‘…’ string
+      '  players “O’Brien” "Ann”', // 6: opened with ", so ” does not close it
+      '  size 1x1',
+    ].join('\n'),
+  );
+  const e = doc.entries[0];
+  assert.equal(e.title, 'Club final');
+  assert.deepEqual(e.titleRange, R(0, 5, 0, 17));
+  assert.deepEqual(e.players!.names, ['Alice Smith', 'Bob']);
+  assert.equal(doc.models[0].toMove, 1);
+  assert.deepEqual(
+    e.tags.map((t) => [t.name, t.value]),
+    [
+      ['Event', 'Cup'],
+      ['Site', 'Berlin'],
+    ],
+  );
+  assert.deepEqual(
+    doc.diagnostics.filter((d) => d.range.line < 5),
+    [],
+  );
+  const second = doc.diagnostics.filter((d) => d.range.line >= 5).map((d) => [d.code, d.range]);
+  assert.deepEqual(second, [
+    ['bad-header', R(5, 13, 5, 19)],
+    ['unterminated-string', R(6, 20, 6, 25)],
+  ]);
+  assert.equal(doc.entries[1].title, 'O');
+  assert.match(doc.diagnostics.find((d) => d.code === 'unterminated-string')!.message, /ends only with ", not ”/);
+});
+
+test('header mistakes: a colon after the keyword is allowed; a misspelt keyword is an error and starts its entry', () => {
+  const doc = readDab(
+    [
+      'gmae "a"', // 0: before any entry
+      '  size 2x2',
+      '  moves a1-b1',
+      'Game: "b"', // 3
+      '  size 3x3',
+      'POSTION "c"', // 5
+      '  size 1x1',
+      '  name "x"', // 7: indented, so a field, not a header
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    doc.entries.map((e) => [e.kind, e.title]),
+    [
+      ['game', 'a'],
+      ['game', 'b'],
+      ['position', 'c'],
+    ],
+  );
+  assert.equal(doc.entries[1].size!.width, 3);
+  assert.equal(doc.entries[2].size!.width, 1);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-header', R(0, 0, 0, 4)],
+      ['bad-header', R(5, 0, 5, 7)],
+      ['unknown-field', R(7, 2, 7, 6)],
+    ],
+  );
+  assert.match(doc.diagnostics[0].message, /did you mean 'game'\? It is read as a game header/);
+  assert.match(doc.diagnostics[1].message, /did you mean 'position'/);
+  assert.match(doc.diagnostics[2].message, /value is not read/);
+});
+
+test('a stray word at the start of a moves line is a bad move and the moves after it are read; an unknown field says what it hides', () => {
+  const doc = readDab(
+    [
+      'game', // 0
+      '  size 3x3',
+      '  moves a1-b1',
+      '    foo b1-c1 c1-d1', // 3
+      '    b', // 4
+      '    aa 12.a2-b2!', // 5
+      '  movse a3-b3', // 6: a misspelt field: unknown, and it says the moves are not read
+      '    a4-b4',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-move', R(3, 4, 3, 7)],
+      ['bad-move', R(4, 4, 4, 5)],
+      ['bad-move', R(5, 4, 5, 6)],
+      ['unknown-field', R(6, 2, 6, 7)],
+    ],
+  );
+  assert.deepEqual(
+    doc.models[0].plies.map((m) => m.name),
+    ['a1-b1', 'b1-c1', 'c1-d1', 'a2-b2'],
+  );
+  assert.match(
+    doc.diagnostics[3].message,
+    /did you mean 'moves'\? it ends the moves field above, so the text after it is not read as moves/,
+  );
+});
+
+test('a file that is not UTF-8: an error at the first U+FFFD or NUL; UTF-16 is not read further', () => {
+  const latin1 = readDab(Buffer.from('game "x"\n  size 1x1\n  players "Ren\xe9e" "Bob"\n', 'latin1').toString('utf8'));
+  assert.deepEqual(
+    latin1.diagnostics.map((d) => [d.code, d.severity, d.range]),
+    [['bad-encoding', 'error', R(2, 14, 2, 15)]],
+  );
+  assert.match(latin1.diagnostics[0].message, /not UTF-8.*save the file as UTF-8/);
+  assert.equal(latin1.entries.length, 1);
+  const text16 = 'game "x"\r\n  size 1x1\r\n';
+  for (const bytes of [
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text16, 'utf16le')]),
+    Buffer.from(text16, 'utf16le'),
+  ]) {
+    const doc = readDab(bytes.toString('utf8'));
+    assert.deepEqual(
+      doc.diagnostics.map((d) => d.code),
+      ['bad-encoding'],
+    );
+    assert.match(doc.diagnostics[0].message, /UTF-16/);
+    assert.equal(doc.diagnostics[0].range.line, 0);
+    assert.equal(doc.entries.length, 0);
+  }
+  const nul = readDab('game "x"\n  size 2x2\n  moves a1-b1 \u0000 b1-c1\n');
+  assert.deepEqual(nul.diagnostics[0].range, R(2, 14, 2, 15));
+  assert.equal(nul.diagnostics[0].code, 'bad-encoding');
+});
+
+test('when the parser cap is reached, the diagnostics kept are the first ones of the file', () => {
+  // line 2: 3,000 quoted strings (reported when the field ends), line 3: 3,000 '}' (reported as lexed)
+  const doc = parseDab(`game\n  size 2x2\n  moves ${'"" '.repeat(3000)}\n  ${'} '.repeat(3000)}\n`);
+  assert.equal(doc.diagnostics.length, 2001);
+  assert.ok(doc.diagnostics.slice(0, 2000).every((d) => d.range.line === 2));
+  assert.deepEqual(doc.diagnostics[0].range, R(2, 8, 2, 10));
+  assert.equal(doc.diagnostics[2000].code, 'too-many-diagnostics');
+});
+
+test('tomove that fits both players says so; a tag with two values says it takes one', () => {
+  const a = readDab('game\n  size 1x1\n  players "bob" "Bob"\n  tomove BOB\n');
+  assert.deepEqual(
+    a.diagnostics.map((d) => [d.code, d.range]),
+    [['bad-tomove', R(3, 9, 3, 12)]],
+  );
+  assert.match(a.diagnostics[0].message, /ignoring case, both players, "bob" and "Bob"/);
+  const b = readDab('game\n  size 1x1\n  players "Xena" "Xavier"\n  tomove x\n');
+  assert.match(b.diagnostics[0].message, /'x' is the initial of both players/);
+  const c = readDab('game\n  size 1x1\n  players "Ann" "Bob"\n  tomove Carl\n');
+  assert.match(c.diagnostics[0].message, /'Carl' is not a player here/);
+  const t = readDab('game\n  size 1x1\n  [Event "a" "b" c] [Round 3]\n  [Site "x"\n');
+  assert.deepEqual(
+    t.diagnostics.map((d) => [d.code, d.range]),
+    [
+      ['bad-tag', R(2, 13, 2, 18)],
+      ['bad-tag', R(3, 2, 3, 11)],
+    ],
+  );
+  assert.match(t.diagnostics[0].message, /tag Event takes one value/);
+  assert.match(t.diagnostics[1].message, /not closed/);
+  assert.deepEqual(
+    t.entries[0].tags.map((x) => [x.name, x.value]),
+    [
+      ['Event', 'a'],
+      ['Round', '3'],
+      ['Site', 'x'],
+    ],
+  );
+});

@@ -10,7 +10,7 @@ import { MAX_COMPONENTS, MAX_FILE_COMPONENTS, MAX_GROUP_DEPTH } from '../limits'
 
 /** A piece of the components text: a parenthesis, a component, a repeat `^n`, or something unreadable. */
 interface Piece {
-  kind: 'open' | 'close' | 'comp' | 'repeat' | 'bad';
+  kind: 'open' | 'close' | 'comp' | 'repeat' | 'bad' | 'plus';
   text: string;
   range: Range;
   size?: number;
@@ -34,12 +34,24 @@ export function componentsField(
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i];
     const top = stack[stack.length - 1];
-    if (p.kind === 'bad') {
+    if (p.kind === 'plus') {
+      // a '+' that separates nothing is harmless, but may stand where a component was forgotten
+      const before = pieces[i - 1]?.kind;
+      const after = pieces[i + 1]?.kind;
+      if (before === 'plus')
+        cx.report('warning', p.range, 'bad-component', "two '+' in a row: is a component missing between them?");
+      else if (before === undefined || before === 'open')
+        cx.report('warning', p.range, 'bad-component', "'+' with no component before it: is one missing?");
+      else if (after === undefined || after === 'close')
+        cx.report('warning', p.range, 'bad-component', "'+' with no component after it: is one missing?");
+    } else if (p.kind === 'bad') {
       cx.report(
         'error',
         p.range,
         'bad-component',
-        `'${clip(p.text)}' is not a component: write N for a chain of N boxes, Nl for a loop, with ^n to repeat (e.g. 3 + 4l + 6l^2)`,
+        /^\d{10,}/.test(p.text) || /[\^*]\d{10,}$/.test(p.text)
+          ? `'${clip(p.text)}' is out of range: a size or repeat count has at most 9 digits`
+          : `'${clip(p.text)}' is not a component: write N for a chain of N boxes, Nl for a loop, with ^n to repeat (e.g. 3 + 4l + 6l^2)`,
       );
     } else if (p.kind === 'open') {
       if (stack.length > MAX_GROUP_DEPTH) {
@@ -159,7 +171,10 @@ function componentPieces(toks: RawToken[]): Piece[] {
     const re = /\+|([^+]+)/g;
     let m: RegExpExecArray | null;
     while ((m = re.exec(t.text))) {
-      if (!m[1]) continue;
+      if (!m[1]) {
+        pieces.push({ kind: 'plus', text: '+', range: sub(t.range, m.index, m.index + 1) });
+        continue;
+      }
       const r = sub(t.range, m.index, m.index + m[1].length);
       const prev = pieces[pieces.length - 1];
       const glued =
@@ -186,10 +201,17 @@ function componentPieces(toks: RawToken[]): Piece[] {
   return pieces;
 }
 
+/** The token after `k`, comments aside. */
+function nextValue(toks: RawToken[], k: number): RawToken | undefined {
+  for (let j = k + 1; j < toks.length; j++) if (toks[j].type !== 'comment') return toks[j];
+  return undefined;
+}
+
 export function playField(cx: { report: Report }, base: FieldBase, toks: RawToken[]): PlayField {
   const f: PlayField = { ...base, steps: [] };
   let last: PlayStep | null = null;
-  for (const t of toks) {
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
     if (t.type === 'comment') {
       if (last) {
         last.comment = last.comment === null ? t.text : `${last.comment} ${t.text}`;
@@ -207,7 +229,7 @@ export function playField(cx: { report: Report }, base: FieldBase, toks: RawToke
       if (last && last.decision === null) {
         last.decision = dec[1].toLowerCase() as 'keep' | 'all';
         last.decisionRange = t.range;
-        last.text = `${last.text}:${last.decision}`;
+        last.text = `${last.text.replace(/:$/, '')}:${last.decision}`;
         last.range = span(last.range, t.range);
       } else {
         cx.report('error', t.range, 'bad-play', `'${t.text}' must follow a component, e.g. 3:${dec[1].toLowerCase()}`);
@@ -243,6 +265,8 @@ export function playField(cx: { report: Report }, base: FieldBase, toks: RawToke
       if (d === 'keep' || d === 'all') {
         step.decision = d;
         step.decisionRange = dr;
+      } else if (d === '' && /^(?:keep|all)$/i.test(nextValue(toks, k)?.text ?? '')) {
+        // `3: keep`, the decision after a space: read as `3 keep` (the next token)
       } else
         cx.report(
           'error',

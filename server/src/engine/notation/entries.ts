@@ -3,7 +3,7 @@
  * when an entry ends (fields that do not belong to its kind, `tomove` resolved against the players).
  */
 import type { Entry, EntryKind, Range, Tag } from './ast';
-import { resolvePlayer } from './names';
+import { initialOf, resolvePlayer } from './names';
 import { clip, range, span, type Report } from './text';
 import type { RawToken } from './tokens';
 
@@ -109,6 +109,27 @@ export function readTags(report: Report, toks: RawToken[], add: (tag: Tag) => vo
       continue;
     }
     if (!close || close.type !== 'punct' || close.text !== ']') {
+      // more before a ']' (`[Event "a" "b"]`): the tag is closed, but holds more than one value
+      let j = k + 3;
+      while (j < toks.length && !(toks[j].type === 'punct' && (toks[j].text === ']' || toks[j].text === '['))) j++;
+      if (j < toks.length && toks[j].text === ']') {
+        report(
+          'error',
+          span(toks[k + 3].range, toks[j - 1].range),
+          'bad-tag',
+          `tag ${name.text} takes one value: quote it whole, e.g. [${name.text} "a b"]; this text is ignored`,
+        );
+        if (!val.unterminated)
+          add({
+            name: name.text,
+            value: val.text,
+            range: span(open.range, toks[j].range),
+            nameRange: name.range,
+            valueRange: val.range,
+          });
+        k = j + 1;
+        continue;
+      }
       report('error', span(open.range, val.range), 'bad-tag', `tag ${name.text} is not closed: add ']'`);
       k = skipTo(toks, k + 1, ']');
       if (!val.unterminated)
@@ -166,7 +187,17 @@ export function checkEntry(e: Entry, push: (r: Range, code: string, message: str
   if (e.tomove && e.tomove.text !== null) {
     const names: [string, string] = e.players?.names ?? ['A', 'B'];
     const p = resolvePlayer(e.tomove.text, names);
-    if (p === null) {
+    const low = e.tomove.text.toLowerCase();
+    const bothInitial =
+      [...low].length === 1 && initialOf(names[0]).toLowerCase() === low && initialOf(names[1]).toLowerCase() === low;
+    if (p === null && (low === names[0].toLowerCase() || bothInitial)) {
+      // it fits both players (names that differ only in case, or a shared initial)
+      push(
+        e.tomove.valueRange!,
+        'bad-tomove',
+        `'${clip(e.tomove.text)}' ${bothInitial ? 'is the initial of' : 'names, ignoring case,'} both players, ${names.map((x) => `"${clip(x)}"`).join(' and ')}: write the name exactly as in players, or first or second`,
+      );
+    } else if (p === null) {
       push(
         e.tomove.valueRange!,
         'bad-tomove',

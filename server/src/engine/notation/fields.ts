@@ -128,7 +128,7 @@ export function scoreField(cx: FieldContext, base: FieldBase, toks: RawToken[]):
       bad = bad ?? t.range;
       continue;
     }
-    const re = /(\d+)|([-:–])|([^\d\-:–]+)/g;
+    const re = /(\d+)|([-:\u2010-\u2015\u2212])|([^\d\-:\u2010-\u2015\u2212]+)/g;
     let m: RegExpExecArray | null;
     while ((m = re.exec(t.text))) {
       const r = sub(t.range, m.index, m.index + m[0].length);
@@ -176,7 +176,16 @@ export function valueField(cx: FieldContext, base: FieldBase, toks: RawToken[]):
     return f;
   }
   f.valueRange = v[0].range;
-  const m = /^([+\-−–]?)(\d{1,9})$/.exec(v[0].text);
+  const m = /^([+\-\u2010-\u2015\u2212]?)(\d{1,9})$/.exec(v[0].text);
+  if (v[0].type === 'word' && !m && /^[+\-\u2010-\u2015\u2212]?\d+$/.test(v[0].text)) {
+    cx.report(
+      'error',
+      v[0].range,
+      'bad-value',
+      `'${clip(v[0].text)}' is out of range: a value has at most 9 digits (it counts boxes)`,
+    );
+    return f;
+  }
   if (v[0].type !== 'word' || !m) {
     cx.report(
       'error',

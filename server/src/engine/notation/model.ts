@@ -165,6 +165,34 @@ function lineProblem(g: BoardGeometry, text: string): 'off-board' | 'not-adjacen
   return 'not-adjacent';
 }
 
+/**
+ * The message for a line that is not on the board: the geometry's, but for a littlegolem code off
+ * the board, which letter is out of range (its dots may lie past column z, which has no name).
+ */
+function lineMessage(g: BoardGeometry, text: string, message: string): string {
+  const lg = /^([hv])([a-z])([a-z])$/i.exec(text);
+  if (!lg) return message;
+  const h = lg[1].toLowerCase() === 'h';
+  const row = lg[2].toLowerCase(),
+    col = lg[3].toLowerCase();
+  // h codes: rows a.. (height + 1 dot rows), columns a.. (width lines); v codes the other way round
+  const rows = h ? g.height + 1 : g.height,
+    cols = h ? g.width : g.width + 1;
+  const letters = (n: number) => `a..${String.fromCharCode(96 + n)}`;
+  const bad: string[] = [];
+  if (row.charCodeAt(0) - 97 >= rows) bad.push(`its row letter '${lg[2]}' (rows ${letters(rows)})`);
+  if (col.charCodeAt(0) - 97 >= cols) bad.push(`its column letter '${lg[3]}' (columns ${letters(cols)})`);
+  const x = col.charCodeAt(0) - 97,
+    y = row.charCodeAt(0) - 97;
+  const dots = h ? [x, y, x + 1, y] : [x, y, x, y + 1];
+  // the dots by name when both have one (column letters stop at z)
+  const named =
+    dots[2] < 26
+      ? ` (${String.fromCharCode(97 + dots[0])}${dots[1] + 1}-${String.fromCharCode(97 + dots[2])}${dots[3] + 1})`
+      : '';
+  return `littlegolem move '${text}'${named} is off the ${g.width}x${g.height} board: ${bad.join(' and ')} ${bad.length > 1 ? 'are' : 'is'} out of range for '${h ? 'h' : 'v'}' codes here`;
+}
+
 /** Match a diagram cell's text against the players: a unique initial or a full name. */
 function ownerOf(text: string, players: [string, string]): 0 | 1 | 'ambiguous' | null {
   const low = text.toLowerCase();
@@ -270,7 +298,7 @@ function buildBoard(entry: Entry, m: EntryModel): void {
     const p = parseLine(g, t.text);
     if (!p.ok) {
       const code = lineProblem(g, t.text);
-      diag(out, 'error', t.range, code, p.message);
+      diag(out, 'error', t.range, code, lineMessage(g, t.text, p.message));
       continue;
     }
     if (s.isDrawn(p.line)) {
@@ -452,7 +480,7 @@ function replayLine(
     const p = parseLine(g, t.text);
     if (!p.ok) {
       mm.problem = lineProblem(g, t.text);
-      diag(out, 'error', t.range, mm.problem, p.message);
+      diag(out, 'error', t.range, mm.problem, lineMessage(g, t.text, p.message));
       return;
     }
     mm.line = p.line;
@@ -589,7 +617,8 @@ function buildEndgame(entry: Entry, m: EntryModel): void {
   let leftCount = comps.length;
   const opened = new Map<string, number>();
   let opener: Player = m.toMove;
-  let score: [number, number] | null = [m.score[0], m.score[1]];
+  // without components (none written, or none readable: already an error) play is not followed
+  let score: [number, number] | null = comps.length ? [m.score[0], m.score[1]] : null;
   const steps = entry.play?.steps ?? [];
   steps.forEach((st, index) => {
     const sm: PlayStepModel = {

@@ -2,7 +2,8 @@
  * The reader of the `moves` field: move numbers (`12.`, `12...`), moves in three spellings
  * (`a1-b1`, `a1b1`, littlegolem `haa`), annotation glyphs, brace comments attached to the move
  * before them, variations `( … )` nested to any depth (each an alternative to the move before it),
- * and littlegolem turn brackets (`;b[hdbhae]`, with SGF's `(;` … `)` wrapping ignored).
+ * and littlegolem turn brackets (`;b[hdbhae]`, with SGF's `(;` … `)` wrapping ignored, and an SGF
+ * tree's branches after the first left out with a warning).
  */
 import type { FieldBase, Glyph, LittlegolemTurn, MoveToken, MovesField, Range, Variation } from './ast';
 import { clip, span, sub, type Report } from './text';
@@ -14,6 +15,8 @@ const GLYPHS = new Set(['!', '?', '!!', '??', '!?', '?!']);
 /** An open parenthesis: SGF wrapping (ignored), or a variation being read. */
 interface Group {
   sgf: boolean;
+  /** An SGF tree or branch `(;` … `)` (sgf is also set on a '(' ignored as too deep). */
+  tree?: boolean;
   open: Range;
   /** Where the moves read inside go (for SGF wrapping: the enclosing list). */
   moves: MoveToken[];
@@ -31,9 +34,14 @@ export interface MoveWordPart {
   form: MoveToken['form'];
 }
 
-/** Split a written move (or glued littlegolem codes) into moves; undefined when it is not a move. */
+/**
+ * Split a written move (or glued littlegolem codes) into moves; undefined when it is not a move.
+ * The dash between two dots may be a typographic one (‐ ‑ ‒ – — −, as word processors write it);
+ * the move's text has the ASCII '-' (one character for one, so ranges are unchanged).
+ */
 export function splitMoveWord(s: string): MoveWordPart[] | undefined {
-  if (/^[a-zA-Z][0-9]{1,2}-[a-zA-Z][0-9]{1,2}$/.test(s)) return [{ text: s, start: 0, end: s.length, form: 'dots' }];
+  if (/^[a-zA-Z][0-9]{1,2}[-\u2010-\u2015\u2212][a-zA-Z][0-9]{1,2}$/.test(s))
+    return [{ text: s.replace(/[\u2010-\u2015\u2212]/, '-'), start: 0, end: s.length, form: 'dots' }];
   if (/^[a-zA-Z][0-9]{1,2}[a-zA-Z][0-9]{1,2}$/.test(s)) return [{ text: s, start: 0, end: s.length, form: 'compact' }];
   if (s.length % 3 === 0 && /^(?:[hvHV][a-zA-Z][a-zA-Z])+$/.test(s)) {
     const out: MoveWordPart[] = [];
@@ -58,6 +66,8 @@ class MovesReader {
   private lastToken: Range | null = null;
   /** Open parentheses, innermost last. */
   private readonly groups: Group[] = [];
+  /** Whether the last token (comments aside) closed an SGF tree or branch. */
+  private sgfJustClosed = false;
 
   constructor(
     private readonly report: Report,
@@ -72,6 +82,8 @@ class MovesReader {
     while (k < toks.length) {
       const t = toks[k];
       this.lastToken = t.range;
+      const afterSgf = this.sgfJustClosed;
+      if (t.type !== 'comment') this.sgfJustClosed = false;
       // a move number alone (12.) makes no content: `(12.)` is an empty variation
       if (t.type !== 'comment' && t.text !== ')' && !/^\d+\.+$/.test(t.text) && this.groups.length)
         this.groups[this.groups.length - 1].content = true;
@@ -98,11 +110,18 @@ class MovesReader {
       }
       if (t.type === 'punct') {
         if (t.text === '(') {
-          this.open(t, toks[k + 1]);
+          const nx = toks[k + 1];
+          // `(;b[haa](;r[hab])(;r[hbb]))`: a second SGF branch is an alternative to the first
+          if (afterSgf && nx && nx.type === 'punct' && nx.text === ';') {
+            k = this.sgfBranch(toks, k);
+            continue;
+          }
+          this.open(t, nx);
           k++;
           continue;
         }
         if (t.text === ')') {
+          this.sgfJustClosed = this.groups.length > 0 && this.groups[this.groups.length - 1].tree === true;
           this.close(t);
           k++;
           continue;
@@ -153,7 +172,15 @@ class MovesReader {
     this.pendingNumber = null;
     const outer = this.line;
     if (next && next.type === 'punct' && next.text === ';') {
-      this.groups.push({ sgf: true, open: t.range, moves: outer, branch: null, depth: this.depth, content: false });
+      this.groups.push({
+        sgf: true,
+        tree: true,
+        open: t.range,
+        moves: outer,
+        branch: null,
+        depth: this.depth,
+        content: false,
+      });
       return;
     }
     const depth = this.depth + 1;
@@ -178,6 +205,32 @@ class MovesReader {
           : 'a variation must follow the move it replaces, e.g. (25. b6-c6 (25. a1-b1)); this one starts its enclosing variation, before any move — it is left out',
       );
     this.groups.push({ sgf: false, open: t.range, moves: [], branch, depth, content: false });
+  }
+
+  /**
+   * An SGF branch `(;` … `)` after another one (at `k`, the '('): dab follows an SGF tree's first
+   * branch only (its main line), so this one is left out with a warning. Returns the index after it.
+   */
+  private sgfBranch(toks: RawToken[], k: number): number {
+    let depth = 0;
+    let m = k;
+    for (; m < toks.length; m++) {
+      const x = toks[m];
+      if (x.type !== 'punct') continue;
+      if (x.text === '(') depth++;
+      else if (x.text === ')' && --depth === 0) break;
+    }
+    const end = m < toks.length ? m : toks.length - 1;
+    this.report(
+      'warning',
+      span(toks[k].range, toks[end].range),
+      'bad-variation',
+      'SGF variations are not read: dab follows the first branch of an SGF tree (its main line), and this further branch is left out; to keep it, write its moves as a variation ( … ) after the move it replaces',
+    );
+    this.sgfJustClosed = m < toks.length;
+    this.attach = null;
+    this.pendingNumber = null;
+    return end + 1;
   }
 
   /** ')' (or the end of the field, `t` null) closes the innermost group. */

@@ -58,15 +58,19 @@ const ALIASES: Record<string, string> = {
   board: 'diagram',
 };
 
-/** The keyword a misspelt or aliased word most likely means, if any is close enough. */
+/**
+ * The keyword a misspelt or aliased word (in lower case) most likely means, if any is close enough:
+ * one edit away for a keyword of up to 4 letters, two for a longer one (an edit inserts, deletes or
+ * changes a letter, or swaps two neighbours: `gmae` is one edit from `game`).
+ */
 export function suggest(word: string, options: readonly string[]): string | undefined {
   if (word.length > 40) return undefined;
-  if (ALIASES[word]) return ALIASES[word];
+  if (Object.prototype.hasOwnProperty.call(ALIASES, word)) return ALIASES[word];
   let best: string | undefined,
     bd = 3;
   for (const o of options) {
     const d = editDistance(word, o);
-    if (d < bd && d <= Math.max(1, Math.floor(o.length / 3))) {
+    if (d < bd && d <= (o.length <= 4 ? 1 : 2)) {
       bd = d;
       best = o;
     }
@@ -74,18 +78,24 @@ export function suggest(word: string, options: readonly string[]): string | unde
   return best;
 }
 
-/** Levenshtein distance, 99 when the lengths alone differ by more than 3. */
+/**
+ * Edit distance with swaps of neighbours (optimal string alignment), 99 when the lengths alone
+ * differ by more than 3.
+ */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 3) return 99;
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // rows i-2, i-1 and i of the table
+  let back = new Array<number>(b.length + 1).fill(0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let cur = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
+    cur[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, back[j - 2] + 1);
+      cur[j] = d;
     }
+    [back, prev, cur] = [prev, cur, back];
   }
-  return dp[b.length];
+  return prev[b.length];
 }

@@ -16,7 +16,8 @@ import { linesField, playersField, scoreField, sizeField, tomoveField, valueFiel
 import { movesField } from './moves';
 import { ENTRY_KINDS, FIELD_NAMES, suggest, type FieldName } from './names';
 import { byRange, firstNonSpace, isSpace, range, span, trimmedEnd } from './text';
-import { countValues, Lexer, newSink, type RawToken, type Sink } from './tokens';
+import { countValues, isQuote, Lexer, QUOTE_CLOSERS, newSink, type RawToken, type Sink } from './tokens';
+import { splitMoveWord } from './moves';
 
 import { MAX_DIAGNOSTICS, MAX_FILE_COMPONENTS } from '../limits';
 
@@ -74,6 +75,12 @@ class Parser {
   private afterDiagram = false;
   /** Tags written before the first header, given to the first entry. */
   private pendingTags: Tag[] = [];
+  /**
+   * The diagnostics of the field being read, reported when it ends in text order: its lexer reports
+   * a later line before its reader reports an earlier one, and when the cap is reached the
+   * diagnostics shown must be the first ones of the file.
+   */
+  private held: Diagnostic[] | null = null;
 
   constructor(text: string) {
     this.lines = text.split(/\r\n|\r|\n/);
@@ -83,6 +90,35 @@ class Parser {
   }
 
   report(severity: Severity, r: Range, code: string, message: string): void {
+    if (this.capped) return;
+    const held = this.held;
+    if (held) {
+      held.push({ severity, range: r, code, message });
+      // only the first MAX_DIAGNOSTICS (and one more, for the 'too many' line) can be shown
+      if (held.length > 4 * MAX_DIAGNOSTICS) {
+        held.sort(byRange);
+        held.length = MAX_DIAGNOSTICS + 1;
+      }
+      return;
+    }
+    this.emit(severity, r, code, message);
+  }
+
+  /** Start holding the diagnostics of the field being read (see `held`). */
+  private hold(): void {
+    this.held ??= [];
+  }
+
+  /** Report the held diagnostics in text order. */
+  private release(): void {
+    const held = this.held;
+    this.held = null;
+    if (!held) return;
+    held.sort(byRange);
+    for (const d of held) this.emit(d.severity, d.range, d.code, d.message);
+  }
+
+  private emit(severity: Severity, r: Range, code: string, message: string): void {
     if (this.capped) return;
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.capped = true;
@@ -102,6 +138,7 @@ class Parser {
   run(): ParseResult {
     const L = this.lines;
     const n = L.length;
+    if (this.checkEncoding()) return { entries: [], diagnostics: this.diagnostics };
     let carry: Sink | null = null;
     let i = 0;
     while (i < n) {
@@ -161,24 +198,47 @@ class Parser {
         i++;
         continue;
       }
-      if (word && isBareWord(t, f, word) && !this.continues(word)) {
+      if (word && isBareWord(t, f, word) && !this.continues(word, t, f)) {
+        const guess = suggest(lower, KEYWORDS);
+        if (guess !== undefined && HEADER_SET.has(guess) && this.headerLike(t, f, word)) {
+          // a misspelt header (`gmae "b"`): read as the header it most likely is, so that its
+          // fields are not taken for the previous entry's and the entry is not lost
+          this.finishField();
+          this.finishEntry();
+          this.afterDiagram = false;
+          this.startEntry(i, f, word, guess as EntryKind);
+          this.report(
+            'error',
+            range(i, f, i, f + word.length),
+            'bad-header',
+            `unknown entry keyword '${word}': did you mean '${guess}'? It is read as a ${guess} header`,
+          );
+          i++;
+          continue;
+        }
         if (!this.cur) {
           this.outside(i, f, t);
           i++;
           continue;
         }
+        const interrupted = this.field?.name;
         this.finishField();
         this.afterDiagram = false;
         this.touch(i, t);
         const after = f + word.length + (t[f + word.length] === ':' ? 1 : 0);
         const fb = this.startField('unknown', word, i, f, after);
-        const guess = suggest(lower, [...FIELD_NAMES, ...ENTRY_KINDS]);
+        const skipped =
+          interrupted === 'moves' || interrupted === 'lines'
+            ? `it ends the ${interrupted} field above, so the text after it is not read as ${interrupted} (nor anything up to the next field)`
+            : 'its value is not read (nor anything up to the next field)';
         this.report(
           'error',
           fb.keywordRange,
           'unknown-field',
           `unknown field '${word}'` +
-            (guess ? `: did you mean '${guess}'?` : `; fields are ${FIELD_NAMES.join(', ')} and [Tag "text"]`),
+            (guess ? `: did you mean '${guess}'? ` : '; ') +
+            skipped +
+            (guess ? '' : `; fields are ${FIELD_NAMES.join(', ')} and [Tag "text"]`),
         );
         if (this.lexer.lex(t, i, after, fb.sink)) carry = fb.sink;
         i++;
@@ -202,6 +262,7 @@ class Parser {
           i++;
           continue;
         }
+        this.hold();
         this.field = {
           name: 'none',
           keyword: '',
@@ -223,6 +284,7 @@ class Parser {
 
   /** A field whose keyword `word` starts at column f of line i and whose value starts at column `after`. */
   private startField(name: FieldBuilder['name'], word: string, i: number, f: number, after: number): FieldBuilder {
+    this.hold();
     this.field = {
       name,
       keyword: word,
@@ -233,14 +295,82 @@ class Parser {
     return this.field;
   }
 
-  /** Whether a bare word at the start of a line continues the current field rather than starting an unknown one. */
-  private continues(word: string): boolean {
+  /** Whether a bare word at the start of line `t` (column f) continues the current field rather than starting an unknown one. */
+  private continues(word: string, t: string, f: number): boolean {
     const fb = this.field;
     if (!fb) return false;
-    if (fb.name === 'moves' || fb.name === 'lines') return /^(?:[hv][a-z][a-z])+$/i.test(word);
+    if (fb.name === 'moves' || fb.name === 'lines') {
+      if (/^(?:[hv][a-z][a-z])+$/i.test(word)) return true;
+      // A stray word among the moves (`foo b1-c1 c1-d1`, `b`) is a bad move, and the moves after it
+      // are read; a word written like a keyword (close to one, or followed by ':') starts a field.
+      if (t[f + word.length] === ':' || suggest(word.toLowerCase(), KEYWORDS) !== undefined) return false;
+      return word.length <= 2 || movesFollow(t, f + word.length);
+    }
     if (fb.name === 'players') return countValues(fb.sink.tokens) < 2;
     if (fb.name === 'tomove') return countValues(fb.sink.tokens) === 0;
     if (fb.name === 'play') return /^(?:keep|all)$/i.test(word);
+    return false;
+  }
+
+  /**
+   * Whether line `t`, starting with `word` at column f, reads like an entry header: nothing after the
+   * word but an optional ':', a quoted title and a # comment, and not indented more than the
+   * current entry's header (fields are usually indented below it).
+   */
+  private headerLike(t: string, f: number, word: string): boolean {
+    if (this.cur && f > this.cur.entry.keywordRange.character) return false;
+    let k = f + word.length;
+    if (t[k] === ':') k++;
+    k = firstNonSpace(t, k);
+    if (k < 0 || t[k] === '#') return true;
+    if (!isQuote(t[k])) return false;
+    const closers = QUOTE_CLOSERS[t[k]];
+    for (k++; k < t.length && !closers.includes(t[k]); k++) if (t[k] === '\\') k++;
+    if (k >= t.length) return false;
+    k = firstNonSpace(t, k + 1);
+    return k < 0 || t[k] === '#';
+  }
+
+  /**
+   * A file that is not UTF-8 (its text is decoded already): report it at the first sign, U+FFFD (a
+   * byte that was not UTF-8) or U+0000. A UTF-16 text (every other character NUL) is not read
+   * further; returns true then.
+   */
+  private checkEncoding(): boolean {
+    const L = this.lines;
+    let at: { line: number; ch: number; c: string } | null = null;
+    let bad = 0;
+    for (let i = 0; i < L.length; i++) {
+      const l = L[i];
+      if (l.indexOf('\ufffd') < 0 && l.indexOf('\u0000') < 0) continue;
+      for (let c = 0; c < l.length; c++) {
+        const ch = l[c];
+        if (ch !== '\ufffd' && ch !== '\u0000') continue;
+        bad++;
+        at ??= { line: i, ch: c, c: ch };
+      }
+    }
+    if (!at) return false;
+    if (looksUtf16(L[0])) {
+      // the byte-order mark FF FE (or FE FF) was read as two U+FFFD
+      const bom = L[0].startsWith('\ufffd\ufffd') ? 2 : 1;
+      this.report(
+        'error',
+        range(0, 0, 0, Math.min(bom, L[0].length)),
+        'bad-encoding',
+        'the file is not UTF-8: it looks like UTF-16 (as Windows saves "Unicode" text), so it is not read; save it as UTF-8',
+      );
+      return true;
+    }
+    const more = bad > 1 ? `; ${bad} such characters in the file` : '';
+    this.report(
+      'error',
+      range(at.line, at.ch, at.line, at.ch + 1),
+      'bad-encoding',
+      at.c === '\ufffd'
+        ? `the file is not UTF-8: a byte here is not UTF-8 and is read as \ufffd (for example an 'é' saved as Latin-1 or Windows-1252)${more}; save the file as UTF-8`
+        : `the file is not UTF-8 text: a NUL character here (a binary or UTF-16 file?)${more}; save it as UTF-8`,
+    );
     return false;
   }
 
@@ -268,7 +398,8 @@ class Parser {
     const entry = newEntry(kind, false, range(i, f, i, trimmedEnd(t)), range(i, f, i, f + word.length));
     this.cur = { entry, implicit: false, lastLine: i, lastEnd: trimmedEnd(t), seen: new Map() };
     const sink = newSink();
-    this.lexer.lexLine(t, i, f + word.length, sink);
+    // `game: "title"` as `size: 3x3`: a ':' right after the keyword is allowed
+    this.lexer.lexLine(t, i, f + word.length + (t[f + word.length] === ':' ? 1 : 0), sink);
     readHeader(this.cx.report, entry, t, word, sink.tokens);
     this.takePendingTags(entry, `the ${kind} entry below`);
   }
@@ -308,6 +439,11 @@ class Parser {
   }
 
   private finishField(): void {
+    this.readField();
+    this.release();
+  }
+
+  private readField(): void {
     const fb = this.field;
     this.field = null;
     if (!fb) return;
@@ -397,6 +533,35 @@ class Parser {
   }
 }
 
+/** Field names and entry keywords: what a misspelt keyword may stand for. */
+const KEYWORDS: readonly string[] = [...FIELD_NAMES, ...ENTRY_KINDS];
+
+/** Whether the text of `t` from `from` holds a move (`b1-c1`, `12.a1-b1!`, `haa`) before any '#'. */
+function movesFollow(t: string, from: number): boolean {
+  const hash = t.indexOf('#', from);
+  const words = t.slice(from, hash < 0 ? t.length : hash).split(/[\s,;(){}[\]]+/);
+  for (const w of words) {
+    const core = w.replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
+    if (core && splitMoveWord(core)) return true;
+  }
+  return false;
+}
+
+/** Whether a first line reads like UTF-16 decoded as UTF-8: a NUL at every other character. */
+function looksUtf16(l: string): boolean {
+  const s = l.startsWith('\ufffd\ufffd') ? l.slice(2) : l;
+  const n = Math.min(s.length, 400);
+  if (n < 4) return false;
+  let even = 0,
+    odd = 0;
+  for (let k = 0; k < n; k++) {
+    if (s.charCodeAt(k) !== 0) continue;
+    if (k % 2 === 0) even++;
+    else odd++;
+  }
+  return Math.max(even, odd) >= Math.floor(n / 2) * 0.8;
+}
+
 /** Store a field read for the first time (a duplicate is read, reported, and kept only in `fields`). */
 function storeField<K extends keyof Entry>(e: Entry, name: K, v: Entry[K] & FieldBase, store: boolean): FieldBase {
   if (store) e[name] = v;
@@ -417,10 +582,10 @@ function leadingWord(t: string, f: number): string | undefined {
   return isBareWord(t, f, t.slice(f, k)) ? t.slice(f, k) : undefined;
 }
 
-/** Whether the word at `f` stands alone: followed by the end, a space, ':', '#', '"' or '{'. */
+/** Whether the word at `f` stands alone: followed by the end, a space, ':', '#', a quote or '{'. */
 function isBareWord(t: string, f: number, word: string): boolean {
   const next = t[f + word.length];
-  return next === undefined || isSpace(next) || next === ':' || next === '#' || next === '"' || next === '{';
+  return next === undefined || isSpace(next) || next === ':' || next === '#' || isQuote(next) || next === '{';
 }
 
 /** Parse a `.dab` document. Never throws; every problem is a diagnostic with an exact range. */

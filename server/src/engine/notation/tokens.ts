@@ -24,14 +24,32 @@ export function newSink(): Sink {
   return { tokens: [], brace: null };
 }
 
+/**
+ * The quote pairs a string may be written with: ASCII "…" and the typographic pairs that editors and
+ * word processors type instead (“…”, ‘…’, «…», „…“ and „…”). A string opened with one mark ends at a
+ * closing mark of its own pair only.
+ */
+export const QUOTE_CLOSERS: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\u201c': '\u201d',
+  '\u2018': '\u2019',
+  '\u00ab': '\u00bb',
+  '\u201e': '\u201c\u201d',
+};
+
+/** Whether `c` opens a string. */
+export function isQuote(c: string | undefined): boolean {
+  return c !== undefined && Object.prototype.hasOwnProperty.call(QUOTE_CLOSERS, c);
+}
+
 const WORD_STOP_CHARS = ' \t\f\v\u00a0\ufeff,#"{}[];()';
 const WORD_STOP = new Uint8Array(65536);
 for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
 
-/** A header line with nothing but an optional quoted title and comment (used to stop multi-line comments). */
+/** A header line with nothing but an optional ':', quoted title and comment (used to stop multi-line comments). */
 // spaces as isSpace (text.ts) has them, so a header the parser sees also ends an open comment
 const STRICT_HEADER =
-  /^[ \t\f\v\u00a0\ufeff]*(?:game|position|endgame)[ \t\f\v\u00a0\ufeff]*(?:"(?:[^"\\]|\\.)*"[ \t\f\v\u00a0\ufeff]*)?(?:#.*)?$/i;
+  /^[ \t\f\v\u00a0\ufeff]*(?:game|position|endgame)[ \t\f\v\u00a0\ufeff]*(?::[ \t\f\v\u00a0\ufeff]*)?(?:(?:"(?:[^"\\]|\\.)*"|\u201c(?:[^\u201d\\]|\\.)*\u201d|\u2018(?:[^\u2019\\]|\\.)*\u2019|\u00ab(?:[^\u00bb\\]|\\.)*\u00bb|\u201e(?:[^\u201c\u201d\\]|\\.)*[\u201c\u201d])[ \t\f\v\u00a0\ufeff]*)?(?:#.*)?$/i;
 
 export class Lexer {
   /** For each line: the next line strictly after it holding a '}' (n when none). */
@@ -85,7 +103,7 @@ export class Lexer {
         continue;
       }
       if (ch === '#') break;
-      if (ch === '"') {
+      if (isQuote(ch)) {
         c = this.string(text, ln, c, sink);
         continue;
       }
@@ -135,20 +153,21 @@ export class Lexer {
     this.nextClose[ln] = saveClose;
   }
 
-  /** A quoted string from the '"' at `c`; returns where lexing goes on. */
+  /** A quoted string from the opening quote at `c` (any pair of QUOTE_CLOSERS); returns where lexing goes on. */
   private string(text: string, ln: number, c: number, sink: Sink): number {
     const n = text.length;
+    const closers = QUOTE_CLOSERS[text[c]];
     let k = c + 1,
       val = '';
     let closed = false;
     while (k < n) {
       const d = text[k];
-      if (d === '\\' && k + 1 < n && (text[k + 1] === '"' || text[k + 1] === '\\')) {
+      if (d === '\\' && k + 1 < n && (text[k + 1] === '"' || text[k + 1] === '\\' || closers.includes(text[k + 1]))) {
         val += text[k + 1];
         k += 2;
         continue;
       }
-      if (d === '"') {
+      if (closers.includes(d)) {
         closed = true;
         break;
       }
@@ -161,7 +180,18 @@ export class Lexer {
     }
     const e = trimmedEnd(text);
     const r = range(ln, c, ln, Math.max(e, c + 1));
-    this.report('error', r, 'unterminated-string', 'unterminated string: add the closing quote (")');
+    const want = closers[closers.length - 1];
+    // a closing mark of another pair is the likely slip: "Alice” (opened with " but closed with ”)
+    const other = /[\u201d\u2019\u00bb\u201c"]/.exec(val);
+    this.report(
+      'error',
+      r,
+      'unterminated-string',
+      `unterminated string: add the closing quote (${want})` +
+        (other
+          ? `; a string opened with ${text[c]} ends only with ${closers.split('').join(' or ')}, not ${other[0]}`
+          : ''),
+    );
     sink.tokens.push({ type: 'string', text: val.trimEnd(), range: r, unterminated: true });
     return n;
   }
