@@ -85,6 +85,23 @@ test('grammar: entry headers with titles', async () => {
   hasScope(bare, 'endgame', 'keyword.other.entry.endgame.dab');
 });
 
+// The parser reads typographic quotes as strings (docs/notation.md §1): the colours follow it.
+test('grammar: typographic quotes in titles, names and strings; a colon after the entry keyword', async () => {
+  const [g, p, q, t] = await tokenize(
+    ['game: “O’Brien v Smith”', '  players ‘Ann’ «Bob»', '  players „Cy“ "D’Arcy"', '  tomove “Ann”'].join('\n'),
+  );
+  hasScope(g, 'game', 'keyword.other.entry.game.dab');
+  hasScope(g, 'O’Brien v Smith', 'entity.name.section.title.dab');
+  hasScope(g, '“', 'punctuation.definition.string.begin.dab');
+  hasScope(g, '”', 'punctuation.definition.string.end.dab');
+  hasScope(p, 'Ann', 'entity.name.player.dab');
+  hasScope(p, 'Bob', 'entity.name.player.dab');
+  hasScope(p, '«', 'punctuation.definition.string.begin.dab');
+  hasScope(q, 'Cy', 'entity.name.player.dab');
+  hasScope(q, 'D’Arcy', 'entity.name.player.dab');
+  hasScope(t, 'Ann', 'string.quoted.double.dab');
+});
+
 test('grammar: fields, strings, numbers, players', async () => {
   const lines = await tokenize(
     [
