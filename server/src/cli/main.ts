@@ -39,7 +39,8 @@ const USAGE = `usage:
 
   analyze   print the value of every position and the review of every move
   check     print only problems; exit 1 on any error, wrong value claim,
-            or (with --max-loss N) a move that throws away more than N boxes
+            or (with --max-loss N) a move of the main line (not of a variation)
+            that throws away more than N boxes
   render    draw one entry as SVG (dab render --help)
   import    print the .dab entry for a Dabble/KSquares .dbl file (dab import --help)
   cache     the proof store: every value and bound proven so far (dab cache --help)
