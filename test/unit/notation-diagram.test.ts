@@ -266,3 +266,15 @@ test('writeDiagram is the reader inverse: lines and owners survive the round tri
   }
   assert.ok(checked > 350);
 });
+
+// Found by a fuzz audit: a dot row cut short inside a line gave a range past the end of its line.
+test('diagram: a dot row cut short inside a line: every range stays on its line', () => {
+  const text = 'position "p"\n  diagram\n    +---+---+\n    |   |   |\n    +---+-\n';
+  const lines = text.split('\n');
+  const doc = readDab(text);
+  assert.ok(doc.diagnostics.some((d) => d.code === 'bad-diagram'));
+  for (const d of doc.diagnostics) {
+    assert.ok(d.range.endLine < lines.length, JSON.stringify(d));
+    assert.ok(d.range.endCharacter <= lines[d.range.endLine].length, `${d.message}: ${JSON.stringify(d.range)}`);
+  }
+});

@@ -504,20 +504,26 @@ test('a file that is not UTF-8: an error at the first U+FFFD or NUL; UTF-16 is n
   );
   assert.match(latin1.diagnostics[0].message, /not UTF-8.*save the file as UTF-8/);
   assert.equal(latin1.entries.length, 1);
-  const text16 = 'game "x"\r\n  size 1x1\r\n';
-  for (const bytes of [
-    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text16, 'utf16le')]),
-    Buffer.from(text16, 'utf16le'),
-  ]) {
-    const doc = readDab(bytes.toString('utf8'));
-    assert.deepEqual(
-      doc.diagnostics.map((d) => d.code),
-      ['bad-encoding'],
-    );
-    assert.match(doc.diagnostics[0].message, /UTF-16/);
-    assert.equal(doc.diagnostics[0].range.line, 0);
-    assert.equal(doc.entries.length, 0);
-  }
+  // a blank or short first line too (found by a fuzz audit: only the first line was looked at)
+  for (const text16 of [
+    'game "x"\r\n  size 1x1\r\n',
+    '\r\n# c\r\ngame "x"\r\n  size 1x1\r\n',
+    '#\ngame "x"\n  size 1x1\n',
+  ])
+    for (const bytes of [
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text16, 'utf16le')]),
+      Buffer.from(text16, 'utf16le'),
+      Buffer.from(text16, 'utf16le').swap16(),
+    ]) {
+      const doc = readDab(bytes.toString('utf8'));
+      assert.deepEqual(
+        doc.diagnostics.map((d) => d.code),
+        ['bad-encoding'],
+      );
+      assert.match(doc.diagnostics[0].message, /UTF-16/);
+      assert.equal(doc.diagnostics[0].range.line, 0);
+      assert.equal(doc.entries.length, 0);
+    }
   const nul = readDab('game "x"\n  size 2x2\n  moves a1-b1 \u0000 b1-c1\n');
   assert.deepEqual(nul.diagnostics[0].range, R(2, 14, 2, 15));
   assert.equal(nul.diagnostics[0].code, 'bad-encoding');

@@ -268,7 +268,7 @@ function readDotRow(
       } else if (dashes > 0 && spaces > 0) {
         report(
           'error',
-          range(ln, a, ln, b),
+          range(ln, a, ln, Math.min(b, e)), // a row cut short: the line's end
           'bad-diagram',
           "a line between two dots must be all '-' (drawn) or all spaces (undrawn)",
         );

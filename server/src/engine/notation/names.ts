@@ -66,17 +66,28 @@ const ALIASES: Record<string, string> = {
 export function suggest(word: string, options: readonly string[]): string | undefined {
   if (word.length > 40) return undefined;
   if (Object.prototype.hasOwnProperty.call(ALIASES, word)) return ALIASES[word];
+  // every word that starts a line is asked about (a file of 50,000 such lines): remembered, and
+  // only keywords of a length within reach are compared
+  let memo = suggested.get(options);
+  if (!memo) suggested.set(options, (memo = new Map()));
+  const known = memo.get(word);
+  if (known !== undefined) return known || undefined;
   let best: string | undefined,
     bd = 3;
   for (const o of options) {
+    if (Math.abs(word.length - o.length) > (o.length <= 4 ? 1 : 2)) continue;
     const d = editDistance(word, o);
     if (d < bd && d <= (o.length <= 4 ? 1 : 2)) {
       bd = d;
       best = o;
     }
   }
+  if (memo.size >= 1000) memo.clear();
+  memo.set(word, best ?? '');
   return best;
 }
+/** suggest()'s answers by option list and word ('' for none); each list's cleared when full. */
+const suggested = new WeakMap<readonly string[], Map<string, string>>();
 
 /**
  * Edit distance with swaps of neighbours (optimal string alignment), 99 when the lengths alone

@@ -351,7 +351,11 @@ class Parser {
       }
     }
     if (!at) return false;
-    if (looksUtf16(L[0])) {
+    // the start of the text, lines joined again (a UTF-16 newline is "\n\0": split, the NUL would
+    // start the next line, and a short or blank first line says nothing alone)
+    let head = '';
+    for (let i = 0; i < L.length && head.length < 400; i++) head += (i > 0 ? '\n' : '') + L[i].slice(0, 400);
+    if (looksUtf16(head)) {
       // the byte-order mark FF FE (or FE FF) was read as two U+FFFD
       const bom = L[0].startsWith('\ufffd\ufffd') ? 2 : 1;
       this.report(
@@ -547,7 +551,7 @@ function movesFollow(t: string, from: number): boolean {
   return false;
 }
 
-/** Whether a first line reads like UTF-16 decoded as UTF-8: a NUL at every other character. */
+/** Whether the start of a text reads like UTF-16 decoded as UTF-8: a NUL at every other character. */
 function looksUtf16(l: string): boolean {
   const s = l.startsWith('\ufffd\ufffd') ? l.slice(2) : l;
   const n = Math.min(s.length, 400);
