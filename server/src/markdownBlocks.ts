@@ -55,13 +55,11 @@ export function renderDabBlock(info: string, content: string): string {
  */
 export function fenceOptions(info: string): { entry?: number; ply?: number } | { error: string } {
   const out: { entry?: number; ply?: number } = {};
-  const seen: { entry?: string; ply?: string } = {};
   for (const word of info.trim().split(/\s+/).filter(Boolean)) {
     const m = /^(entry|ply)=(\d{1,9})$/.exec(word);
     const name = m?.[1] as 'entry' | 'ply' | undefined;
     if (!m || !name || (name === 'entry' && Number(m[2]) < 1)) return { error: badFenceOption(word) };
-    if (seen[name] !== undefined) return { error: repeatedFenceOption(name, seen[name], word) };
-    seen[name] = word;
+    if (out[name] !== undefined) return { error: repeatedFenceOption(name, `${name}=${out[name]}`, word) };
     out[name] = Number(m[2]);
   }
   return out;

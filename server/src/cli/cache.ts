@@ -7,7 +7,8 @@ import { ProofStore } from '../store';
 import { positionOfKey, type Proof } from '../store/proof';
 import { BATCH_TABLE_MB, Solver } from '../engine/solver';
 import { IMPORT_VERIFY_MS } from '../engine/limits';
-import { plainDecimal } from './input';
+import { plainDecimal, readInput } from './input';
+import { MAX_IMPORT_BYTES } from '../store/proofStore';
 import { existsSync } from 'node:fs';
 
 export const CACHE_USAGE = `usage:
@@ -94,7 +95,10 @@ export function cacheCommand(argv: string[], path: string | null): number {
     } else {
       let r;
       try {
-        r = store.importFrom(file!, reprove(verifyMs));
+        r =
+          file === '-'
+            ? store.importText(readInput('-', MAX_IMPORT_BYTES), 'standard input', reprove(verifyMs))
+            : store.importFrom(file!, reprove(verifyMs));
       } catch (e) {
         err((e as Error).message);
         return 1;

@@ -21,15 +21,15 @@ export function plainDecimal(text: string | undefined, fraction = false): number
 /** Something to wait on for a few milliseconds in synchronous code (Atomics.wait). */
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-const tooBig = (bytes: number) =>
-  new Error(`${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${MAX_FILE_BYTES / 1e6} MB`);
+const tooBig = (bytes: number, max: number) =>
+  new Error(`${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${max / 1e6} MB`);
 
 /**
- * The text of a file, or of standard input for '-': a regular file of at most MAX_FILE_BYTES (not a
+ * The text of a file, or of standard input for '-': a regular file of at most `maxBytes` (not a
  * device such as /dev/zero, nor a file that would take the memory of a record of millions of
  * moves), without its byte-order mark. Throws an Error whose message says what is wrong.
  */
-export function readInput(file: string): string {
+export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
   if (file === '-') {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -49,14 +49,14 @@ export function readInput(file: string): string {
       }
       if (n === 0) break;
       total += n;
-      if (total > MAX_FILE_BYTES) throw tooBig(total);
+      if (total > maxBytes) throw tooBig(total, maxBytes);
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
     return withoutBom(Buffer.concat(chunks).toString('utf8'));
   }
   const st = statSync(file);
   if (!st.isFile()) throw new Error('not a regular file');
-  if (st.size > MAX_FILE_BYTES) throw tooBig(st.size);
+  if (st.size > maxBytes) throw tooBig(st.size, maxBytes);
   return withoutBom(readFileSync(file, 'utf8'));
 }
 

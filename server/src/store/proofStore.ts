@@ -10,7 +10,7 @@
  * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
  * search cost (NIM_REGION_NODES), budget traces by age.
  */
-import { lstatSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
@@ -91,7 +91,7 @@ export interface ImportReport {
 
 const MAX_REJECTED_LISTED = 1000;
 /** An import file's size at most: about 2 million records. */
-const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
 /** Combine two proofs of one position; 'conflict' when they contradict (one of them is wrong). */
 export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
@@ -427,17 +427,30 @@ export class ProofStore {
   }
 
   /**
-   * Read an export file (`-`: standard input); every record is checked, and merged with what is stored. `verify` re-proves each record that passes the checks (cli/cache.ts): it returns the record to
-   * keep, or why not. A checksum only catches damage, not a forged or mistaken record, so a record
-   * is never believed because a file says so.
+   * Read an export file (a regular file of at most MAX_IMPORT_BYTES, not /dev/zero, which never
+   * ends) and import it (importText).
    */
   importFrom(file: string, verify?: (key: string, proof: Proof) => Proof | string): ImportReport {
+    const st = statSync(file);
+    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+    if (st.size > MAX_IMPORT_BYTES)
+      throw new Error(
+        `${file} is ${(st.size / 1e6).toFixed(0)} MB: an import reads files up to ${MAX_IMPORT_BYTES / 1e6} MB`,
+      );
+    return this.importText(readFileSync(file, 'utf8'), file, verify);
+  }
+
+  /**
+   * Import an export's text (`name` says where it came from in messages): every record is checked,
+   * and merged with what is stored. `verify` re-proves each record that passes the checks
+   * (cli/cache.ts): it returns the record to keep, or why not. A checksum only catches damage, not a
+   * forged or mistaken record, so a record is never believed because a file says so.
+   */
+  importText(text: string, name: string, verify?: (key: string, proof: Proof) => Proof | string): ImportReport {
     const report: ImportReport = { read: 0, added: 0, improved: 0, unchanged: 0, rejected: [], rejectedCount: 0 };
     const reject = (r: { line: number; reason: string }) => {
       if (report.rejectedCount++ < MAX_REJECTED_LISTED) report.rejected.push(r);
     };
-    const text = readImportText(file);
-    const name = file === '-' ? 'standard input' : file;
     const lines = text.split('\n');
     let header: unknown;
     try {
@@ -720,38 +733,4 @@ function rawKey(state: BoardState): string {
   let hex = '';
   for (let w = nw - 1; w >= 0; w--) hex += words[w].toString(16).padStart(8, '0');
   return `${g.width}x${g.height}:${hex}`;
-}
-
-/**
- * The text of an import: a regular file (not /dev/zero, which never ends), or standard input for
- * `-`, read up to MAX_IMPORT_BYTES (a pipe has no size to check first).
- */
-function readImportText(file: string): string {
-  const tooBig = (what: string) =>
-    new Error(`${what} is more than ${MAX_IMPORT_BYTES / 1e6} MB: an import reads up to ${MAX_IMPORT_BYTES / 1e6} MB`);
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    const chunk = Buffer.alloc(1 << 20);
-    let total = 0;
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(0, chunk, 0, chunk.length, null);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EAGAIN') continue; // a non-blocking stdin with nothing yet
-        if (code === 'EOF') break;
-        throw e;
-      }
-      if (n === 0) break;
-      total += n;
-      if (total > MAX_IMPORT_BYTES) throw tooBig('standard input');
-      chunks.push(Buffer.from(chunk.subarray(0, n)));
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  const st = statSync(file);
-  if (!st.isFile()) throw new Error(`${file} is not a regular file`);
-  if (st.size > MAX_IMPORT_BYTES) throw tooBig(`${file} (${(st.size / 1e6).toFixed(0)} MB)`);
-  return readFileSync(file, 'utf8');
 }

@@ -16,7 +16,7 @@ import { linesField, playersField, scoreField, sizeField, tomoveField, valueFiel
 import { movesField } from './moves';
 import { ENTRY_KINDS, FIELD_NAMES, suggest, type FieldName } from './names';
 import { byRange, firstNonSpace, isSpace, range, span, trimmedEnd } from './text';
-import { countValues, isQuote, Lexer, QUOTE_CLOSERS, newSink, type RawToken, type Sink } from './tokens';
+import { countValues, isHeaderRest, isQuote, Lexer, newSink, type RawToken, type Sink } from './tokens';
 import { splitMoveWord } from './moves';
 
 import { MAX_DIAGNOSTICS, MAX_FILE_COMPONENTS } from '../limits';
@@ -319,16 +319,7 @@ class Parser {
    */
   private headerLike(t: string, f: number, word: string): boolean {
     if (this.cur && f > this.cur.entry.keywordRange.character) return false;
-    let k = f + word.length;
-    if (t[k] === ':') k++;
-    k = firstNonSpace(t, k);
-    if (k < 0 || t[k] === '#') return true;
-    if (!isQuote(t[k])) return false;
-    const closers = QUOTE_CLOSERS[t[k]];
-    for (k++; k < t.length && !closers.includes(t[k]); k++) if (t[k] === '\\') k++;
-    if (k >= t.length) return false;
-    k = firstNonSpace(t, k + 1);
-    return k < 0 || t[k] === '#';
+    return isHeaderRest(t.slice(f + word.length));
   }
 
   /**
@@ -402,8 +393,9 @@ class Parser {
     const entry = newEntry(kind, false, range(i, f, i, trimmedEnd(t)), range(i, f, i, f + word.length));
     this.cur = { entry, implicit: false, lastLine: i, lastEnd: trimmedEnd(t), seen: new Map() };
     const sink = newSink();
-    // `game: "title"` as `size: 3x3`: a ':' right after the keyword is allowed
-    this.lexer.lexLine(t, i, f + word.length + (t[f + word.length] === ':' ? 1 : 0), sink);
+    // `game: "title"` (or `game : "title"`, as a header line ending a comment has it): the ':' is allowed
+    const k = firstNonSpace(t, f + word.length);
+    this.lexer.lexLine(t, i, k >= 0 && t[k] === ':' ? k + 1 : f + word.length, sink);
     readHeader(this.cx.report, entry, t, word, sink.tokens);
     this.takePendingTags(entry, `the ${kind} entry below`);
   }

@@ -46,10 +46,24 @@ const WORD_STOP_CHARS = ' \t\f\v\u00a0\ufeff,#"{}[];()';
 const WORD_STOP = new Uint8Array(65536);
 for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
 
-/** A header line with nothing but an optional ':', quoted title and comment (used to stop multi-line comments). */
-// spaces as isSpace (text.ts) has them, so a header the parser sees also ends an open comment
-const STRICT_HEADER =
-  /^[ \t\f\v\u00a0\ufeff]*(?:game|position|endgame)[ \t\f\v\u00a0\ufeff]*(?::[ \t\f\v\u00a0\ufeff]*)?(?:(?:"(?:[^"\\]|\\.)*"|\u201c(?:[^\u201d\\]|\\.)*\u201d|\u2018(?:[^\u2019\\]|\\.)*\u2019|\u00ab(?:[^\u00bb\\]|\\.)*\u00bb|\u201e(?:[^\u201c\u201d\\]|\\.)*[\u201c\u201d])[ \t\f\v\u00a0\ufeff]*)?(?:#.*)?$/i;
+/**
+ * What follows the keyword on a header line: nothing but an optional ':', a quoted title (any pair of
+ * QUOTE_CLOSERS) and a comment. Spaces as isSpace (text.ts) has them, so a header the parser sees
+ * also ends an open comment.
+ */
+const HEADER_REST =
+  /[ \t\f\v\u00a0\ufeff]*(?::[ \t\f\v\u00a0\ufeff]*)?(?:(?:"(?:[^"\\]|\\.)*"|\u201c(?:[^\u201d\\]|\\.)*\u201d|\u2018(?:[^\u2019\\]|\\.)*\u2019|\u00ab(?:[^\u00bb\\]|\\.)*\u00bb|\u201e(?:[^\u201c\u201d\\]|\\.)*[\u201c\u201d])[ \t\f\v\u00a0\ufeff]*)?(?:#.*)?$/;
+/** A header line (used to stop multi-line comments). */
+const STRICT_HEADER = new RegExp(
+  String.raw`^[ \t\f\v\u00a0\ufeff]*(?:game|position|endgame)` + HEADER_REST.source,
+  'i',
+);
+const AFTER_KEYWORD = new RegExp('^' + HEADER_REST.source);
+
+/** Whether `rest`, the text after a word at the start of a line, is what a header line has after its keyword. */
+export function isHeaderRest(rest: string): boolean {
+  return AFTER_KEYWORD.test(rest);
+}
 
 export class Lexer {
   /** For each line: the next line strictly after it holding a '}' (n when none). */
