@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { hugePageEnv, hugePageSupport } from '../../shared/hugePages';
 
 /** Set in the second process's environment: the first process's pid. */
-const PARENT_VARIABLE = 'DAB_RELAUNCHED_BY';
+export const PARENT_VARIABLE = 'DAB_RELAUNCHED_BY';
 /** How often the second process checks that its parent still runs (ms). */
 export const WATCH_MS = 200;
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -29,7 +29,10 @@ export function relaunchWithHugePages(argv: string[], runHere: () => void): bool
   const parent = process.env[PARENT_VARIABLE];
   if (parent !== undefined) {
     delete process.env[PARENT_VARIABLE];
-    if (Number(parent) === process.ppid) watchParent(process.ppid);
+    // the first process died before this one got here (a signal between its spawn and its
+    // handlers, or SIGKILL): nobody waits for the work, so it ends as the watcher would end it
+    if (Number(parent) !== process.ppid) process.kill(process.pid, 'SIGKILL');
+    watchParent(process.ppid);
     return false;
   }
   // a process being debugged stays the one the debugger is attached to (its port is taken, too)
