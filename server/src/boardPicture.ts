@@ -6,10 +6,11 @@
  */
 import type { BoardView } from '../../shared/protocol';
 import { analyzeDocument } from './engine/analysis/analyzeDocument';
-import type { Evaluation } from './engine/analysis/evaluation';
+import { nothingProven, type Evaluation } from './engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from './engine/analysis/evaluatePosition';
 import type { BoardState } from './engine/board/state';
 import { readDab } from './engine/notation';
+import { NOTE_PICTURE_TIME_SPENT } from './engine/phrasebook/values';
 import { NO_ENTRY_TO_DRAW, entryLeftOut, noSuchEntry, noSuchPly, nothingToDraw } from './engine/phrasebook/board';
 import { boardView } from './features/boardViewRequest';
 import { pictureSvg, type PictureOptions } from '../../render/picture';
@@ -45,15 +46,7 @@ function budgetedLookup(totalMs: number, perPositionMs: number): (s: BoardState)
     const e: Evaluation =
       left > 0
         ? searchEvaluate(solver, state, { timeBudgetMs: Math.max(1, Math.min(perPositionMs, left)) })
-        : {
-            status: 'unknown',
-            method: 'search',
-            value: null,
-            lower: -state.openBoxCount(),
-            upper: state.openBoxCount(),
-            best: [],
-            note: 'not searched: the time for this picture was spent',
-          };
+        : nothingProven(state, 'unknown', NOTE_PICTURE_TIME_SPENT);
     cache.set(key, e);
     return e;
   };

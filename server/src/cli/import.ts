@@ -5,7 +5,7 @@
  * printed on stdout and the exit code is 1.
  */
 import { printErr } from './terminal';
-import { readInput } from './input';
+import { readInputOrSay } from './input';
 import { basename } from 'node:path';
 import { dblToDab, readDbl } from '../engine/notation';
 
@@ -29,13 +29,8 @@ export function importDbl(argv: string[]): number {
     return 2;
   }
   const file = files[0];
-  let text: string;
-  try {
-    text = readInput(file);
-  } catch (e) {
-    printErr(`dab: ${file}: ${(e as Error).message}\n`);
-    return 1;
-  }
+  const text = readInputOrSay(file);
+  if (text === null) return 1;
   const imp = readDbl(text);
   for (const d of imp.diagnostics)
     printErr(`${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);

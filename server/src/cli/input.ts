@@ -4,6 +4,7 @@
  */
 import { readFileSync, readSync, statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '../engine/limits';
+import { printErr } from './terminal';
 
 /**
  * A plain decimal number, or undefined: "", "0x10", "1e3" and " 7" are not (Number() would read
@@ -58,6 +59,16 @@ export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
   if (!st.isFile()) throw new Error('not a regular file');
   if (st.size > maxBytes) throw tooBig(st.size, maxBytes);
   return withoutBom(readFileSync(file, 'utf8'));
+}
+
+/** readInput's text, or null after saying on stderr why the file cannot be read ("dab: FILE: why"). */
+export function readInputOrSay(file: string): string | null {
+  try {
+    return readInput(file);
+  } catch (e) {
+    printErr(`dab: ${file}: ${(e as Error).message}\n`);
+    return null;
+  }
 }
 
 /** Editors do not show a byte-order mark as text: nor does dab, so line 1's columns are theirs. */

@@ -16,7 +16,7 @@ import {
   type RecordProof,
 } from './search';
 import { createProgress } from './progress';
-import { plainDecimal, readInput } from './input';
+import { plainDecimal, readInputOrSay } from './input';
 import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { MAX_SOLVER_THREADS } from '../engine/limits';
@@ -298,11 +298,8 @@ export function main(argv: string[]): number {
   const progress = createProgress(process.stderr, !o.json && process.stderr.isTTY === true);
   let failed = missing.length > 0;
   for (const file of files) {
-    let text: string;
-    try {
-      text = readInput(file);
-    } catch (e) {
-      printErr(`dab: ${file}: ${(e as Error).message}\n`);
+    const text = readInputOrSay(file);
+    if (text === null) {
       failed = true;
       continue;
     }

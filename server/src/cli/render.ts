@@ -5,7 +5,7 @@
  */
 import { printErr, printOut } from './terminal';
 import { realpathSync, statSync, writeFileSync } from 'node:fs';
-import { plainDecimal, readInput } from './input';
+import { plainDecimal, readInputOrSay } from './input';
 import { pictureOf } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
 
@@ -68,13 +68,8 @@ export function render(args: string[]): number {
     printErr(`dab render: -o ${out} ${clobbers}: not written over (give another file, e.g. OUT.svg)\n`);
     return 2;
   }
-  let text: string;
-  try {
-    text = readInput(file);
-  } catch (e) {
-    printErr(`dab: ${file}: ${(e as Error).message}\n`);
-    return 1;
-  }
+  const text = readInputOrSay(file);
+  if (text === null) return 1;
   const r = pictureOf(text, { entry, ply, budgetMs }, { background: '#ffffff' });
   if ('error' in r) {
     printErr(`dab render: ${file}: ${r.error}\n`);

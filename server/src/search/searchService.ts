@@ -13,7 +13,7 @@ import { CpuOverhead } from './cpuOverhead';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
-import type { Evaluation } from '../engine/analysis/evaluation';
+import { nothingProven, type Evaluation } from '../engine/analysis/evaluation';
 import type { NimSummary } from '../engine/analysis/nim';
 import { DEFAULT_SOLVER_THREADS_MAX, NIM_BUDGET_WORKER, SEARCH_KNOWN_ENTRIES } from '../engine/limits';
 import {
@@ -192,15 +192,7 @@ export class SearchService {
     }
     const nim = this.proofStore?.storedNim(k.state);
     if (nim) {
-      const open = k.state.openBoxCount();
-      const base: Evaluation = k.evaluation ?? {
-        status: 'unknown',
-        method: 'search',
-        value: null,
-        lower: -open,
-        upper: open,
-        best: [],
-      };
+      const base: Evaluation = k.evaluation ?? nothingProven(k.state);
       // the stored view joins only when it knows more than the one in memory
       if (betterNim(base.nim, nim) !== base.nim) k.evaluation = { ...base, nim };
     }

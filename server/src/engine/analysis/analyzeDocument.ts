@@ -18,7 +18,7 @@ import {
 } from '../notation';
 import type { BoardGeometry } from '../board/geometry';
 import { MAX_ENDGAME_PLAY_WORK } from '../limits';
-import type { Evaluation } from './evaluation';
+import { nothingProven, type Evaluation } from './evaluation';
 import { quickEvaluate, type LoonyAnalysis } from './evaluatePosition';
 import {
   NOTE_NEEDS_SEARCH,
@@ -254,24 +254,8 @@ function evaluatePosition(
   if (found) return { evaluation: found };
   return {
     evaluation: search
-      ? {
-          status: 'pending',
-          method: 'search',
-          value: null,
-          lower: -state.openBoxCount(),
-          upper: state.openBoxCount(),
-          best: [],
-          note: NOTE_SEARCHING,
-        }
-      : {
-          status: 'unknown',
-          method: 'search',
-          value: null,
-          lower: -state.openBoxCount(),
-          upper: state.openBoxCount(),
-          best: [],
-          note: NOTE_NEEDS_SEARCH,
-        },
+      ? nothingProven(state, 'pending', NOTE_SEARCHING)
+      : nothingProven(state, 'unknown', NOTE_NEEDS_SEARCH),
   };
 }
 

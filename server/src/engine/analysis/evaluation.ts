@@ -42,6 +42,18 @@ export interface Evaluator {
   evaluate(key: string, state: import('../board/state').BoardState): Evaluation | undefined;
 }
 
+/** An evaluation that knows nothing yet: no value, the trivial bounds (every box left to either side), no moves. */
+export function nothingProven(
+  state: import('../board/state').BoardState,
+  status: 'unknown' | 'pending' = 'unknown',
+  note?: string,
+): Evaluation {
+  const open = state.openBoxCount();
+  const e: Evaluation = { status, method: 'search', value: null, lower: -open, upper: open, best: [] };
+  if (note !== undefined) e.note = note;
+  return e;
+}
+
 /** A best move found so far (not proven) and the search nodes behind it. */
 export interface Estimate {
   move: number;

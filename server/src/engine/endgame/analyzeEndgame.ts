@@ -363,27 +363,11 @@ export function evaluatePlay(
     const name = c.kind === 'loop' ? `${c.size}l` : `${c.size}`;
     const vBefore = ev.value(g);
     const bestOpenings = bestOpeningsOf(g, ev);
-    const res: PlayStepResult = {
-      index: i,
-      text: st.text,
-      start: st.start,
-      end: st.end,
-      component: name,
-      kind: c.kind,
-      size: c.size,
-      opener,
-      valueBefore: vBefore,
-      bestOpenings,
-      openingValue: undefined,
-      openerLoss: undefined,
-      decision: 'all',
-      choice: false,
-      bestDecision: undefined,
-      decisionValue: undefined,
-      controllerLoss: undefined,
-      score: [score[0], score[1]],
-      nextOpener: undefined,
-    };
+    const res = stepBefore(
+      { index: i, text: st.text, start: st.start, end: st.end, component: name, kind: c.kind, size: c.size },
+      { opener, valueBefore: vBefore, bestOpenings },
+      score,
+    );
     out.push(res);
     if (countOf(g, c) === 0) {
       res.error = `there is no ${name} left to open (remaining: ${formatCounts(g)})`;
@@ -447,28 +431,13 @@ export function evaluatePlay(
   }
   if (ok && parseErrors.length) {
     const e = parseErrors[0];
-    out.push({
-      index: out.length,
-      text: '',
-      start: e.start,
-      end: e.end,
-      component: '',
-      kind: 'chain',
-      size: 0,
-      opener,
-      valueBefore: ev.value(g),
-      bestOpenings: bestOpeningsOf(g, ev),
-      openingValue: undefined,
-      openerLoss: undefined,
-      decision: 'all',
-      choice: false,
-      bestDecision: undefined,
-      decisionValue: undefined,
-      controllerLoss: undefined,
-      score: [score[0], score[1]],
-      nextOpener: undefined,
-      error: e.message,
-    });
+    const bad = stepBefore(
+      { index: out.length, text: '', start: e.start, end: e.end, component: '', kind: 'chain', size: 0 },
+      { opener, valueBefore: ev.value(g), bestOpenings: bestOpeningsOf(g, ev) },
+      score,
+    );
+    bad.error = e.message;
+    out.push(bad);
     ok = false;
   }
   const complete = componentCount(g) === 0;
@@ -478,6 +447,27 @@ export function evaluatePlay(
     result.nextOpener = opener;
   }
   return result;
+}
+
+/** A step's result before its opening and decision are valued: what was written and the position it starts from. */
+function stepBefore(
+  written: Pick<PlayStepResult, 'index' | 'text' | 'start' | 'end' | 'component' | 'kind' | 'size'>,
+  before: Pick<PlayStepResult, 'opener' | 'valueBefore' | 'bestOpenings'>,
+  score: [number, number],
+): PlayStepResult {
+  return {
+    ...written,
+    ...before,
+    openingValue: undefined,
+    openerLoss: undefined,
+    decision: 'all',
+    choice: false,
+    bestDecision: undefined,
+    decisionValue: undefined,
+    controllerLoss: undefined,
+    score: [score[0], score[1]],
+    nextOpener: undefined,
+  };
 }
 
 function bestOpeningsOf(g: ComponentCounts, ev: EndgameEvaluator): string[] {

@@ -180,6 +180,15 @@ function addUnopened(kind: 'chain' | 'loop', size: number): void {
   }
 }
 
+/** The first undrawn side of box b other than line `except`, or -1. */
+function undrawnSide(g: BoardGeometry, drawn: DrawnArray, b: number, except: number): number {
+  for (let j = 4 * b; j < 4 * b + 4; j++) {
+    const l = g.boxLines[j];
+    if (!drawn[l] && l !== except) return l;
+  }
+  return -1;
+}
+
 /**
  * Trace every component. Returns false (with scanOut.reason) when the position is outside the
  * domain. When `detail` is given, the components are pushed there.
@@ -225,14 +234,7 @@ function scan(g: BoardGeometry, drawn: DrawnArray, detail: BoardComponent[] | nu
       stamp[cur] = gen;
       k++;
       if (boxes) boxes.push(cur);
-      let next = -1;
-      for (let j = 0; j < 4; j++) {
-        const l = bl[4 * cur + j];
-        if (!drawn[l] && l !== from) {
-          next = l;
-          break;
-        }
-      }
+      const next = undrawnSide(g, drawn, cur, from);
       if (next === -1) {
         endCap = true;
         break;
@@ -270,14 +272,7 @@ function scan(g: BoardGeometry, drawn: DrawnArray, detail: BoardComponent[] | nu
   for (let b = 0; b < nb; b++) {
     if (stamp[b] === gen) continue;
     if (sidesOf(g, drawn, b) === 4) continue;
-    let from = -1;
-    for (let j = 0; j < 4; j++) {
-      const l = bl[4 * b + j];
-      if (!drawn[l]) {
-        from = l;
-        break;
-      }
-    }
+    let from = undrawnSide(g, drawn, b, -1);
     let cur = b,
       k = 0;
     const boxes: number[] | null = detail ? [] : null;
@@ -286,14 +281,7 @@ function scan(g: BoardGeometry, drawn: DrawnArray, detail: BoardComponent[] | nu
       stamp[cur] = gen;
       k++;
       if (boxes) boxes.push(cur);
-      let next = -1;
-      for (let j = 0; j < 4; j++) {
-        const l = bl[4 * cur + j];
-        if (!drawn[l] && l !== from) {
-          next = l;
-          break;
-        }
-      }
+      const next = undrawnSide(g, drawn, cur, from);
       if (lines) lines.push(next);
       const o = other(g, next, cur);
       if (o === b) break;

@@ -388,6 +388,14 @@ function buildBoard(entry: Entry, m: EntryModel): void {
 /** Moves kept for display when there is no board to replay them on. */
 function uncheckedMoves(tokens: MoveToken[]): MoveModel[] {
   return tokens.map((t, index) => ({
+    ...unplayedMove(t, index, 'no-board'),
+    variations: uncheckedVariations(t.variations),
+  }));
+}
+
+/** The written move `t` before it is played on a board (no line, no player, nothing completed). */
+function unplayedMove(t: MoveToken, index: number, problem: MoveModel['problem']): MoveModel {
+  return {
     index,
     token: t,
     ply: null,
@@ -399,9 +407,9 @@ function uncheckedMoves(tokens: MoveToken[]): MoveModel[] {
     player: null,
     completed: [],
     legal: false,
-    problem: 'no-board',
-    variations: uncheckedVariations(t.variations),
-  }));
+    problem,
+    variations: [],
+  };
 }
 
 function uncheckedVariations(vs: Variation[]): VariationModel[] {
@@ -436,21 +444,7 @@ function replayLine(
   let afterEndFirst: Range | null = null,
     afterEndLast: Range | null = null;
   tokens.forEach((t, index) => {
-    const mm: MoveModel = {
-      index,
-      token: t,
-      ply: null,
-      line: null,
-      name: null,
-      range: t.range,
-      glyph: t.glyph,
-      comment: t.comment,
-      player: null,
-      completed: [],
-      legal: false,
-      problem: null,
-      variations: [],
-    };
+    const mm = unplayedMove(t, index, null);
     line.moves.push(mm);
     // The variations start from the position before this move, whatever becomes of it.
     const before = t.variations.length

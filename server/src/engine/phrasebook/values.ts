@@ -139,3 +139,5 @@ export function valueFacts(p: PositionReport, mover: string): string {
 /** Why a position has no value yet (after "value unknown —"). */
 export const NOTE_SEARCHING = 'search in progress';
 export const NOTE_NEEDS_SEARCH = 'needs search: not a simple loony endgame';
+/** A picture's position left unsearched: the picture's time went to the positions before it. */
+export const NOTE_PICTURE_TIME_SPENT = 'not searched: the time for this picture was spent';
