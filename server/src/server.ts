@@ -209,12 +209,17 @@ function withReport<T>(uri: unknown, f: (report: ReturnType<AnalysisStore['get']
   return guarded(() => f(store.get(doc)), fallback);
 }
 
+/** The client has sent dab/cursor (or asked for the board view): from then on hovers do not move the cursor. */
+let cursorNotified = false;
+
 function hoverFor(params: unknown): Hover | null {
   const p = params as { textDocument?: { uri?: unknown }; position?: unknown } | null;
   checkLifecycle();
   const doc = dabDocument(p?.textDocument?.uri);
   const pos = doc && validPosition(doc, p?.position);
   if (!doc || !pos) return null;
+  // a client that never says where its cursor is (not VS Code's): the position hovered is the one to solve first
+  if (!cursorNotified) followCursor(doc.uri, pos);
   const h = withReport(doc.uri, (r) => hover(r, pos), null);
   if (!h || !plainHovers) return h;
   const md = h.contents as { value: string };
@@ -350,6 +355,7 @@ connection.onRequest(CodeActionRequest.type, (p) =>
 connection.onRequest(BoardViewRequest, (p) => {
   checkLifecycle();
   if (!p) return null;
+  cursorNotified = true;
   followCursor(p.uri, p.position, p.ply);
   return withReport(p.uri, (r) => boardView(r, p, (s) => search.peek(s)), null);
 });
@@ -366,7 +372,10 @@ connection.onRequest(ImportDblRequest, (p) => {
   return importDbl(p);
 });
 // The position under the cursor is solved first (the board view follows the cursor too).
-connection.onNotification(CursorNotification, (p) => followCursor(p?.uri, p?.position));
+connection.onNotification(CursorNotification, (p) => {
+  cursorNotified = true;
+  followCursor(p?.uri, p?.position);
+});
 
 function followCursor(uri: unknown, pos: { line: number; character: number } | undefined, ply?: number): void {
   const doc = dabDocument(uri);

@@ -304,7 +304,13 @@ test('the background budget stops the search: CPU time measured', async () => {
   }
 });
 
-test('the position under the cursor is solved before the rest of the record', async () => {
+/**
+ * A 60-move record opened behind a busy document, then `point` at its first move (which the
+ * record's order would search last): that position is searched next, "under the cursor".
+ */
+async function cursorFirst(
+  point: (client: LspTestClient, uri: string, position: { line: number; character: number }) => void,
+): Promise<void> {
   const { client, progress } = recordingClient({ threads: 1, backgroundBudgetSeconds: 30 });
   try {
     await client.initialize();
@@ -321,10 +327,7 @@ test('the position under the cursor is solved before the rest of the record', as
     const last = Number(progress.map((p) => first.exec(p.message)).find((m) => m)![1]);
     const move = 1;
     assert.ok(last > 2, `the first position searched is after move ${last}`);
-    void client.connection.sendNotification('dab/cursor', {
-      uri,
-      position: { line: 2, character: moveChar(move) + 1 },
-    });
+    point(client, uri, { line: 2, character: moveChar(move) + 1 });
     const underCursor = new RegExp(`"sixty", after move ${move} \\(under the cursor`);
     await until('the cursor position to be searched', () => progress.some((p) => underCursor.test(p.message)), 30_000);
     const messages = progress.map((p) => p.message);
@@ -336,4 +339,12 @@ test('the position under the cursor is solved before the rest of the record', as
   } finally {
     await client.shutdown();
   }
-});
+}
+
+test('the position under the cursor is solved before the rest of the record', () =>
+  cursorFirst((client, uri, position) => void client.connection.sendNotification('dab/cursor', { uri, position })));
+
+test('a client that never sends dab/cursor (other editors): the position hovered is solved first', () =>
+  cursorFirst(
+    (client, uri, position) => void client.request('textDocument/hover', { textDocument: { uri }, position }),
+  ));

@@ -89,7 +89,7 @@ test('store: a reopened editor starts from the last session: proofs, attempts th
 
   const { hovers: before, cpuMs: cpuFirst } = await session(settings, 'session-1.dab', text, 120_000);
 
-  const rows = records(path);
+  const rows = records(path, true);
   // every proof a fresh solve can check in a moment is checked (the early 4x4 positions take minutes)
   for (const r of rows) {
     const s = positionOfKey(r.key);

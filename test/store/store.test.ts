@@ -351,7 +351,14 @@ function assertSetAside(dir: string, path: string, kind: 'corrupt' | 'foreign', 
   assert.ok(existsSync(path));
 }
 
-for (const kind of ['truncated', 'random bytes', 'damaged page', 'foreign database', 'text file'] as const) {
+for (const kind of [
+  'truncated',
+  'random bytes',
+  'damaged page',
+  'foreign database',
+  'look-alike database',
+  'text file',
+] as const) {
   test(`store: a ${kind} file is reported, set aside, and nothing wrong is read`, () => {
     const dir = tempDir();
     const path = join(dir, 'p.sqlite');
@@ -367,6 +374,16 @@ for (const kind of ['truncated', 'random bytes', 'damaged page', 'foreign databa
       const f = join(dir, 'f.sqlite');
       const db = new Database(f);
       db.exec('CREATE TABLE t (x)');
+      db.close();
+      writeFileSync(path, readFileSync(f));
+    } else if (kind === 'look-alike database') {
+      // found by an audit: a dab store's table names and version with other columns passed the
+      // checks, and every query then failed ("no such column")
+      const f = join(dir, 'f.sqlite');
+      const db = new Database(f);
+      db.exec(`CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT);
+        INSERT INTO meta VALUES ('format', 'dab-proof-store'), ('version', '4');
+        CREATE TABLE proofs (a, b); CREATE TABLE nims (x); CREATE TABLE estimates (y);`);
       db.close();
       writeFileSync(path, readFileSync(f));
     } else writeFileSync(path, 'not a database\n'.repeat(100));
@@ -388,7 +405,8 @@ for (const kind of ['truncated', 'random bytes', 'damaged page', 'foreign databa
       for (const r of records(path)) assertTrue(r.key, r.proof);
       return;
     }
-    assertSetAside(dir, path, kind === 'foreign database' ? 'foreign' : 'corrupt', warnings);
+    assertSetAside(dir, path, kind.endsWith('database') ? 'foreign' : 'corrupt', warnings);
+    assert.ok(!warnings.some((w) => /failed/.test(w)), `no query failed: ${warnings.join(' | ')}`);
     // (A damaged page may be found only after some intact records were read: those were checked true.)
     if (kind !== 'damaged page') assert.equal(recalled, 0, 'a fresh store knows nothing');
     // The CLI reports it the same way and works.
@@ -411,7 +429,63 @@ test('store: a damaged record is dropped, never believed', () => {
   const proofs = openProofCache(path, { onWarning: (w) => warnings.push(w) })!;
   for (const s of states) assert.equal(proofs.get(s), undefined);
   proofs.close();
-  assert.ok(warnings.some((w) => /damaged record/.test(w)));
+  // one warning naming the store, not one a record (an audit saw 22 lines, and 22 pop-ups in the editor)
+  const damaged = warnings.filter((w) => /damaged record/.test(w));
+  assert.equal(damaged.length, 1, warnings.join('\n'));
+  assert.ok(damaged[0].includes(path), damaged[0]);
+});
+
+test('store: an export never replaces the store itself or another SQLite file, and what it writes imports cleanly', () => {
+  const dir = tempDir();
+  const a = join(dir, 'a.sqlite'),
+    other = join(dir, 'other.sqlite');
+  const states = fill(a, 51, 12);
+  fill(other, 52, 3);
+  // a failed attempt's record (bounds of the boxes left, known only by its tried time), of a position not stored
+  const keys = new Set(states.map((st) => canonicalPosition(st.geometry, st.drawn).key));
+  const hard = [1, 2, 3, 4, 5]
+    .map((k) => randomPosition(3, 3, mulberry32(90 + k), 3, false))
+    .find((st) => !keys.has(canonicalPosition(st.geometry, st.drawn).key))!;
+  const s = ProofStore.open(a);
+  const r0 = hard.openBoxCount();
+  s.put(hard, { lower: -r0, upper: r0, best: [], moves: [], work: 5, tried: 100 });
+  s.close();
+  const counted = ProofStore.open(a);
+  assert.equal(counted.stats().records, keys.size + 1, 'the failed attempt is stored');
+  counted.close();
+  assert.equal(records(a).length, keys.size, 'and not exported');
+  const before = readFileSync(a);
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', ...args, '--store', a], { encoding: 'utf8' });
+  for (const target of [a, other]) {
+    const r = cli('export', target);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /not written over/);
+  }
+  assert.ok(readFileSync(a).equals(before), 'the store is untouched');
+  assert.match(cli('stats').stdout, /records: \d+/);
+  assert.doesNotMatch(cli('stats').stderr, /damaged|set aside/);
+  // export, then import into a new store: nothing rejected (the failed attempt's record is left out)
+  const file = join(dir, 'all.jsonl');
+  const ex = cli('export', file);
+  assert.equal(ex.status, 0, ex.stderr);
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  assert.equal(JSON.parse(lines[0]).records, lines.length - 1, 'the header counts the records written');
+  const b = join(dir, 'b.sqlite');
+  const im = spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', 'import', file, '--store', b], {
+    encoding: 'utf8',
+  });
+  assert.equal(im.status, 0, im.stdout + im.stderr);
+  assert.match(im.stdout, / 0 rejected/);
+  // a missing file is said in words
+  const missing = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'dab.js'), 'cache', 'import', join(dir, 'nope.jsonl'), '--store', b],
+    { encoding: 'utf8' },
+  );
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /nope\.jsonl: no such file/);
+  assert.doesNotMatch(missing.stderr, /ENOENT/);
 });
 
 test('store: kill -9 in the middle of writes loses only unflushed results; all that is read is true', async () => {

@@ -16,6 +16,8 @@ import {
   valueLabel,
 } from '../../server/src/engine/phrasebook';
 import { unprovenReasonWords } from '../../server/src/engine/phrasebook/proofs';
+import { searchLimitReached } from '../../server/src/engine/phrasebook/search';
+import { reviewSummary } from '../../server/src/engine/phrasebook/moves';
 
 test('alternatives are listed one way, with one wording for the rest left out', () => {
   assert.equal(listOr([]), '');
@@ -73,4 +75,28 @@ test('why a record position stayed unproven: every reason has its own sentence, 
   );
   assert.match(unprovenReasonWords('record-budget', false, 5000), /--record-budget-ms/);
   assert.match(unprovenReasonWords('total-budget', false, 5000), /--total-budget-ms/);
+});
+
+test('a position given up on: its attempts and the longest, and a last attempt cut short by the budget says so', () => {
+  assert.equal(
+    searchLimitReached({ ms: 10_000 }, 4, 10_000),
+    'not solved within the search limit (4 attempts, the longest 10 s)',
+  );
+  // found by an audit: "7.0 s per attempt" while the setting was 10 s (the document's budget cut the last one)
+  const cut = searchLimitReached({ ms: 7_000 }, 4, 10_000);
+  assert.match(cut, /the longest 7\.0 s, cut short of 10 s by this document's background budget/);
+  assert.doesNotMatch(cut, /per attempt/);
+  assert.equal(
+    searchLimitReached({ nodes: 1_000_000 }, 1),
+    'not solved within the search limit (1 attempt of 1,000,000 positions)',
+  );
+});
+
+test("the review's totals say they are sums of each move's loss (which may exceed the boxes on the board)", () => {
+  const e = {
+    players: ['Alice', 'Bob'],
+    pending: false,
+    summary: { lost: [70, 3], lostAtLeast: [false, false], resultChanging: 1, unknownMoves: 0 },
+  } as unknown as Parameters<typeof reviewSummary>[0];
+  assert.equal(reviewSummary(e), "Alice's errors add up to 70 boxes, Bob's to 3 boxes; 1 result-changing error");
 });

@@ -176,7 +176,7 @@ test('summaries count proven loss bounds and result changes; --max-loss sees bou
       assert.match(
         reviewSummary(e),
         new RegExp(
-          `${e.players[p]} (gave away )?${!atLeast ? `${sum} box` : sum === 0 ? '0 boxes so far' : `at least ${sum} box`}`,
+          `${e.players[p]}'s (errors add up to |to )${!atLeast ? `${sum} box` : sum === 0 ? '0 boxes so far' : `at least ${sum} box`}`,
         ),
       );
     }

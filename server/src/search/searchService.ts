@@ -551,12 +551,12 @@ export class SearchService {
 
   private attemptFailed(k: Known, pick: PickedJob): void {
     k.longestMs = Math.max(k.longestMs, pick.budgetMs);
-    const { last } = attemptBudget(pick.level, this.settings.timeBudgetMs);
+    const { ms, last } = attemptBudget(pick.level, this.settings.timeBudgetMs);
     k.level = pick.level + 1;
     if (last || this.settings.nodeBudget > 0) {
       k.settled = true;
       const limit = this.settings.nodeBudget > 0 ? { nodes: this.settings.nodeBudget } : { ms: k.longestMs };
-      k.reason = searchLimitReached(limit, k.level);
+      k.reason = searchLimitReached(limit, k.level, ms);
     }
   }
 

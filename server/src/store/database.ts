@@ -15,7 +15,17 @@
  * the message. Nothing here throws to the caller after open() except through its documented result.
  */
 import { Database } from 'node-sqlite3-wasm';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 
@@ -70,6 +80,16 @@ ${ESTIMATES}
 ${TRACES}
 ${NIM_COSTS}`;
 
+/** The columns of each table of a version-4 store, in order (SCHEMA): a file with other ones is not ours. */
+const COLUMNS: [string, string][] = [
+  ['meta', 'name,value'],
+  ['proofs', 'key,lower,upper,best,moves,work,tried,crc'],
+  ['nims', 'key,budget,view,crc'],
+  ['estimates', 'key,line,work,crc'],
+  ['traces', 'key,trace,at,crc'],
+  ['nim_costs', 'key,cost'],
+];
+
 export class StoreBusy extends Error {}
 export class StoreDamaged extends Error {}
 
@@ -101,6 +121,35 @@ function makeDirectories(dir: string): void {
     missing.push(d);
   }
   for (const d of missing.reverse()) mkdirSync(d);
+}
+
+/**
+ * Why the store's file cannot be opened, in words: SQLite's WebAssembly build says only "Could not
+ * open the database" (found by an audit: a read-only file, a folder and a link loop all read alike).
+ */
+function whyNotOpened(path: string, e: unknown): string {
+  const said = (e as Error)?.message ?? String(e);
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return 'it is a folder';
+    if (!st.isFile()) return 'it is not a regular file';
+    accessSync(path, constants.R_OK | constants.W_OK);
+    accessSync(dirname(path), constants.W_OK); // the lock and the journal are made beside it
+  } catch (why) {
+    const code = (why as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'its links loop';
+    if (code === 'ENOTDIR') return 'a folder on its path is a file';
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      return 'it or its folder is read-only (the store writes a lock and a journal beside the file)';
+    if (code === 'ENOENT') {
+      try {
+        accessSync(dirname(path), constants.W_OK);
+      } catch {
+        return 'its folder is read-only or missing';
+      }
+    }
+  }
+  return said;
 }
 
 /** Rename a file (and its journal) aside; returns the new name. */
@@ -137,7 +186,7 @@ export class StoreFile {
     try {
       makeDirectories(dirname(path));
     } catch (e) {
-      return { db: null, warnings: [`the proof store ${path} cannot be created: ${(e as Error).message}`] };
+      return { db: null, warnings: [`the proof store ${path} cannot be created: ${whyNotOpened(path, e)}`] };
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       let db: Database | null = null;
@@ -170,7 +219,7 @@ export class StoreFile {
           return { db: null, warnings };
         }
         if (!isDamage(e) || !existsSync(path)) {
-          warnings.push(`the proof store ${path} cannot be opened: ${(e as Error).message}`);
+          warnings.push(`the proof store ${path} cannot be opened: ${whyNotOpened(path, e)}`);
           return { db: null, warnings };
         }
         const to = setAside(path, 'corrupt');
@@ -204,6 +253,9 @@ export class StoreFile {
         }
         if (v < STORE_VERSION) return 'older';
         if (!tables.includes('estimates')) return 'foreign';
+        // tables of our names with other columns: a look-alike, which every query would fail on
+        for (const [table, columns] of COLUMNS)
+          if (tables.includes(table) && this.columnsOf(table) !== columns) return 'foreign';
         if (!tables.includes('traces')) this.db.exec(TRACES);
         if (!tables.includes('nim_costs')) this.db.exec(NIM_COSTS);
         return 'ok';
@@ -212,6 +264,14 @@ export class StoreFile {
       this.db.run('INSERT INTO meta VALUES (?, ?), (?, ?)', ['format', STORE_FORMAT, 'version', String(STORE_VERSION)]);
       return 'ok';
     });
+  }
+
+  /** A table's column names in order, comma-separated. */
+  private columnsOf(table: string): string {
+    return this.db
+      .all(`SELECT name FROM pragma_table_info(?)`, [table])
+      .map((r) => String(r.name))
+      .join(',');
   }
 
   /** The file at our path was replaced (set aside by another process): reopen it. */
@@ -289,12 +349,45 @@ export class StoreFile {
     } catch {
       /* no lock, or it went meanwhile: the checks below say so */
     }
-    let dead = false;
+    const owner = this.staleOwner(this.lockDir);
+    if (owner === undefined) return false;
+    // Two processes may judge one lock stale at once: the slower must not remove the lock the faster
+    // has just taken. So the lock is first moved to a name of this process's own (atomic), and
+    // removed only if what was moved is still the stale lock judged; else it is put back.
+    const moved = `${this.lockDir}.stale-${process.pid}-${Date.now()}`;
     try {
-      const age = Date.now() - statSync(this.lockDir).mtimeMs;
-      let owner: string | null = null;
+      renameSync(this.lockDir, moved);
+    } catch {
+      return false; // gone meanwhile (another process broke it): try the lock again
+    }
+    if (this.staleOwner(moved) !== owner) {
       try {
-        owner = readFileSync(join(this.lockDir, 'owner'), 'utf8');
+        renameSync(moved, this.lockDir);
+      } catch {
+        /* a new lock was taken meanwhile: the moved one's holder will find it gone and retry */
+      }
+      return false;
+    }
+    try {
+      rmSync(moved, { recursive: true, force: true });
+    } catch {
+      /* left for a later clean-up; the lock itself is free */
+    }
+    return true;
+  }
+
+  /**
+   * The owner file's text (or '' without one) of the lock directory `dir` when the lock is stale:
+   * its owner process is dead, or it has no owner and is older than STALE_LOCK_MS, or it is older
+   * than ABANDONED_LOCK_MS. Undefined when the lock is alive, or not there.
+   */
+  private staleOwner(dir: string): string | undefined {
+    let dead = false;
+    let owner: string | null = null;
+    try {
+      const age = Date.now() - statSync(dir).mtimeMs;
+      try {
+        owner = readFileSync(join(dir, 'owner'), 'utf8');
       } catch {
         owner = null;
       }
@@ -313,16 +406,9 @@ export class StoreFile {
         }
       }
     } catch {
-      return false;
+      return undefined;
     }
-    if (!dead) return false;
-    try {
-      rmSync(join(this.lockDir, 'owner'), { force: true });
-      rmdirSync(this.lockDir);
-      return true;
-    } catch {
-      return false;
-    }
+    return dead ? (owner ?? '') : undefined;
   }
 
   /** Give up on a damaged file: close it and rename it aside (unless another process already did). */

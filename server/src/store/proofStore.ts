@@ -10,7 +10,19 @@
  * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
  * search cost (NIM_REGION_NODES), budget traces by age.
  */
-import { lstatSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
 import { StoreBusy, StoreDamaged, StoreFile } from './database';
@@ -138,7 +150,8 @@ export class ProofStore {
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxBytes: number;
-  private readonly warn: (m: string) => void;
+  /** Tell the user `m`, once for each `kind` (default: the message itself). */
+  private readonly warn: (m: string, kind?: string) => void;
   private flushes = 0;
   /** When the last flush wrote (Date.now()). */
   private lastFlush = 0;
@@ -149,7 +162,14 @@ export class ProofStore {
     opts: StoreOptions,
   ) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.warn = opts.onWarning ?? (() => {});
+    // each warning once (a damaged store or a full disk would say the same for every record met)
+    const tell = opts.onWarning ?? (() => {});
+    const told = new Set<string>();
+    this.warn = (m, kind = m) => {
+      if (told.has(kind)) return;
+      told.add(kind);
+      tell(m);
+    };
     const r = StoreFile.open(path);
     r.warnings.forEach((w) => this.warn(w));
     this.file = r.db;
@@ -339,7 +359,7 @@ export class ProofStore {
     if (!row) return undefined;
     const text = String(row.trace);
     if (Number(row.crc) === traceCrc(key, text)) return text;
-    this.warn('a damaged record trace in the proof store was dropped');
+    this.warn(`the proof store ${this.path} has damaged record traces: each is dropped when met`, 'damaged trace');
     this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM traces WHERE key = ?', [key]))), undefined);
     return undefined;
   }
@@ -394,15 +414,18 @@ export class ProofStore {
       (f) => f.write(() => f.read((db) => db.all(`${SELECT_RECORD} ORDER BY p.key`)), 60_000),
       [],
     );
-    const lines = [JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, records: rows.length })];
-    let n = 0;
+    const records: string[] = [];
     for (const raw of rows) {
       const r = fromStoredRow(raw);
       if (typeof r === 'string') continue; // a damaged record is not passed on (nor a damaged estimate)
-      lines.push(JSON.stringify(toRow(r.key, r.proof)));
-      n++;
+      // a failed attempt's record (trivial bounds) says something only with its tried time, which an
+      // import does not take: it would be rejected there, so it is not passed on (found by an audit)
+      if (checkProof(r.key, { ...r.proof, tried: 0 }) !== undefined) continue;
+      records.push(JSON.stringify(toRow(r.key, r.proof)));
     }
-    const text = lines.join('\n') + '\n';
+    const n = records.length;
+    const header = JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, records: n });
+    const text = [header, ...records].join('\n') + '\n';
     if (file === '-') {
       writeFileSync(1, text);
       return n;
@@ -415,6 +438,12 @@ export class ProofStore {
       target = null;
     }
     if (target && !target.isFile()) throw new Error(`${file} is not a regular file: not written`);
+    // never over the store itself, nor over another SQLite file (a proof store, most likely): an
+    // export replaces only its own kind of file (found by an audit: `export S --store S` lost S)
+    if (target && (sameFile(file, this.path) || isSqliteFile(file)))
+      throw new Error(
+        `${file} is ${sameFile(file, this.path) ? 'the proof store itself' : 'an SQLite database'}: not written over (give a new file, e.g. proofs.jsonl)`,
+      );
     const tmp = `${file}.tmp-${process.pid}`;
     try {
       writeFileSync(tmp, text);
@@ -431,7 +460,12 @@ export class ProofStore {
    * ends) and import it (importText).
    */
   importFrom(file: string, verify?: (key: string, proof: Proof) => Proof | string): ImportReport {
-    const st = statSync(file);
+    let st;
+    try {
+      st = statSync(file);
+    } catch (e) {
+      throw new Error(`${file}: ${fileErrorWords(e)}`);
+    }
     if (!st.isFile()) throw new Error(`${file} is not a regular file`);
     if (st.size > MAX_IMPORT_BYTES)
       throw new Error(
@@ -527,7 +561,10 @@ export class ProofStore {
     }
     const r = fromStoredRow(raw);
     if (typeof r === 'string' || r.key !== key) {
-      this.warn(`a damaged record in the proof store was dropped (${typeof r === 'string' ? r : 'wrong key'})`);
+      this.warn(
+        `the proof store ${this.path} has damaged records: each is dropped when met (the first: ${typeof r === 'string' ? r : 'wrong key'})`,
+        'damaged record',
+      );
       this.guard(
         (f) =>
           f.write(() =>
@@ -542,7 +579,10 @@ export class ProofStore {
     }
     if (r.dropped) {
       // the proof stands; only its estimate is not believed
-      this.warn(`a damaged estimate in the proof store was dropped (${r.dropped})`);
+      this.warn(
+        `the proof store ${this.path} has damaged estimates: each is dropped when met (the first: ${r.dropped})`,
+        'damaged estimate',
+      );
       this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM estimates WHERE key = ?', [key]))), undefined);
     }
     return r.proof;
@@ -651,6 +691,16 @@ export class ProofStore {
     }, undefined);
   }
 
+  /** " (its disk is full)" when the store's file system has (almost) no room left, else "". */
+  private diskFullWords(): string {
+    try {
+      const fs = statfsSync(dirname(this.path));
+      return fs.bavail * fs.bsize < 1024 * 1024 ? ' (its disk is full)' : '';
+    } catch {
+      return '';
+    }
+  }
+
   /**
    * Run a database step; a busy store gives `fallback`, a damaged one is set aside and replaced
    * by a fresh store (the warning says so). Never throws.
@@ -676,7 +726,7 @@ export class ProofStore {
         this.reopen();
         return fallback;
       }
-      this.warn(`the proof store ${this.path} failed: ${(e as Error).message}`);
+      this.warn(`the proof store ${this.path} failed: ${(e as Error).message}${this.diskFullWords()}`);
       return fallback;
     }
   }
@@ -733,4 +783,40 @@ function rawKey(state: BoardState): string {
   let hex = '';
   for (let w = nw - 1; w >= 0; w--) hex += words[w].toString(16).padStart(8, '0');
   return `${g.width}x${g.height}:${hex}`;
+}
+
+/** Two paths name one file (links followed); false when either cannot be read. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = statSync(a),
+      y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** The file begins with SQLite's header ("SQLite format 3\0"). */
+function isSqliteFile(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(16);
+    return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Why a file cannot be read, in words rather than the system's code ("ENOENT: …"). */
+export function fileErrorWords(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOTDIR') return 'a folder on its path is a file';
+  if (code === 'ELOOP') return 'its links loop';
+  if (code === 'EISDIR') return 'it is a folder';
+  return (e as Error)?.message ?? String(e);
 }

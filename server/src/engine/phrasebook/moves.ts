@@ -88,15 +88,17 @@ export function completesWords(n: number): string {
 }
 
 /**
- * The review of a record in one line: "Alice gave away 3 boxes, Bob 0 boxes; 1 result-changing error;
- * 2 moves not valued yet" (the lens, the hover and the CLI say it the same way).
+ * The review of a record in one line: "Alice's errors add up to 3 boxes, Bob's to 0 boxes; 1 result-changing
+ * error; 2 moves not valued yet" (the lens, the hover and the CLI say it the same way). Each move's loss is
+ * counted against best play from its own position, so the sum can exceed the boxes on the board: the
+ * words say it is a sum.
  */
 export function reviewSummary(e: EntryReport): string {
   const s = e.summary;
   const unknown = s.unknownMoves
     ? `; ${plural(s.unknownMoves, 'move')} ${e.pending ? 'still being searched' : 'not valued yet'}`
     : '';
-  return `${e.players[0]} gave away ${lostBoxes(s, 0)}, ${e.players[1]} ${lostBoxes(s, 1)}; ${plural(s.resultChanging, 'result-changing error')}${unknown}`;
+  return `${e.players[0]}'s errors add up to ${lostBoxes(s, 0)}, ${e.players[1]}'s to ${lostBoxes(s, 1)}; ${plural(s.resultChanging, 'result-changing error')}${unknown}`;
 }
 
 /** "3 boxes", or "at least 8 boxes" when a loss in the total is only bounded ("0 boxes so far" when none is proven yet). */

@@ -23,13 +23,16 @@ export function backgroundBudgetSpent(spentMs: number): string {
   return `the background search budget of this document is spent (${Math.round(spentMs / 1000)} s of CPU; setting dab.search.backgroundBudgetSeconds)`;
 }
 
-/** Every attempt allowed failed: "not solved within the search limit (1.2 s per attempt, 4 attempts)". */
-export function searchLimitReached(limit: { nodes: number } | { ms: number }, attempts: number): string {
-  const per =
-    'nodes' in limit
-      ? `${limit.nodes.toLocaleString('en-US')} positions`
-      : `${(limit.ms / 1000).toFixed(limit.ms < 10_000 ? 1 : 0)} s`;
-  return `not solved within the search limit (${per} per attempt, ${plural(attempts, 'attempt')})`;
+/**
+ * Every attempt allowed failed: "not solved within the search limit (4 attempts, the longest 10 s)".
+ * `allowedMs`: what the setting allows one attempt, when the longest was cut short of it (by the
+ * document's background budget), so that the message does not pass the cut for the setting.
+ */
+export function searchLimitReached(limit: { nodes: number } | { ms: number }, attempts: number, allowedMs = 0): string {
+  if ('nodes' in limit)
+    return `not solved within the search limit (${plural(attempts, 'attempt')} of ${limit.nodes.toLocaleString('en-US')} positions)`;
+  const cut = allowedMs > limit.ms ? `, cut short of ${seconds(allowedMs)} by this document's background budget` : '';
+  return `not solved within the search limit (${plural(attempts, 'attempt')}, the longest ${seconds(limit.ms)}${cut})`;
 }
 
 /** One search (the CLI's) ran out of budget. */
