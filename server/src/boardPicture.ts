@@ -26,6 +26,8 @@ export interface PictureRequest {
   positionBudgetMs?: number;
   /** readDab's work bound (ReadOptions.maxWork): entries past it are not drawn. Default: none. */
   maxWork?: number;
+  /** Why a position has no value once the budget is spent (default NOTE_PICTURE_TIME_SPENT). */
+  timeSpentNote?: string;
 }
 
 export type PictureResult = { view: BoardView } | { error: string };
@@ -34,7 +36,7 @@ export type PictureResult = { view: BoardView } | { error: string };
  * A search lookup that stops searching once the total budget is spent: later positions are
  * reported unknown (trivial bounds) rather than making the caller wait.
  */
-function budgetedLookup(totalMs: number, perPositionMs: number): (s: BoardState) => Evaluation {
+function budgetedLookup(totalMs: number, perPositionMs: number, spentNote: string): (s: BoardState) => Evaluation {
   const solver = createSolver();
   const cache = new Map<string, Evaluation>();
   const deadline = Date.now() + totalMs;
@@ -46,7 +48,7 @@ function budgetedLookup(totalMs: number, perPositionMs: number): (s: BoardState)
     const e: Evaluation =
       left > 0
         ? searchEvaluate(solver, state, { timeBudgetMs: Math.max(1, Math.min(perPositionMs, left)) })
-        : nothingProven(state, 'unknown', NOTE_PICTURE_TIME_SPENT);
+        : nothingProven(state, 'unknown', spentNote);
     cache.set(key, e);
     return e;
   };
@@ -72,7 +74,11 @@ export function pictureView(text: string, req: PictureRequest): PictureResult {
     !(Number.isInteger(req.ply) && req.ply >= 0 && req.ply <= lastState)
   )
     return { error: noSuchPly(req.ply, index + 1, lastState) };
-  const lookup = budgetedLookup(req.budgetMs, req.positionBudgetMs ?? req.budgetMs);
+  const lookup = budgetedLookup(
+    req.budgetMs,
+    req.positionBudgetMs ?? req.budgetMs,
+    req.timeSpentNote ?? NOTE_PICTURE_TIME_SPENT,
+  );
   // Solve from the end backwards: late positions are cheap and fill the table for earlier ones.
   for (let i = states.length - 1; i >= 0; i--) if (!quickEvaluate(states[i])) lookup(states[i]);
   const report = analyzeDocument(one, { search: lookup });

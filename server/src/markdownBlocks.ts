@@ -5,26 +5,43 @@
  * only when a preview shows a ```dab block.
  *
  * markdown-it renders synchronously inside VS Code's extension host, so each block gets a small
- * total search budget; what is not proven within it is drawn as unknown. Results are cached by
- * block text, so typing elsewhere in the document does not search again. The fence may name the
- * entry and the ply: ```dab entry=2 ply=14
+ * total search budget, and the blocks of one render share a budget for the document; what is not
+ * proven within them is drawn as unknown. Results are cached by block text, so typing elsewhere in
+ * the document does not search again. The fence may name the entry and the ply: ```dab entry=2 ply=14
  */
 import type { MarkdownBlockRenderer } from '../../shared/protocol';
 import { pictureView } from './boardPicture';
 import { pictureSvg } from '../../render/picture';
-import { EDITOR_MAX_POSITIONS, MARKDOWN_BLOCK_BUDGET_MS, MARKDOWN_BLOCK_CACHE_ENTRIES } from './engine/limits';
+import {
+  EDITOR_MAX_POSITIONS,
+  MARKDOWN_BLOCK_BUDGET_MS,
+  MARKDOWN_BLOCK_CACHE_ENTRIES,
+  MARKDOWN_DOCUMENT_BUDGET_MS,
+  MARKDOWN_RENDER_GAP_MS,
+} from './engine/limits';
+import { NOTE_PREVIEW_TIME_SPENT } from './engine/phrasebook/values';
 import { badFenceOption, repeatedFenceOption } from './engine/phrasebook/board';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const cache = new Map<string, string>();
+/** The render under way: the time its blocks have searched, and when its last block was done. */
+const render = { spentMs: 0, lastEnd: 0 };
 
 /** The HTML of one ```dab block (an SVG picture, or the error and the block's text). */
 export function renderDabBlock(info: string, content: string): string {
   const key = `${info}\n${content}`;
   const hit = cache.get(key);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) {
+    // the least recently drawn go first: a document's blocks stay while it is being edited
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const start = Date.now();
+  if (start - render.lastEnd > MARKDOWN_RENDER_GAP_MS) render.spentMs = 0;
+  const budgetMs = Math.max(0, Math.min(MARKDOWN_BLOCK_BUDGET_MS, MARKDOWN_DOCUMENT_BUDGET_MS - render.spentMs));
   let html: string;
   try {
     const fence = fenceOptions(info);
@@ -34,8 +51,9 @@ export function renderDabBlock(info: string, content: string): string {
         : pictureView(content, {
             entry: fence.entry,
             ply: fence.ply,
-            budgetMs: MARKDOWN_BLOCK_BUDGET_MS,
+            budgetMs,
             maxWork: EDITOR_MAX_POSITIONS,
+            timeSpentNote: NOTE_PREVIEW_TIME_SPENT,
           });
     html =
       'error' in r
@@ -44,6 +62,10 @@ export function renderDabBlock(info: string, content: string): string {
   } catch (e) {
     html = `<div class="dab-block dab-error"><p>dab could not draw this block: ${escapeHtml(e instanceof Error ? e.message : String(e))}</p></div>\n`;
   }
+  render.lastEnd = Date.now();
+  render.spentMs += render.lastEnd - start;
+  // a block the document's budget cut short is drawn again next time, with the time then left
+  if (budgetMs < MARKDOWN_BLOCK_BUDGET_MS) return html;
   cache.set(key, html);
   if (cache.size > MARKDOWN_BLOCK_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return html;

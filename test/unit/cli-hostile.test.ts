@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -302,10 +303,15 @@ test('cli: render -o never overwrites its input nor another .dab file', () => {
   writeFileSync(file, GAME);
   writeFileSync(join(dir, 'other.dab'), GAME);
   symlinkSync(file, join(dir, 'link.svg'));
+  // found by an audit: a hard link under another name, and a pipe that nothing reads (the write hung)
+  linkSync(join(dir, 'other.dab'), join(dir, 'alias.svg'));
+  spawnSync('mkfifo', [join(dir, 'pipe.svg')]);
   for (const [out, message] of [
     [file, /is the file drawn/],
     [join(dir, 'link.svg'), /is the file drawn/],
     [join(dir, 'other.dab'), /is a \.dab file/],
+    [join(dir, 'alias.svg'), /has other names \(hard links\)/],
+    [join(dir, 'pipe.svg'), /is a pipe that nothing reads/],
   ] as [string, RegExp][]) {
     const r = dab('render', file, '--budget-ms', '50', '-o', out);
     noTrace(r);

@@ -356,6 +356,30 @@ test('SGF variations: the first branch is followed, each further one is a warnin
   );
 });
 
+test("SGF's B[…] and W[…] are the two players' turns; other properties' values may hold ';', '[' and an escaped ']'", () => {
+  // found by an audit: W[…] was ignored (its move lost, with only a note), and C[a;b] or C[a \\] b]
+  // broke the record
+  const doc = readDab('game\n  size 3x3\n  moves (;FF[4]C[a;b \\] [c];B[haa];W[hab]PB[x;y];B[hac];W[hba])\n');
+  assert.deepEqual(
+    doc.diagnostics.filter((d) => d.severity !== 'information').map((d) => [d.code, d.message]),
+    [],
+  );
+  assert.deepEqual(
+    doc.models[0].plies.map((m) => [m.name, m.player]),
+    [
+      ['a1-b1', 0],
+      ['b1-c1', 1],
+      ['c1-d1', 0],
+      ['a2-b2', 1],
+    ],
+  );
+  const cut = readDab('game\n  size 3x3\n  moves ;b[haa]C[two\n  words];r[hab]\n');
+  assert.match(
+    cut.diagnostics.find((d) => d.code === 'bad-turn' && d.severity === 'error')!.message,
+    /ends on its line/,
+  );
+});
+
 test('a littlegolem code off the board says which letter is out of range, never naming a dot past z', () => {
   const doc = readDab('game\n  size 3x3\n  moves a1-b1 hzz vdd had\n');
   assert.deepEqual(

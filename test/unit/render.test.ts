@@ -10,6 +10,7 @@ import { pictureOf, pictureView } from '../../server/src/boardPicture';
 import { el, toSvgString } from '../../render/tree';
 import { extendMarkdownIt, type MarkdownItLike } from '../../client/src/markdownPreview';
 import { renderDabBlock, renderer } from '../../server/src/markdownBlocks';
+import { MARKDOWN_DOCUMENT_BUDGET_MS, MARKDOWN_RENDER_GAP_MS } from '../../server/src/engine/limits';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const GAME = ['game "small"', '  size 2x2', '  players "Alice" "Bob"', '  moves a1-b1 b1-c1 a3-b3 b3-c3', ''].join(
@@ -179,6 +180,28 @@ test('render: an abstract endgame shows every size as written, and a huge one dr
   assert.ok('svg' in huge);
   assert.ok(huge.svg.length < 200_000, `${huge.svg.length} characters`);
   assert.match(huge.svg, /… and 199,940 more components \(600820 boxes\)/);
+});
+
+test('markdown: the blocks of one document share a search budget, and the later ones are drawn at the next render', () => {
+  // found by an audit: 70 costly blocks held the preview (and VS Code's extension host) for over a minute
+  const blocks = Array.from(
+    { length: 8 },
+    (_, i) => `position "costly ${i} ${Date.now()}"\n  size 5x5\n  lines a1-b1\n`,
+  );
+  const first = performance.now();
+  const html = blocks.map((b) => renderDabBlock('', b));
+  const ms = performance.now() - first;
+  assert.ok(ms < MARKDOWN_DOCUMENT_BUDGET_MS + 3000, `one render took ${ms.toFixed(0)} ms`);
+  const spent = html.filter((h) => h.includes("preview's search time for this document was spent")).length;
+  assert.ok(spent >= 2, `${spent} of 8 blocks drawn after the document's time, and labelled so`);
+  // the next render (after a pause) keeps the blocks drawn in full and draws more
+  const wait = Date.now() + MARKDOWN_RENDER_GAP_MS + 100;
+  while (Date.now() < wait) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  const again = blocks.map((b) => renderDabBlock('', b));
+  const spentAgain = again.filter((h) => h.includes("preview's search time for this document was spent")).length;
+  assert.ok(spentAgain < spent, `fewer blocks left unsearched the second time (${spentAgain} < ${spent})`);
+  // the first blocks had their whole 1.5 s (4 of them fit in the document's 6 s): kept, not searched again
+  for (let i = 0; i < 3; i++) assert.equal(again[i], html[i], `block ${i + 1} is kept`);
 });
 
 test('render: a ```dab fence with an option it does not know says so, and a huge block is bounded by work', () => {

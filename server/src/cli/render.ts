@@ -4,7 +4,7 @@
  * same drawing as the board view and the Markdown preview. Without -o the SVG goes to stdout.
  */
 import { printErr, printOut } from './terminal';
-import { realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { plainDecimal, readInputOrSay } from './input';
 import { pictureOf } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
@@ -105,5 +105,17 @@ function overwritesRecord(out: string, file: string): string | null {
       // the input cannot be read: reading it says so
     }
   }
-  return o.isFile() && /\.dab$/i.test(realpathSync(out)) ? 'is a .dab file' : null;
+  // a pipe nobody reads would hang the write for ever (found by an audit): a reader is looked for first
+  if (o.isFIFO()) {
+    try {
+      closeSync(openSync(out, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      return 'is a pipe that nothing reads';
+    }
+    return null;
+  }
+  if (!o.isFile()) return null; // a device or a folder: writing says what is wrong
+  if (/\.dab$/i.test(realpathSync(out))) return 'is a .dab file';
+  // another name of a file (a hard link) may be a record under its other name (found by an audit)
+  return o.nlink > 1 ? 'has other names (hard links), and one of them may be a record' : null;
 }

@@ -156,8 +156,20 @@ export const REPLY_TIME_BUDGET_MS = 1500;
  * values are drawn as unknown. Results are cached by block text.
  */
 export const MARKDOWN_BLOCK_BUDGET_MS = 1500;
-/** Pictures of ```dab blocks kept (by block text), so typing elsewhere does not search again. */
-export const MARKDOWN_BLOCK_CACHE_ENTRIES = 64;
+/**
+ * The blocks of one render of a Markdown document share this much search time: a document of many
+ * blocks would otherwise hold the extension host for 1.5 s a block (found by an audit: 70 blocks,
+ * over a minute). Blocks past it are drawn with what needs no search, labelled, and drawn again at
+ * the next render (typing in the document), which finds the earlier ones cached.
+ */
+export const MARKDOWN_DOCUMENT_BUDGET_MS = 6000;
+/** Blocks drawn less than this apart belong to one render of a document (markdown-it draws them in a row). */
+export const MARKDOWN_RENDER_GAP_MS = 1000;
+/**
+ * Pictures of ```dab blocks kept (by block text; the least recently drawn go first), so typing
+ * elsewhere does not search again: enough for the blocks of the documents a user has open.
+ */
+export const MARKDOWN_BLOCK_CACHE_ENTRIES = 256;
 /** `dab render`: default search time for the whole entry drawn. */
 export const RENDER_BUDGET_MS_DEFAULT = 10_000;
 

@@ -298,28 +298,47 @@ class MovesReader {
     const f = this.f;
     const t = toks[k];
     const nx = toks[k + 1];
-    // Collect to ']' on the same line.
+    // SGF's B and W are the first and second player's turns, as littlegolem's b and r (found by an audit)
+    const letter = t.text.toLowerCase() === 'w' ? 'r' : t.text.toLowerCase();
+    const isTurn = letter === 'b' || letter === 'r';
+    // Collect to ']' on the same line. Any other property than a turn (a comment C[…], a player's
+    // name) may hold ';', '[' and an escaped '\]' in its value, as SGF allows: skipped to its end.
     let m = k + 2;
     const inner: RawToken[] = [];
     let closed: RawToken | null = null;
     while (m < toks.length && toks[m].range.line === t.range.line) {
       const x = toks[m];
-      if (x.type === 'punct' && x.text === ']') {
+      const prev = m > k + 2 ? toks[m - 1] : null;
+      const escaped =
+        !isTurn &&
+        prev !== null &&
+        prev.type === 'word' &&
+        prev.text.endsWith('\\') &&
+        prev.range.endLine === x.range.line &&
+        prev.range.endCharacter === x.range.character;
+      if (x.type === 'punct' && x.text === ']' && !escaped) {
         closed = x;
         m++;
         break;
       }
-      if (x.type === 'punct' && (x.text === '[' || x.text === ';')) break;
+      if (isTurn && x.type === 'punct' && (x.text === '[' || x.text === ';')) break;
       inner.push(x);
       m++;
     }
     const whole = closed
       ? span(t.range, closed.range)
       : span(t.range, inner.length ? inner[inner.length - 1].range : nx.range);
-    const letter = t.text.toLowerCase();
     this.attach = null;
-    if (!closed) this.report('error', whole, 'bad-turn', `unterminated turn '${t.text}[': add ']'`);
-    if (this.depth > 0 && (letter === 'b' || letter === 'r')) {
+    if (!closed)
+      this.report(
+        'error',
+        whole,
+        'bad-turn',
+        isTurn
+          ? `unterminated turn '${t.text}[': add ']'`
+          : `unterminated property '${t.text}[': add ']' (a property's value ends on its line)`,
+      );
+    if (this.depth > 0 && isTurn) {
       this.report(
         'error',
         whole,
@@ -328,7 +347,7 @@ class MovesReader {
       );
       return m;
     }
-    if (letter !== 'b' && letter !== 'r') {
+    if (!isTurn) {
       this.report('information', whole, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
       return m;
     }

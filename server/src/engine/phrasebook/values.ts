@@ -141,3 +141,6 @@ export const NOTE_SEARCHING = 'search in progress';
 export const NOTE_NEEDS_SEARCH = 'needs search: not a simple loony endgame';
 /** A picture's position left unsearched: the picture's time went to the positions before it. */
 export const NOTE_PICTURE_TIME_SPENT = 'not searched: the time for this picture was spent';
+/** A Markdown block drawn after its document's preview time was spent (markdownBlocks.ts). */
+export const NOTE_PREVIEW_TIME_SPENT =
+  "not searched: the preview's search time for this document was spent (it is drawn again when the document changes)";
