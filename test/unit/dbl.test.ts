@@ -162,3 +162,18 @@ test('dbl: a title keeps to one line, repeats are warned about 20 at a time, lon
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, 'game "stdin"\n  size 1x1\n  moves a2-b2\n');
 });
+
+test('a .dbl file in UTF-16, a huge size, and a flood of bad rows get one clear answer each (found by an audit)', () => {
+  const utf16 = Buffer.from('\ufeff3,3\n(0, 0) - (1, 0)\n', 'utf16le').toString('utf8');
+  const u = readDbl(utf16);
+  assert.deepEqual(
+    u.diagnostics.map((d) => d.code),
+    ['bad-encoding'],
+  );
+  assert.match(u.diagnostics[0].message, /looks like UTF-16/);
+  const huge = readDbl('99999999999999999,7\n');
+  assert.match(huge.diagnostics[0].message, /board size 9+…x7 is out of range: each side must be 1 to \d+ boxes/);
+  const flood = readDbl('3,3\n' + 'garbage\n'.repeat(5000));
+  assert.equal(flood.diagnostics.length, 2001);
+  assert.match(flood.diagnostics[2000].message, /more than 2000 problems; the rest are not shown/);
+});

@@ -13,10 +13,10 @@
  * Every problem is a diagnostic with its exact range, as for `.dab`; with an error nothing is written.
  */
 import { geometryOf, type BoardGeometry } from '../board/geometry';
-import { MAX_REPORTS_OF_A_KIND, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
+import { MAX_DIAGNOSTICS, MAX_REPORTS_OF_A_KIND, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
 import { BoardState } from '../board/state';
 import type { Diagnostic, Range } from './ast';
-import { range } from './text';
+import { NOT_UTF8_BUT_UTF16, looksUtf16, range, tooManyProblems } from './text';
 
 export interface DblLine {
   /** Line index on the board. */
@@ -41,8 +41,22 @@ const MAX_DIGITS = 6;
 /** Read a `.dbl` text. Never throws. */
 export function readDbl(text: string): DblImport {
   const out: DblImport = { width: null, height: null, lines: [], diagnostics: [], isGame: false };
-  const report = (severity: Diagnostic['severity'], r: Range, code: string, message: string) =>
-    out.diagnostics.push({ severity, range: r, code, message });
+  // at most MAX_DIAGNOSTICS, as for a .dab file (an audit's 200,000 garbage rows printed 10,001 lines)
+  const report = (severity: Diagnostic['severity'], r: Range, code: string, message: string) => {
+    const n = out.diagnostics.length;
+    if (n < MAX_DIAGNOSTICS) out.diagnostics.push({ severity, range: r, code, message });
+    else if (n === MAX_DIAGNOSTICS)
+      out.diagnostics.push({
+        severity: 'information',
+        range: r,
+        code: 'too-many-diagnostics',
+        message: tooManyProblems(n),
+      });
+  };
+  if (looksUtf16(text.slice(0, 800))) {
+    report('error', range(0, 0, 0, 1), 'bad-encoding', NOT_UTF8_BUT_UTF16);
+    return out;
+  }
   const rows = text.split(/\r\n|\r|\n/);
   let i = 0;
   while (i < rows.length && isSkipped(rows[i])) i++;
@@ -114,7 +128,7 @@ type Report = (severity: Diagnostic['severity'], r: Range, code: string, message
 
 /** `W,H` in boxes (spaces allowed around the numbers). */
 function readSize(row: string, ln: number, report: Report): [number, number] | undefined {
-  const m = /^(\s*)(\d{1,6})\s*,\s*(\d{1,6})\s*$/.exec(row);
+  const m = /^(\s*)(\d+)\s*,\s*(\d+)\s*$/.exec(row);
   const start = row.length - row.trimStart().length;
   const whole = range(ln, start, ln, row.trimEnd().length);
   if (!m) {
@@ -133,7 +147,7 @@ function readSize(row: string, ln: number, report: Report): [number, number] | u
       'error',
       whole,
       'bad-size',
-      `board size ${w}x${h} is out of range: each side must be 1 to ${MAX_SIDE} boxes`,
+      `board size ${clip(m[2], 12)}x${clip(m[3], 12)} is out of range: each side must be 1 to ${MAX_SIDE} boxes`,
     );
     return undefined;
   }

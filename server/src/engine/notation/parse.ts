@@ -15,7 +15,17 @@ import { checkEntry, newEntry, readHeader, readTags } from './entries';
 import { linesField, playersField, scoreField, sizeField, tomoveField, valueField, type FieldContext } from './fields';
 import { movesField } from './moves';
 import { ENTRY_KINDS, FIELD_NAMES, suggest, type FieldName } from './names';
-import { byRange, firstNonSpace, isSpace, range, span, trimmedEnd } from './text';
+import {
+  NOT_UTF8_BUT_UTF16,
+  byRange,
+  firstNonSpace,
+  isSpace,
+  looksUtf16,
+  range,
+  span,
+  tooManyProblems,
+  trimmedEnd,
+} from './text';
 import { countValues, isHeaderRest, isQuote, Lexer, newSink, type RawToken, type Sink } from './tokens';
 import { splitMoveWord } from './moves';
 
@@ -126,7 +136,7 @@ class Parser {
         severity: 'information',
         range: r,
         code: 'too-many-diagnostics',
-        message: `more than ${MAX_DIAGNOSTICS} problems; the rest are not shown`,
+        message: tooManyProblems(MAX_DIAGNOSTICS),
       });
       return;
     }
@@ -349,12 +359,7 @@ class Parser {
     if (looksUtf16(head)) {
       // the byte-order mark FF FE (or FE FF) was read as two U+FFFD
       const bom = L[0].startsWith('\ufffd\ufffd') ? 2 : 1;
-      this.report(
-        'error',
-        range(0, 0, 0, Math.min(bom, L[0].length)),
-        'bad-encoding',
-        'the file is not UTF-8: it looks like UTF-16 (as Windows saves "Unicode" text), so it is not read; save it as UTF-8',
-      );
+      this.report('error', range(0, 0, 0, Math.min(bom, L[0].length)), 'bad-encoding', NOT_UTF8_BUT_UTF16);
       return true;
     }
     const more = bad > 1 ? `; ${bad} such characters in the file` : '';
@@ -541,21 +546,6 @@ function movesFollow(t: string, from: number): boolean {
     if (core && splitMoveWord(core)) return true;
   }
   return false;
-}
-
-/** Whether the start of a text reads like UTF-16 decoded as UTF-8: a NUL at every other character. */
-function looksUtf16(l: string): boolean {
-  const s = l.startsWith('\ufffd\ufffd') ? l.slice(2) : l;
-  const n = Math.min(s.length, 400);
-  if (n < 4) return false;
-  let even = 0,
-    odd = 0;
-  for (let k = 0; k < n; k++) {
-    if (s.charCodeAt(k) !== 0) continue;
-    if (k % 2 === 0) even++;
-    else odd++;
-  }
-  return Math.max(even, odd) >= Math.floor(n / 2) * 0.8;
 }
 
 /** Store a field read for the first time (a duplicate is read, reported, and kept only in `fields`). */

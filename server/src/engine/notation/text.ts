@@ -55,3 +55,27 @@ export function collapse(s: string): string {
 export function clip(s: string, n = 40): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
+
+/** Whether the start of a text reads like UTF-16 decoded as UTF-8: a NUL at every other character. */
+export function looksUtf16(l: string): boolean {
+  const s = l.startsWith('\ufffd\ufffd') ? l.slice(2) : l;
+  const n = Math.min(s.length, 400);
+  if (n < 4) return false;
+  let even = 0,
+    odd = 0;
+  for (let k = 0; k < n; k++) {
+    if (s.charCodeAt(k) !== 0) continue;
+    if (k % 2 === 0) even++;
+    else odd++;
+  }
+  return Math.max(even, odd) >= Math.floor(n / 2) * 0.8;
+}
+
+/** A text that looksUtf16: said the same by every reader (.dab, .dbl). */
+export const NOT_UTF8_BUT_UTF16 =
+  'the file is not UTF-8: it looks like UTF-16 (as Windows saves "Unicode" text), so it is not read; save it as UTF-8';
+
+/** The last diagnostic a reader gives once it has given `max`. */
+export function tooManyProblems(max: number): string {
+  return `more than ${max} problems; the rest are not shown`;
+}
