@@ -61,7 +61,17 @@ const connection = createConnection(ProposedFeatures.all);
 // A promise nobody awaited that failed (a client that refused a request, say) is logged, never
 // allowed to end the server (Node's default for an unhandled rejection).
 process.on('unhandledRejection', (e) => connection.console.error(`dab: unhandled: ${(e as Error)?.stack ?? e}`));
-const documents = new TextDocuments(TextDocument);
+/**
+ * The open documents. An incremental change is applied, then the document made again from its text:
+ * vscode-languageserver-textdocument 1.0.12 keeps its line table wrong when an edit joins a lone
+ * '\r' and a '\n' into one line end (found by an audit: every later position, and the board's
+ * edits, were then off by a line, and an edit written from them corrupted the text).
+ */
+const documents = new TextDocuments<TextDocument>({
+  create: (uri, languageId, version, text) => TextDocument.create(uri, languageId, version, text),
+  update: (doc, changes, version) =>
+    TextDocument.create(doc.uri, doc.languageId, version, TextDocument.update(doc, changes, version).getText()),
+});
 
 let settings: DabSettings = defaultSettings;
 let canPullConfiguration = false;

@@ -27,6 +27,30 @@ test('a bare client gets pushed diagnostics, hover and lenses', async () => {
   assert.ok(lenses.length >= 1);
 });
 
+// Found by an audit: the text library kept its line table wrong when an incremental edit joined a
+// lone '\r' and a '\n' into one line end, and every later position (and the board's edits) was off.
+test('incremental edits that join a lone CR and a LF: the server reads the text as a fresh open does', async () => {
+  const uri = client.open('cr-merge.dab', 'game\n  size 2x2\n  moves a1-b1\rX\n  b1-c1 a1-b1\n');
+  await client.waitForDiagnostics(uri, (d) => d.version === 1);
+  const edit = (version: number, range: object, text: string) =>
+    client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
+    });
+  void edit(2, { start: { line: 3, character: 0 }, end: { line: 3, character: 1 } }, '');
+  void edit(3, { start: { line: 3, character: 13 }, end: { line: 3, character: 13 } }, ' b2-c2');
+  const changed = await client.waitForDiagnostics(uri, (d) => d.version === 3);
+  const fresh = client.open('cr-merge-fresh.dab', 'game\n  size 2x2\n  moves a1-b1\r\n  b1-c1 a1-b1 b2-c2\n');
+  const expected = await client.waitForDiagnostics(fresh, (d) => d.version === 1);
+  assert.deepEqual(
+    changed.diagnostics.map((d) => [d.code, d.range]),
+    expected.diagnostics.map((d) => [d.code, d.range]),
+  );
+  assert.ok(expected.diagnostics.some((d) => d.range.start.line === 3 && d.range.start.character === 8));
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 3, character: 16 } });
+  assert.match(JSON.stringify(h), /b2-c2/);
+});
+
 // Found by an audit in a real VS Code: a U+202E in a name reversed the words of the review lens, and
 // a 500-character name was shown whole, where the board view cuts names at 80 and isolates them.
 test('names from the file in lenses, hovers and diagnostics: bidi overrides isolated, long names cut', async () => {
