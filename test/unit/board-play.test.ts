@@ -253,3 +253,16 @@ test('board: at the start of a nested variation the last move is the one before 
   assert.deepEqual(start2.lastMove, main.lastMove, 'a1-b1, on the main line');
   assert.ok(start2.lastMove);
 });
+
+test('board: no move is written into an entry whose comment is left open (it would be read as part of it)', () => {
+  // found by an audit: `moves a1-b1 b1-c1 {note` took the board's a3-b3 into the comment
+  const text = ['game "t"', '  size 2x2', '  moves a1-b1 b1-c1 {🎲 note', ''].join('\n');
+  const report = analyse(text);
+  const r = playLine(report, { uri: 'x', position: { line: 2, character: 9 }, line: 'a3-b3' });
+  assert.equal(r.edit, undefined);
+  assert.match(r.error ?? '', /not closed: close it first/);
+  const closed = text.replace('note', 'note}');
+  const end = { line: 2, character: closed.split('\n')[2].length };
+  const ok = playLine(analyse(closed), { uri: 'x', position: end, line: 'a3-b3' });
+  assert.equal(apply(closed, ok).split('\n')[2], '  moves a1-b1 b1-c1 {🎲 note} a3-b3');
+});

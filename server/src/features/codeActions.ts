@@ -9,7 +9,7 @@ import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
-import { allLines, type MoveToken } from '../engine/notation';
+import { allLines, hasOpenText, writtenEnd, type MoveToken } from '../engine/notation';
 import { betterLineTitle } from '../engine/phrasebook';
 import { beforeMove, entryAt, lineMoveAt } from './convert';
 
@@ -20,7 +20,8 @@ export function codeActions(
 ): CodeAction[] {
   const pos = params.range.start;
   const entry = entryAt(report, pos.line);
-  if (!entry || entry.kind === 'endgame') return [];
+  // no edit into an entry whose comment or string is left open: the text would be swallowed by it
+  if (!entry || entry.kind === 'endgame' || hasOpenText(entry.model.entry)) return [];
   const found = lineMoveAt(entry, pos.line, pos.character);
   if (!found) return [];
   const { move } = found;
@@ -50,15 +51,4 @@ export function codeActions(
 function tokenOf(entry: EntryReport, move: MoveReport): MoveToken | undefined {
   for (const line of allLines(entry.model)) for (const m of line.moves) if (m.range === move.range) return m.token;
   return undefined;
-}
-
-/** Where a written move ends with its glyph, comments and the variations already written after it. */
-function writtenEnd(t: MoveToken): { line: number; character: number } {
-  let end = { line: t.range.endLine, character: t.range.endCharacter };
-  const ranges = [t.glyphRange, t.commentRange, ...t.variations.map((v) => v.range)];
-  for (const r of ranges) {
-    if (r && (r.endLine > end.line || (r.endLine === end.line && r.endCharacter > end.character)))
-      end = { line: r.endLine, character: r.endCharacter };
-  }
-  return end;
 }

@@ -15,8 +15,9 @@ import type { DocumentReport, PositionReport } from '../engine/analysis/analyzeD
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { BoardState } from '../engine/board/state';
-import type { MoveToken, Range } from '../engine/notation';
+import { hasOpenText, writtenEnd, type MoveToken, type Range } from '../engine/notation';
 import {
+  PLAY_INTO_OPEN_TEXT,
   PLAY_NEEDS_BOARD_ENTRY,
   PLAY_NO_BOARD,
   PLAY_INSIDE_BRACKET,
@@ -33,15 +34,6 @@ type Pos = { line: number; character: number };
 
 const endOf = (r: Range): Pos => ({ line: r.endLine, character: r.endCharacter });
 const later = (a: Pos, b: Pos) => (b.line > a.line || (b.line === a.line && b.character > a.character) ? b : a);
-
-/** The end of a written move with its glyph, comments and the variations already written after it. */
-function tokenEnd(t: MoveToken): Pos {
-  let end = endOf(t.range);
-  if (t.glyphRange) end = later(end, endOf(t.glyphRange));
-  if (t.commentRange) end = later(end, endOf(t.commentRange));
-  for (const v of t.variations ?? []) end = later(end, endOf(v.range));
-  return end;
-}
 
 const sameStart = (a: Range, b: Range) => a.line === b.line && a.character === b.character;
 
@@ -60,6 +52,7 @@ export function playLine(
 ): PlayLineResult {
   const entry = entryAt(report, params.position.line);
   if (!entry || entry.kind === 'endgame') return { error: PLAY_NEEDS_BOARD_ENTRY };
+  if (hasOpenText(entry.model.entry)) return { error: PLAY_INTO_OPEN_TEXT };
   // Inside a variation the click plays on from the variation's position.
   const cursorLine = lineAt(entry, params.position.line, params.position.character);
   const inVariation = isVariation(cursorLine);
@@ -126,7 +119,7 @@ export function playLine(
     const tok = nextToken;
     const turn = bracket(tok);
     if (turn && turn.moves[turn.moves.length - 1] !== tokens.indexOf(tok)) return { error: PLAY_INSIDE_BRACKET };
-    at = turn ? endOf(turn.range) : tokenEnd(tok);
+    at = turn ? endOf(turn.range) : writtenEnd(tok);
     const num = tok.number !== null ? `${tok.number}. ` : '';
     newText = ` (${num}${written.join(' ')})`;
     cursorAt = () => ({ line: at.line, character: at.character + 2 + num.length });
@@ -135,7 +128,7 @@ export function playLine(
     // as turn brackets after a bracket (a pasted littlegolem record stays one).
     const last = tokens[tokens.length - 1];
     const turn = bracket(last);
-    at = turn ? later(tokenEnd(last), endOf(turn.range)) : tokenEnd(last);
+    at = turn ? later(writtenEnd(last), endOf(turn.range)) : writtenEnd(last);
     newText = turn ? turnBrackets(state, written) : ' ' + numbered(written, last.number);
     cursorAt = (t) => afterText(at, t);
   } else if (field) {

@@ -2,7 +2,7 @@
  * Ranges and characters: the small helpers every reader of the notation shares. Ranges are
  * 0-based, end exclusive, counted in UTF-16 code units (as in the LSP).
  */
-import type { Diagnostic, Range, Severity } from './ast';
+import type { Diagnostic, Entry, MoveToken, Range, Severity } from './ast';
 
 /** How a reader reports a problem: the parser collects, caps and files it under the current entry. */
 export type Report = (severity: Severity, r: Range, code: string, message: string) => void;
@@ -78,4 +78,22 @@ export const NOT_UTF8_BUT_UTF16 =
 /** The last diagnostic a reader gives once it has given `max`. */
 export function tooManyProblems(max: number): string {
   return `more than ${max} problems; the rest are not shown`;
+}
+
+/** Where a written move ends with its glyph, comments and the variations already written after it. */
+export function writtenEnd(t: MoveToken): { line: number; character: number } {
+  let end = { line: t.range.endLine, character: t.range.endCharacter };
+  for (const r of [t.glyphRange, t.commentRange, ...t.variations.map((v) => v.range)]) {
+    if (r && (r.endLine > end.line || (r.endLine === end.line && r.endCharacter > end.character)))
+      end = { line: r.endLine, character: r.endCharacter };
+  }
+  return end;
+}
+
+/**
+ * The entry has a comment or string left open: text written into its moves now would be read as part
+ * of it (found by an audit: the board's move went into an unclosed `{` comment).
+ */
+export function hasOpenText(entry: Entry): boolean {
+  return entry.diagnostics.some((d) => d.code === 'unterminated-comment' || d.code === 'unterminated-string');
 }

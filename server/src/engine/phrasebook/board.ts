@@ -186,6 +186,8 @@ export const PLAY_NO_BOARD = 'This entry has no board to play on (give it a size
 export const PLAY_NO_PROVEN_REPLY = 'No proven best reply within the budget: the engine does not answer here.';
 export const PLAY_DOCUMENT_CHANGED = 'The document changed since the board was drawn; try again.';
 export const PLAY_DOCUMENT_NOT_OPEN = 'The document is not open.';
+export const PLAY_INTO_OPEN_TEXT =
+  'A comment or string of this entry is not closed: close it first (a move written now would be read as part of it).';
 export const PLAY_INSIDE_BRACKET =
   'This move is inside a littlegolem bracket with moves after it: a variation cannot go there. Write the bracket out as moves (a1-b1 …) first.';
 
