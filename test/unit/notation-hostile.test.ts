@@ -4,7 +4,7 @@
 // audit measure them), what is read is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDab, readDab } from '../../server/src/engine/notation';
+import { parseDab, readDab, readDbl } from '../../server/src/engine/notation';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { MAX_DIAGNOSTICS, MAX_ENDGAME_PLAY_WORK } from '../../server/src/engine/limits';
 
@@ -117,4 +117,18 @@ test('tags before the first header are given to the first entry with a warning, 
       text,
     );
   }
+});
+
+test('a character beyond U+FFFF (an emoji) is never cut in half by a range or a quoted message (found by an audit)', () => {
+  const diagram = readDab('position\n  diagram\n    +---+\n    🎲   |\n    +---+\n');
+  const bad = diagram.diagnostics.find((d) => d.code === 'bad-diagram')!;
+  assert.equal(bad.range.endCharacter - bad.range.character, 2, JSON.stringify(bad.range));
+  assert.match(bad.message, /'🎲'/);
+  const dbl = readDbl('2,2\n(0, 🎲0) - (1, 0)\n');
+  assert.equal(dbl.diagnostics[0].range.endCharacter - dbl.diagnostics[0].range.character, 2);
+  assert.match(dbl.diagnostics[0].message, /found '🎲'/);
+  for (const d of [...diagram.diagnostics, ...dbl.diagnostics])
+    assert.doesNotMatch(d.message, /[\ud800-\udbff](?![\udc00-\udfff])/);
+  const long = readDab(`game\n  size 2x2\n  moves a1-b1${'🎲'.repeat(30)}\n`);
+  for (const d of long.diagnostics) assert.doesNotMatch(d.message, /[\ud800-\udbff](?![\udc00-\udfff])/);
 });

@@ -16,7 +16,7 @@ import { geometryOf, type BoardGeometry } from '../board/geometry';
 import { MAX_DIAGNOSTICS, MAX_REPORTS_OF_A_KIND, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
 import { BoardState } from '../board/state';
 import type { Diagnostic, Range } from './ast';
-import { NOT_UTF8_BUT_UTF16, looksUtf16, range, tooManyProblems } from './text';
+import { NOT_UTF8_BUT_UTF16, charAt, charRange, clip, looksUtf16, range, tooManyProblems } from './text';
 
 export interface DblLine {
   /** Line index on the board. */
@@ -165,10 +165,10 @@ function readRow(row: string, ln: number, g: BoardGeometry, report: Report): Dbl
   };
   const fail = (what: string): undefined => {
     const at = Math.min(c, row.length);
-    const found = at < row.length ? `'${row[at]}'` : 'the end of the line';
+    const found = at < row.length ? `'${charAt(row, at)}'` : 'the end of the line';
     report(
       'error',
-      range(ln, at, ln, Math.min(at + 1, row.length) || at),
+      at < row.length ? charRange(ln, row, at) : range(ln, at, ln, at),
       'bad-move',
       `expected ${what}, found ${found}: a .dbl line is written (x1, y1) - (x2, y2), dots counted from 0 at the top left`,
     );
@@ -239,10 +239,6 @@ function readRow(row: string, ln: number, g: BoardGeometry, report: Report): Dbl
     return undefined;
   }
   return { line, range: whole };
-}
-
-function clip(s: string, n = 40): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
 export interface DabFromDbl {

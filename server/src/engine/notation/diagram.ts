@@ -7,7 +7,17 @@
 import { MAX_SIDE } from '../limits';
 import type { DiagramField, Range } from './ast';
 import type { RawToken } from './tokens';
-import { firstNonSpace, isBlankOrComment, isSpace, range, span, trimmedEnd, type Report } from './text';
+import {
+  charAt,
+  charRange,
+  firstNonSpace,
+  isBlankOrComment,
+  isSpace,
+  range,
+  span,
+  trimmedEnd,
+  type Report,
+} from './text';
 
 export const DOT_CHARS = '+oO.*';
 
@@ -217,7 +227,7 @@ function readDotRow(
     if (!isSpace(s[c])) {
       report(
         'error',
-        range(ln, c, ln, c + 1),
+        charRange(ln, s, c),
         'bad-diagram',
         `this dot is left of the board: dots must line up with the top row (first dot at column ${c0 + 1})`,
       );
@@ -238,7 +248,7 @@ function readDotRow(
     if (!DOT_CHARS.includes(s[c])) {
       report(
         'error',
-        range(ln, c, ln, c + 1),
+        charRange(ln, s, c),
         'bad-diagram',
         `expected a dot (+ o O . *) at column ${c + 1}, lined up with the top row`,
       );
@@ -309,9 +319,9 @@ function readBoxRow(
     if (!isSpace(s[c])) {
       report(
         'error',
-        range(ln, c, ln, c + 1),
+        charRange(ln, s, c),
         'bad-diagram',
-        `'${s[c]}' is left of the board: box rows line up with the dot rows`,
+        `'${charAt(s, c)}' is left of the board: box rows line up with the dot rows`,
       );
       break;
     }
@@ -324,9 +334,9 @@ function readBoxRow(
     else if (!isSpace(ch)) {
       report(
         'error',
-        range(ln, c, ln, c + 1),
+        charRange(ln, s, c),
         'bad-diagram',
-        `'${ch}' stands on a dot column: only '|' (a drawn line) or a space may stand there; box text goes between the columns`,
+        `'${charAt(s, c)}' stands on a dot column: only '|' (a drawn line) or a space may stand there; box text goes between the columns`,
       );
     }
     if (k + 1 < cols.length) {

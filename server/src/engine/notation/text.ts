@@ -53,7 +53,22 @@ export function collapse(s: string): string {
 
 /** Text quoted in a message, cut to `n` characters so hostile input keeps messages short. */
 export function clip(s: string, n = 40): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
+  if (s.length <= n) return s;
+  // never half of a character written with two UTF-16 units (an emoji): it would show as '\ud83c'
+  const cut = isHighSurrogate(s.charCodeAt(n - 1)) ? n - 1 : n;
+  return `${s.slice(0, cut)}…`;
+}
+
+const isHighSurrogate = (u: number) => u >= 0xd800 && u <= 0xdbff;
+
+/** The character at column c of s: one UTF-16 unit, or two for a character beyond U+FFFF (an emoji). */
+export function charAt(s: string, c: number): string {
+  return isHighSurrogate(s.charCodeAt(c)) && c + 1 < s.length ? s.slice(c, c + 2) : s.charAt(c);
+}
+
+/** The range of the character at column c of line `ln` (both units of an emoji). */
+export function charRange(ln: number, s: string, c: number): Range {
+  return range(ln, c, ln, c + Math.max(1, charAt(s, c).length));
 }
 
 /** Whether the start of a text reads like UTF-16 decoded as UTF-8: a NUL at every other character. */
