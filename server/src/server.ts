@@ -219,6 +219,12 @@ function withReport<T>(uri: unknown, f: (report: ReturnType<AnalysisStore['get']
   return guarded(() => f(store.get(doc)), fallback);
 }
 
+/** The line end a text uses: its first one ("\n" for a text of one line). */
+function lineEnd(text: string): string {
+  const m = /\r\n|\r|\n/.exec(text);
+  return m ? m[0] : '\n';
+}
+
 /** The client has sent dab/cursor (or asked for the board view): from then on hovers do not move the cursor. */
 let cursorNotified = false;
 
@@ -375,7 +381,11 @@ connection.onRequest(PlayLineRequest, (p) => {
   if (!p) return { error: PLAY_DOCUMENT_NOT_OPEN };
   const doc = dabDocument(p.uri);
   if (doc && p.version !== undefined && doc.version !== p.version) return { error: PLAY_DOCUMENT_CHANGED };
-  return withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: PLAY_DOCUMENT_NOT_OPEN });
+  const played = withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: PLAY_DOCUMENT_NOT_OPEN });
+  // a new line is written with the document's own line end (found by an audit: LF in a CRLF file)
+  const eol = doc ? lineEnd(doc.getText()) : '\n';
+  if (played.edit && eol !== '\n') played.edit = { ...played.edit, newText: played.edit.newText.replace(/\n/g, eol) };
+  return played;
 });
 connection.onRequest(ImportDblRequest, (p) => {
   checkLifecycle();

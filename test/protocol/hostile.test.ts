@@ -51,6 +51,19 @@ test('incremental edits that join a lone CR and a LF: the server reads the text 
   assert.match(JSON.stringify(h), /b2-c2/);
 });
 
+test("the board's new line is written with the document's own line end (CRLF here)", async () => {
+  // found by an audit: a position without moves got "\n  moves …" in a CRLF file
+  const uri = client.open('crlf.dab', 'position "p"\r\n  size 2x2\r\n  lines a1-b1\r\n');
+  await client.waitForDiagnostics(uri, (d) => d.version === 1);
+  const r = await client.request('dab/playLine', {
+    uri,
+    version: 1,
+    position: { line: 1, character: 2 },
+    line: 'b1-c1',
+  });
+  assert.equal(r.edit.newText, '\r\n  moves b1-c1');
+});
+
 // Found by an audit in a real VS Code: a U+202E in a name reversed the words of the review lens, and
 // a 500-character name was shown whole, where the board view cuts names at 80 and isolates them.
 test('names from the file in lenses, hovers and diagnostics: bidi overrides isolated, long names cut', async () => {
