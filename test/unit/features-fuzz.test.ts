@@ -145,3 +145,17 @@ test('entries left out by the editor bound (maxWork): every feature answers, and
   // without the bound everything is analysed
   assert.ok(analyzeText(text).entries.every((e) => !e.model.leftOut && e.positions.length > 0));
 });
+
+test('a move hint stands after the move and its glyph, not between them (found by an audit)', () => {
+  const text = 'game\n  size 2x2\n  moves a1-b1 b1-c1? a3-b3 !\n';
+  const hints = inlayHints(
+    analyzeText(text),
+    { start: { line: 0, character: 0 }, end: { line: 4, character: 0 } },
+    { ...defaultSettings, inlayHints: { enabled: true, afterEachMove: true } },
+  );
+  const at = hints.map((h) => h.position.character);
+  const line = text.split('\n')[2];
+  assert.ok(at.includes(line.indexOf('?') + 1), `after '?': ${JSON.stringify(at)}`);
+  assert.ok(at.includes(line.indexOf('!') + 1), `after the spaced '!': ${JSON.stringify(at)}`);
+  assert.ok(!at.includes(line.indexOf('?')), 'never between the move and its glyph');
+});

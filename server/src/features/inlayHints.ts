@@ -4,7 +4,7 @@ import type { DocumentReport } from '../engine/analysis/analyzeDocument';
 import type { DabSettings } from '../settings';
 import { moveHint, valueLabel, VALUE_LABEL_TOOLTIP } from '../engine/phrasebook';
 import { afterMove } from './convert';
-import { rangeContains } from '../engine/notation';
+import { allLines, rangeContains, type Range as NotationRange } from '../engine/notation';
 
 export function inlayHints(report: DocumentReport, range: Range, settings: DabSettings): InlayHint[] {
   if (!settings.inlayHints.enabled) return [];
@@ -31,9 +31,13 @@ export function inlayHints(report: DocumentReport, range: Range, settings: DabSe
       });
     }
     if (settings.inlayHints.afterEachMove) {
+      // the hint goes after the move's glyph, not between the two (`b1-c1? v +2`, not `b1-c1 v +2?`)
+      const glyphOf = new Map<unknown, NotationRange | null>();
+      for (const line of allLines(e.model)) for (const m of line.moves) glyphOf.set(m.range, m.token.glyphRange);
       for (const line of e.lines)
         for (const m of line.moves) {
-          const position = { line: m.range.endLine, character: m.range.endCharacter };
+          const end = glyphOf.get(m.range) ?? m.range;
+          const position = { line: end.endLine, character: end.endCharacter };
           if (!inRange(position)) continue;
           const after = afterMove(line, m);
           if (!after) continue;
