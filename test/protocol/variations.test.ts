@@ -55,7 +55,8 @@ test('a mistake inside a variation is diagnosed, hovered and hinted like one in 
     textDocument: { uri },
     range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
   });
-  const hint = hints.find((x) => x.position.line === inVariation && x.position.character === col + 5);
+  // after the move and its glyph (`a2-b2?`)
+  const hint = hints.find((x) => x.position.line === inVariation && x.position.character === col + 6);
   assert.ok(hint, JSON.stringify(hints));
   assert.equal(hint.label, 'loses 6');
   assert.match(hint.tooltip, /throws away/);
