@@ -440,10 +440,14 @@ export class ProofStore {
     if (target && !target.isFile()) throw new Error(`${file} is not a regular file: not written`);
     // never over the store itself, nor over another SQLite file (a proof store, most likely): an
     // export replaces only its own kind of file (found by an audit: `export S --store S` lost S)
-    if (target && (sameFile(file, this.path) || isSqliteFile(file)))
-      throw new Error(
-        `${file} is ${sameFile(file, this.path) ? 'the proof store itself' : 'an SQLite database'}: not written over (give a new file, e.g. proofs.jsonl)`,
-      );
+    const clobbered = !target
+      ? null
+      : sameFile(file, this.path)
+        ? 'the proof store itself'
+        : isSqliteFile(file)
+          ? 'an SQLite database'
+          : null;
+    if (clobbered) throw new Error(`${file} is ${clobbered}: not written over (give a new file, e.g. proofs.jsonl)`);
     const tmp = `${file}.tmp-${process.pid}`;
     try {
       writeFileSync(tmp, text);
@@ -811,7 +815,7 @@ function isSqliteFile(file: string): boolean {
 }
 
 /** Why a file cannot be read, in words rather than the system's code ("ENOENT: …"). */
-export function fileErrorWords(e: unknown): string {
+function fileErrorWords(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
