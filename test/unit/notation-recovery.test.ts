@@ -568,3 +568,35 @@ test('tomove that fits both players says so; a tag with two values says it takes
     ],
   );
 });
+
+test('a field name in any script is a word: `größe 3` is an unknown field as `grosse 3` is, not a move', () => {
+  for (const [word, len] of [
+    ['grosse', 6],
+    ['größe', 5],
+    ['taille', 6],
+    ['размер', 6],
+    ['Größe', 5],
+  ] as const) {
+    const doc = readDab(['game', '  size 3x3', '  moves a1-b1', `  ${word} 3`, '  tomove A'].join('\n'));
+    assert.deepEqual(
+      doc.diagnostics.map((d) => [d.code, d.range]),
+      [['unknown-field', R(3, 2, 3, 2 + len)]],
+      word,
+    );
+    assert.match(doc.diagnostics[0].message, new RegExp(`unknown field '${word}'.*ends the moves field above`), word);
+    assert.deepEqual(
+      doc.models[0].plies.map((m) => m.name),
+      ['a1-b1'],
+      word,
+    );
+  }
+  // a word with accents or combining marks that is one edit from a field name gets the suggestion
+  const accented = readDab(['game', '  sizé 3x3', '  tomove A'].join('\n'));
+  assert.match(
+    accented.diagnostics.find((d) => d.code === 'unknown-field')?.message ?? '',
+    /unknown field 'sizé': did you mean 'size'\?/,
+  );
+  const combining = readDab(['game', '  size 3x3', '  tomove A', '  mo\u0301ves a1-b1'].join('\n'));
+  assert.equal(combining.diagnostics[0]?.code, 'unknown-field');
+  assert.deepEqual(combining.diagnostics[0]?.range, R(3, 2, 3, 8));
+});

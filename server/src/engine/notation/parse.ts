@@ -556,17 +556,12 @@ function storeField<K extends keyof Entry>(e: Entry, name: K, v: Entry[K] & Fiel
 
 /** A word of letters (and - or _) at `f`, for keyword detection; undefined when the line does not start with one. */
 function leadingWord(t: string, f: number): string | undefined {
-  let k = f;
-  const c0 = t.charCodeAt(k);
-  if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return undefined;
-  k++;
-  while (k < t.length) {
-    const c = t.charCodeAt(k);
-    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95) k++;
-    else break;
-  }
-  return isBareWord(t, f, t.slice(f, k)) ? t.slice(f, k) : undefined;
+  // any script's letters (and their combining marks): `größe 3` is an unknown field as `grosse 3` is
+  LEADING_WORD.lastIndex = f;
+  const m = LEADING_WORD.exec(t);
+  return m !== null && isBareWord(t, f, m[0]) ? m[0] : undefined;
 }
+const LEADING_WORD = /\p{L}[\p{L}\p{M}_-]*/uy;
 
 /** Whether the word at `f` stands alone: followed by the end, a space, ':', '#', a quote or '{'. */
 function isBareWord(t: string, f: number, word: string): boolean {
