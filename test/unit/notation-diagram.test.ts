@@ -244,7 +244,15 @@ test('writeDiagram is the reader inverse: lines and owners survive the round tri
       const undrawn = s.undrawnLines();
       s.play(undrawn[Math.floor(r() * undrawn.length)]);
     }
-    const players: [string, string] = i % 5 === 0 ? ['Ann', 'Andy'] : ['Alice', 'Bob'];
+    // names whose initials cannot mark a box (shared, an emoji, a letter of two UTF-16 units) give labels
+    const pairs: [string, string][] = [
+      ['Alice', 'Bob'],
+      ['Ann', 'Andy'],
+      ['𝔄lice', '𝔅ob'],
+      ['😀 Ann', '😎 Bob'],
+      ['Émile', 'Zoë'],
+    ];
+    const players = pairs[i % 5 === 0 ? 1 : i % 7 === 0 ? 2 : i % 11 === 0 ? 3 : i % 3 === 0 ? 4 : 0];
     const rows = writeDiagram(s, players);
     const text = `position "p"\n  players "${players[0]}" "${players[1]}"\n  diagram\n${rows.map((x) => `    ${x}`).join('\n')}\n`;
     const doc = readDab(text);
@@ -257,7 +265,7 @@ test('writeDiagram is the reader inverse: lines and owners survive the round tri
     assert.equal(m.geometry!.width, w, text);
     assert.equal(m.geometry!.height, h, text);
     assert.deepEqual([...m.initial!.drawn], [...s.drawn], text);
-    const shared = players[0][0] === players[1][0];
+    const shared = players[0][0] === players[1][0] || !/^[\p{L}]$/u.test(players[0][0]);
     for (let b = 0; b < g.boxCount; b++) {
       const want = s.owner[b] === UNCLAIMED ? UNCLAIMED : shared ? CLAIMED_UNKNOWN : s.owner[b];
       assert.equal(m.initial!.owner[b], want, `${text}\nbox ${g.boxName(b)}`);

@@ -7,14 +7,15 @@ import type { BoardState } from '../board/state';
 
 /**
  * The rows of a diagram of `state`; `players` give the owners' initials (when both players share
- * one, or one's is not a letter or digit, the boxes are marked 1 and 2: the reader keeps them as labels).
+ * one, or one's is not a letter or digit of one UTF-16 unit, the boxes are marked 1 and 2: the reader keeps them as labels).
  */
 export function writeDiagram(state: BoardState, players: [string, string]): string[] {
   const g = state.geometry;
   // a whole character (not half a surrogate pair), and a letter or digit (a `|` would read as a line)
+  // of one UTF-16 unit: the reader counts columns in those units, so `𝔄` (two) would shift the row
   const a = Array.from(players[0])[0] ?? '',
     b = Array.from(players[1])[0] ?? '';
-  const usable = (c: string) => /^[\p{L}\p{N}]$/u.test(c);
+  const usable = (c: string) => c.length === 1 && /^[\p{L}\p{N}]$/u.test(c);
   const marks = usable(a) && usable(b) && a.toLowerCase() !== b.toLowerCase() ? [a, b] : ['1', '2'];
   const rows: string[] = [];
   for (let y = g.height; y >= 0; y--) {
