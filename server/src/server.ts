@@ -381,7 +381,11 @@ connection.onRequest(PlayLineRequest, (p) => {
   if (!p) return { error: PLAY_DOCUMENT_NOT_OPEN };
   const doc = dabDocument(p.uri);
   if (doc && p.version !== undefined && doc.version !== p.version) return { error: PLAY_DOCUMENT_CHANGED };
-  const played = withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s)), { error: PLAY_DOCUMENT_NOT_OPEN });
+  const lineText = (line: number) =>
+    doc ? doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }) : '';
+  const played = withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s), lineText), {
+    error: PLAY_DOCUMENT_NOT_OPEN,
+  });
   // a new line is written with the document's own line end (found by an audit: LF in a CRLF file)
   const eol = doc ? lineEnd(doc.getText()) : '\n';
   if (played.edit && eol !== '\n') played.edit = { ...played.edit, newText: played.edit.newText.replace(/\n/g, eol) };

@@ -64,6 +64,24 @@ test("the board's new line is written with the document's own line end (CRLF her
   assert.equal(r.edit.newText, '\r\n  moves b1-c1');
 });
 
+test("the board's new moves field is indented as the entry's fields are (tabs as tabs)", async () => {
+  for (const [lead, name] of [
+    ['\t', 'tab.dab'],
+    ['\t  ', 'mixed.dab'],
+    ['    ', 'four.dab'],
+  ] as const) {
+    const uri = client.open(name, `position "p"\n${lead}size 2x2\n${lead}lines a1-b1\n`);
+    await client.waitForDiagnostics(uri, (d) => d.version === 1);
+    const r = await client.request('dab/playLine', {
+      uri,
+      version: 1,
+      position: { line: 1, character: 2 },
+      line: 'b1-c1',
+    });
+    assert.equal(r.edit.newText, `\n${lead}moves b1-c1`, JSON.stringify(lead));
+  }
+});
+
 // Found by an audit in a real VS Code: a U+202E in a name reversed the words of the review lens, and
 // a 500-character name was shown whole, where the board view cuts names at 80 and isolates them.
 test('names from the file in lenses, hovers and diagnostics: bidi overrides isolated, long names cut', async () => {

@@ -49,6 +49,8 @@ export function playLine(
   report: DocumentReport,
   params: PlayLineParams,
   known: (s: BoardState) => Evaluation | undefined = () => undefined,
+  /** The document's line (its indentation is copied), '' when not known. */
+  lineText: (line: number) => string = () => '',
 ): PlayLineResult {
   const entry = entryAt(report, params.position.line);
   if (!entry || entry.kind === 'endgame') return { error: PLAY_NEEDS_BOARD_ENTRY };
@@ -137,9 +139,12 @@ export function playLine(
     newText = ' ' + written.join(' ');
     cursorAt = (t) => afterText(at, t);
   } else {
-    // No `moves` yet: add the field under the entry, indented like its first field.
+    // No `moves` yet: add the field under the entry, indented like its first field (tabs as tabs).
     at = endOf(model.entry.range);
-    const indent = ' '.repeat(model.entry.fields[0]?.keywordRange.character ?? 2);
+    const first = model.entry.fields[0]?.keywordRange;
+    const lead = first ? lineText(first.line).slice(0, first.character) : '';
+    const indent =
+      first && lead.length === first.character && /^[ \t]*$/.test(lead) ? lead : ' '.repeat(first?.character ?? 2);
     newText = `\n${indent}moves ${written.join(' ')}`;
     cursorAt = (t) => afterText(at, t);
   }
