@@ -366,7 +366,7 @@ function drawGrid(view: BoardView, W: number, H: number, options: BoardDrawOptio
 
 /**
  * The lines still to play. Each carries its name and, when the server sent it, what playing it
- * means ("c1-c2 throws away 3 boxes"). Solved positions colour them by boxes lost (heat map, with a
+ * means ("c1-c2 throws away 4 boxes"). Solved positions colour them by boxes lost (heat map, with a
  * dash pattern per band for readers who cannot tell the colours apart). Interactive boards make
  * each one a focusable button.
  */

@@ -18,12 +18,14 @@ export interface HeatBand {
   label: string;
 }
 
+// Losses are counted net, as values are (a box that changes hands counts 2), so every loss is even:
+// a band per box that changes hands up to two, then 3-4 boxes, then 5 or more.
 const BANDS: HeatBand[] = [
   { className: 'heat-0', min: 0, max: 0, color: '#0d9488', dash: 'none', label: 'best (loses nothing)' },
-  { className: 'heat-1', min: 1, max: 1, color: '#ca8a04', dash: '8 3', label: 'loses 1 box' },
-  { className: 'heat-2', min: 2, max: 2, color: '#ea580c', dash: '4 3', label: 'loses 2 boxes' },
-  { className: 'heat-3', min: 3, max: 4, color: '#dc2626', dash: '2 3', label: 'loses 3–4 boxes' },
-  { className: 'heat-5', min: 5, max: Infinity, color: '#c026d3', dash: '1 2.5', label: 'loses 5 or more' },
+  { className: 'heat-2', min: 1, max: 2, color: '#ca8a04', dash: '8 3', label: 'loses 2' },
+  { className: 'heat-4', min: 3, max: 4, color: '#ea580c', dash: '4 3', label: 'loses 4' },
+  { className: 'heat-6', min: 5, max: 8, color: '#dc2626', dash: '2 3', label: 'loses 6–8' },
+  { className: 'heat-10', min: 9, max: Infinity, color: '#c026d3', dash: '1 2.5', label: 'loses 10 or more' },
 ];
 
 export function heatLegend(): readonly HeatBand[] {

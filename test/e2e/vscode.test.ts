@@ -521,7 +521,8 @@ test(
           const m = /throws away (\d+) box/.exec(l.label);
           const loss = m ? Number(m[1]) : /a best move/.test(l.label) ? 0 : null;
           assert.notEqual(loss, null, `the hover gives the loss of ${l.name}: ${l.label}`);
-          const band = loss === 0 ? 'heat-0' : loss! <= 2 ? `heat-${loss}` : loss! <= 4 ? 'heat-3' : 'heat-5';
+          const band =
+            loss === 0 ? 'heat-0' : loss! <= 2 ? 'heat-2' : loss! <= 4 ? 'heat-4' : loss! <= 8 ? 'heat-6' : 'heat-10';
           assert.ok(l.cls.split(' ').includes(band), `${l.name} (${l.label}) is drawn as ${band}: ${l.cls}`);
           const seen = colourOfBand.get(band);
           if (seen) assert.equal(l.stroke, seen, `one colour per band (${band})`);

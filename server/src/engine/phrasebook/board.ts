@@ -143,7 +143,7 @@ export function variationLineTitle(index: number, name: string): string {
 /** The label of the group of playable lines. */
 export const LINES_TO_PLAY = 'Lines to play';
 /** The heat map legend's title. */
-export const HEAT_LEGEND_TITLE = 'Lines to play, by boxes thrown away:';
+export const HEAT_LEGEND_TITLE = 'Lines to play, by boxes thrown away (net: a box that changes hands counts 2):';
 
 /** The value graph's label. */
 export function graphLabel(first: string): string {
