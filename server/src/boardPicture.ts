@@ -28,15 +28,36 @@ export interface PictureRequest {
   maxWork?: number;
   /** Why a position has no value once the budget is spent (default NOTE_PICTURE_TIME_SPENT). */
   timeSpentNote?: string;
+  /** The proof store (the CLI's): what it holds is not searched again, and what a search proves is kept. */
+  proofs?: PictureProofs;
+}
+
+/**
+ * The proof store as a picture uses it (store/index.ts's searchOnce and ProofCache.get, given by the
+ * caller so that the Markdown preview's bundle does not carry the store).
+ */
+export interface PictureProofs {
+  /** `search(known)` unless the store has the answer; what it proves is kept. */
+  searchOnce(
+    state: BoardState,
+    search: (known?: { lower: number; upper: number }) => Evaluation,
+    ms: number,
+  ): Evaluation;
+  get(state: BoardState): Evaluation | undefined;
 }
 
 export type PictureResult = { view: BoardView } | { error: string };
 
 /**
  * A search lookup that stops searching once the total budget is spent: later positions are
- * reported unknown (trivial bounds) rather than making the caller wait.
+ * reported unknown (trivial bounds, or what the store holds) rather than making the caller wait.
  */
-function budgetedLookup(totalMs: number, perPositionMs: number, spentNote: string): (s: BoardState) => Evaluation {
+function budgetedLookup(
+  totalMs: number,
+  perPositionMs: number,
+  spentNote: string,
+  proofs: PictureProofs | undefined,
+): (s: BoardState) => Evaluation {
   const solver = createSolver();
   const cache = new Map<string, Evaluation>();
   const deadline = Date.now() + totalMs;
@@ -45,10 +66,13 @@ function budgetedLookup(totalMs: number, perPositionMs: number, spentNote: strin
     const hit = cache.get(key);
     if (hit) return hit;
     const left = deadline - Date.now();
+    const ms = Math.max(1, Math.min(perPositionMs, left));
     const e: Evaluation =
       left > 0
-        ? searchEvaluate(solver, state, { timeBudgetMs: Math.max(1, Math.min(perPositionMs, left)) })
-        : nothingProven(state, 'unknown', spentNote);
+        ? proofs
+          ? proofs.searchOnce(state, (known) => searchEvaluate(solver, state, { timeBudgetMs: ms, known }), ms)
+          : searchEvaluate(solver, state, { timeBudgetMs: ms })
+        : (proofs?.get(state) ?? nothingProven(state, 'unknown', spentNote));
     cache.set(key, e);
     return e;
   };
@@ -78,6 +102,7 @@ export function pictureView(text: string, req: PictureRequest): PictureResult {
     req.budgetMs,
     req.positionBudgetMs ?? req.budgetMs,
     req.timeSpentNote ?? NOTE_PICTURE_TIME_SPENT,
+    req.proofs,
   );
   // Solve from the end backwards: late positions are cheap and fill the table for earlier ones.
   for (let i = states.length - 1; i >= 0; i--) if (!quickEvaluate(states[i])) lookup(states[i]);

@@ -48,3 +48,34 @@ test('store: the CLI and the language server write at once; all they keep is tru
   assert.equal(warm.status, 0, warm.stderr);
   assert.equal(warm.stdout, cold, 'the warm store gives the same answers');
 });
+
+// Found by an audit: `dab render` searched again what `dab analyze` had proven (and had no --store).
+test('store: dab render draws what dab analyze proved at once, from the same store', () => {
+  const path = join(tempDir(), 'render.sqlite');
+  const file = join(ROOT, 'examples', 'games.dab');
+  const render = (...extra: string[]) =>
+    spawnSync(process.execPath, [CLI, 'render', file, '--ply', '3', '--budget-ms', '1', ...extra], {
+      encoding: 'utf8',
+    });
+  const cold = render('--store', path);
+  assert.equal(cold.status, 0, cold.stderr);
+  assert.match(cold.stdout, /Value unknown/, 'a 1 ms budget proves nothing from nothing');
+  const analyzed = spawnSync(process.execPath, [CLI, 'analyze', '--json', '--store', path, file], { encoding: 'utf8' });
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  const report = JSON.parse(analyzed.stdout);
+  const ply3 = report.entries[0].positions[3];
+  assert.equal(ply3.exact, true, 'dab analyze proves ply 3');
+  const warm = render('--store', path);
+  assert.equal(warm.status, 0, warm.stderr);
+  assert.doesNotMatch(warm.stdout, /Value unknown/);
+  assert.notEqual(ply3.value, 0, 'a position with a winner (its words are checked)');
+  assert.match(warm.stdout, new RegExp(`wins the rest by ${Math.abs(ply3.value)}\\.`), 'the stored value, in words');
+  // --no-store reads nothing; both flags at once, or an empty path, are refused
+  assert.match(render('--no-store').stdout, /Value unknown/);
+  const both = render('--store', path, '--no-store');
+  assert.equal(both.status, 2);
+  assert.match(both.stderr, /--store and --no-store cannot both be given/);
+  const empty = spawnSync(process.execPath, [CLI, 'render', file, '--store', ''], { encoding: 'utf8' });
+  assert.equal(empty.status, 2);
+  assert.match(empty.stderr, /--store needs a path/);
+});

@@ -435,7 +435,7 @@ test('store: a damaged record is dropped, never believed', () => {
   assert.ok(damaged[0].includes(path), damaged[0]);
 });
 
-test('store: an export never replaces the store itself or another SQLite file, and what it writes imports cleanly', () => {
+test('store: an export never replaces the store itself, another SQLite file or a record, and what it writes imports cleanly', () => {
   const dir = tempDir();
   const a = join(dir, 'a.sqlite'),
     other = join(dir, 'other.sqlite');
@@ -463,6 +463,13 @@ test('store: an export never replaces the store itself or another SQLite file, a
     assert.match(r.stderr, /not written over/);
   }
   assert.ok(readFileSync(a).equals(before), 'the store is untouched');
+  // a record (any file that is not an earlier export) is not written over either (found by an audit)
+  const record = join(dir, 'k.dab');
+  writeFileSync(record, 'game\n  size 1x1\n');
+  const onRecord = cli('export', record);
+  assert.equal(onRecord.status, 1);
+  assert.match(onRecord.stderr, /k\.dab is not a proof export: not written over/);
+  assert.equal(readFileSync(record, 'utf8'), 'game\n  size 1x1\n');
   assert.match(cli('stats').stdout, /records: \d+/);
   assert.doesNotMatch(cli('stats').stderr, /damaged|set aside/);
   // export, then import into a new store: nothing rejected (the failed attempt's record is left out)
@@ -471,6 +478,12 @@ test('store: an export never replaces the store itself or another SQLite file, a
   assert.equal(ex.status, 0, ex.stderr);
   const lines = readFileSync(file, 'utf8').trim().split('\n');
   assert.equal(JSON.parse(lines[0]).records, lines.length - 1, 'the header counts the records written');
+  // an earlier export, or an empty file, is replaced
+  assert.equal(cli('export', file).status, 0);
+  const emptyFile = join(dir, 'empty.jsonl');
+  writeFileSync(emptyFile, '');
+  assert.equal(cli('export', emptyFile).status, 0);
+  assert.equal(readFileSync(emptyFile, 'utf8'), readFileSync(file, 'utf8'));
   const b = join(dir, 'b.sqlite');
   const im = spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', 'import', file, '--store', b], {
     encoding: 'utf8',

@@ -32,9 +32,9 @@ import { version } from '../../../package.json';
 const USAGE = `usage:
   dab analyze [--json] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
   dab check [--json] [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
-  dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
+  dab render FILE [--entry N] [--ply K] [--budget-ms N] [--store PATH|--no-store] [-o OUT.svg]
   dab import FILE.dbl [--position]
-  dab cache stats|clear|export FILE|import FILE [--store PATH]
+  dab cache stats|clear|export FILE|import FILE [--verify-ms N] [--store PATH|--no-store]
   dab --version
 
   analyze   print the value of every position and the review of every move

@@ -6,18 +6,22 @@
 import { printErr, printOut } from './terminal';
 import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { plainDecimal, readInputOrSay } from './input';
-import { pictureOf } from '../boardPicture';
+import { pictureOf, type PictureProofs } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
+import { openProofCache, resolveStorePath, searchOnce } from '../store';
 
 export const RENDER_USAGE = `usage:
-  dab render FILE [--entry N] [--ply K] [--budget-ms N] [-o OUT.svg]
+  dab render FILE [--entry N] [--ply K] [--budget-ms N] [--store PATH|--no-store] [-o OUT.svg]
 
   --entry N      the N-th entry of the file (default 1)
   --ply K        the position after K moves (default: the end of the record)
   --budget-ms N  search time for the entry in total (default 10000); a position not
                  proven within it is drawn as unknown, with its proven bounds
+  --store PATH   the proof store to read and add to, as for dab analyze (default: $DAB_STORE,
+                 else the user's cache directory): what dab analyze proved is drawn at once
+  --no-store     neither read nor write the proof store
   -o OUT.svg     write to a file (default, or '-': standard output); never the file drawn
-                 nor another .dab file
+                 nor another existing .dab file
   FILE may be '-' for standard input.`;
 
 /** Exit 0 when written, 1 when the file cannot be drawn, 2 for bad usage. */
@@ -27,6 +31,8 @@ export function render(args: string[]): number {
   let entry = 1;
   let ply: number | undefined;
   let budgetMs = RENDER_BUDGET_MS_DEFAULT;
+  /** --store PATH (undefined: not given; null: --no-store). */
+  let store: string | null | undefined;
   const usage = (why: string) => {
     printErr(`dab render: ${why}\n${RENDER_USAGE}\n`);
     return 2;
@@ -37,7 +43,7 @@ export function render(args: string[]): number {
     const int = (): number | undefined => plainDecimal(args[++i]);
     // each option once: of two, which one was meant cannot be known
     const option = a === '--output' ? '-o' : a;
-    if (['--entry', '--ply', '--budget-ms', '-o'].includes(option)) {
+    if (['--entry', '--ply', '--budget-ms', '-o', '--store', '--no-store'].includes(option)) {
       if (given.has(option)) return usage(`${a} given twice`);
       given.add(option);
     }
@@ -55,6 +61,11 @@ export function render(args: string[]): number {
       const v = int();
       if (v === undefined) return usage('--budget-ms needs a number of milliseconds');
       budgetMs = v;
+    } else if (a === '--store' || a === '--no-store') {
+      if (store !== undefined) return usage('--store and --no-store cannot both be given');
+      // an empty path (a script's unset variable) must not fall back to the default store
+      if (a === '--store' && !args[i + 1]) return usage('--store needs a path (--no-store turns the store off)');
+      store = a === '--store' ? args[++i] : null;
     } else if (a === '-o' || a === '--output') {
       out = args[++i];
       if (!out || (out.startsWith('-') && out !== '-')) return usage("-o needs a file name ('-' for standard output)");
@@ -70,7 +81,19 @@ export function render(args: string[]): number {
   }
   const text = readInputOrSay(file);
   if (text === null) return 1;
-  const r = pictureOf(text, { entry, ply, budgetMs }, { background: '#ffffff' });
+  const cache = openProofCache(store === null ? null : resolveStorePath(store), {
+    onWarning: (w) => printErr(`dab: warning: ${w}\n`),
+  });
+  const proofs: PictureProofs | undefined = cache && {
+    searchOnce: (state, search, ms) => searchOnce(cache, state, search, ms),
+    get: (state) => cache.get(state),
+  };
+  let r;
+  try {
+    r = pictureOf(text, { entry, ply, budgetMs, proofs }, { background: '#ffffff' });
+  } finally {
+    cache?.close();
+  }
   if ('error' in r) {
     printErr(`dab render: ${file}: ${r.error}\n`);
     return 1;

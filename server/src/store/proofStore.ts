@@ -438,15 +438,17 @@ export class ProofStore {
       target = null;
     }
     if (target && !target.isFile()) throw new Error(`${file} is not a regular file: not written`);
-    // never over the store itself, nor over another SQLite file (a proof store, most likely): an
-    // export replaces only its own kind of file (found by an audit: `export S --store S` lost S)
+    // an export replaces only an earlier export (or an empty file): never the store itself, another
+    // SQLite file (found by an audit: `export S --store S` lost S), nor a record (`export k.dab`)
     const clobbered = !target
       ? null
       : sameFile(file, this.path)
         ? 'the proof store itself'
         : isSqliteFile(file)
           ? 'an SQLite database'
-          : null;
+          : !isExportOrEmpty(file)
+            ? 'not a proof export'
+            : null;
     if (clobbered) throw new Error(`${file} is ${clobbered}: not written over (give a new file, e.g. proofs.jsonl)`);
     const tmp = `${file}.tmp-${process.pid}`;
     try {
@@ -807,6 +809,22 @@ function isSqliteFile(file: string): boolean {
     fd = openSync(file, 'r');
     const head = Buffer.alloc(16);
     return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Whether a file is empty or begins as an export does (its header line), so that writing over it loses nothing. */
+function isExportOrEmpty(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const want = `{"format":${JSON.stringify(EXPORT_FORMAT)}`;
+    const head = Buffer.alloc(want.length);
+    const n = readSync(fd, head, 0, want.length, 0);
+    return n === 0 || (n === want.length && head.toString('utf8') === want);
   } catch {
     return false;
   } finally {
