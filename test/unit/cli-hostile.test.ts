@@ -42,6 +42,24 @@ test('cli: folders with a dangling link and a link back up are read once, with a
   assert.equal((r.stdout.match(/^== /gm) ?? []).length, 1, r.stdout);
 });
 
+// Found by an audit: a missing path alone was exit 2, beside another file exit 1.
+test('cli: a path that does not exist is bad usage (exit 2) whether or not other files are given; those are analysed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const good = join(dir, 'a.dab');
+  writeFileSync(good, GAME);
+  const gone = join(dir, 'gone.dab');
+  for (const command of ['analyze', 'check']) {
+    const alone = dab(command, '--no-store', '--no-search', gone);
+    const beside = dab(command, '--no-store', '--no-search', good, gone);
+    for (const r of [alone, beside]) {
+      noTrace(r);
+      assert.equal(r.status, 2, `${command}: ${r.stderr}`);
+      assert.match(r.stderr, /gone\.dab: no such file or directory/);
+    }
+    if (command === 'analyze') assert.match(beside.stdout, /^== .*a\.dab/m, 'the file that exists is analysed');
+  }
+});
+
 test('cli: an empty folder, a device and a huge file get a message each', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
   const empty = join(dir, 'empty');
@@ -348,4 +366,21 @@ test('cli: cache stats, clear and export on a store that is not there say so and
   const i = dab('cache', 'import', join(dir, 'p.jsonl'), '--store', store);
   assert.equal(i.status, 0, i.stderr);
   assert.ok(existsSync(store));
+});
+
+// Found by an audit: `dab-language-server --help` (or no transport) ended in a stack trace.
+test('cli: dab-language-server --help prints its usage; without a transport it says so (exit 2), never a stack trace', () => {
+  const server = (...args: string[]) =>
+    spawnSync(process.execPath, ['bin/dab-language-server.js', ...args], { encoding: 'utf8', timeout: 20_000 });
+  const help = server('--help');
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /usage: dab-language-server --stdio/);
+  for (const args of [[], ['--verbose']]) {
+    const r = server(...args);
+    noTrace(r);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /no transport given/);
+  }
+  const version = server('--version');
+  assert.equal(version.stdout.trim(), JSON.parse(readFileSync('package.json', 'utf8')).version);
 });

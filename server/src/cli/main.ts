@@ -47,7 +47,9 @@ const USAGE = `usage:
   --json         one JSON document (see the README for its shape); check adds a diagnostic
                  with the code max-loss for each move over --max-loss
   --budget-ms N  search time per position (default ${DEFAULT_POSITION_BUDGET_MS}); beyond it a value is
-                 "unknown" with the bounds and the result proven so far
+                 "unknown" with the bounds and the result proven so far; 0: no search
+                 (what the store and the closed forms know; unlike the editor's setting,
+                 where 0 means no limit)
   --record-budget-ms N
                  search time per record (default ${DEFAULT_RECORD_BUDGET_MS}); positions are proven
                  from the end of the record backwards, the result first, then the margin;
@@ -296,7 +298,7 @@ export function main(argv: string[]): number {
   const deadline = o.totalBudgetMs !== null ? Date.now() + o.totalBudgetMs : undefined;
   // a progress line only for a person watching: stderr a terminal, not --json
   const progress = createProgress(process.stderr, !o.json && process.stderr.isTTY === true);
-  let failed = missing.length > 0;
+  let failed = false;
   for (const file of files) {
     const text = readInputOrSay(file);
     if (text === null) {
@@ -338,5 +340,6 @@ export function main(argv: string[]): number {
           (o.command === 'analyze' ? searchSummary(r.proofs, r.report, o.budgetMs) : ''),
       );
   }
-  return failed ? 1 : 0;
+  // a path that does not exist is a mistake of the command line (as when it names nothing at all)
+  return missing.length > 0 ? 2 : failed ? 1 : 0;
 }
