@@ -224,6 +224,19 @@ test('littlegolem brackets that disagree with the inferred turns are warnings', 
     [['warning', 'turn-mismatch', R(2, 14, 2, 20)]],
   );
   assert.equal(d1.models[0].plies[1].player, 1);
+  assert.match(
+    d1.diagnostics[0].message,
+    /by the board it is B's move \(the move before completed no box, so the turn passed\)/,
+  );
+  // the first bracket: the reason is who moves first, not a capture (found by an audit)
+  const first = readDab('game\nsize 2x1\nmoves ;r[haa]\n');
+  assert.match(first.diagnostics[0]?.message ?? '', /by the board it is A's move \(A moves first here\)/);
+  // after a capture: it gives another move (a1-b1 a1-a2 b1-b2, then B's a2-b2 completes box a1)
+  const again = readDab('game\nsize 2x1\nmoves haa vaa vab ;r[hba];b[hbb]\n');
+  assert.match(
+    again.diagnostics.find((d) => d.code === 'turn-mismatch')?.message ?? '',
+    /\(the move before completed a box, which gives another move\)/,
+  );
   // A bracket goes on after a move that completed nothing.
   const d2 = readDab('game\nsize 2x1\nmoves ;b[haahab]\n');
   assert.deepEqual(

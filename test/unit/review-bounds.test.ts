@@ -9,8 +9,8 @@ import { bruteForce } from '../../server/src/engine/solver';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
 import { mulberry32 } from '../support/random';
-import { playLineTitle, reviewSummary, valuePhrase } from '../../server/src/engine/phrasebook';
-import { overMaxLoss } from '../../server/src/cli/text';
+import { playLineTitle, positionAdvice, reviewSummary, valuePhrase } from '../../server/src/engine/phrasebook';
+import { formatText, overMaxLoss } from '../../server/src/cli/text';
 
 type R = 'win' | 'tie' | 'loss';
 const resultOf = (margin: number): R => (margin > 0 ? 'win' : margin < 0 ? 'loss' : 'tie');
@@ -198,6 +198,12 @@ test('summaries count proven loss bounds and result changes; --max-loss sees bou
   const p0 = unowned.entries[0].positions[0];
   assert.equal(p0.unowned, 1);
   assert.match(valuePhrase(p0, unowned.entries[0].players), /not counting 1 box with no owner/);
+  // and at the end of the game too (found by an audit: "game over: 0-0" on a board of one unowned box)
+  const ended = analyzeText('position\n  size 2x1\n  lines a1-b1 a1-a2 a2-b2 b1-b2\n  moves b1-c1 c1-c2 b2-c2\n');
+  const over = ended.entries[0].positions.at(-1)!;
+  assert.equal(over.remaining, 0);
+  assert.match(formatText(ended, 'x.dab'), /game over: 1-0 \(not counting 1 box with no owner\)/);
+  assert.equal(positionAdvice(ended.entries[0], over), 'Game over: 1-0 (not counting 1 box with no owner)');
   // and the JSON output's positions carry it, as docs/notation.md (section 8) says
   const json = JSON.parse(JSON.stringify(toJson(unowned, 'x')));
   assert.deepEqual(

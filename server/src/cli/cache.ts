@@ -10,6 +10,7 @@ import { IMPORT_VERIFY_MS } from '../engine/limits';
 import { plainDecimal, readInput } from './input';
 import { MAX_IMPORT_BYTES } from '../store/proofStore';
 import { existsSync } from 'node:fs';
+import { plural } from '../engine/phrasebook/grammar';
 
 export const CACHE_USAGE = `usage:
   dab cache stats            where the proof store is and what it holds
@@ -77,11 +78,11 @@ export function cacheCommand(argv: string[], path: string | null): number {
     if (sub === 'stats') {
       const s = store.stats();
       out(`proof store: ${s.path}`);
-      out(`records: ${s.records} (${s.exact} exact values, ${s.bounds} bounds)`);
+      out(`records: ${s.records} (${plural(s.exact, 'exact value')}, ${plural(s.bounds, 'bound')})`);
       out(`file size: ${mb(s.fileBytes)} (limit ${mb(s.maxBytes)}; the cheapest proofs are evicted beyond it)`);
     } else if (sub === 'clear') {
       const n = store.clear();
-      out(`removed ${n} proofs from ${path}`);
+      out(`removed ${plural(n, 'proof')} from ${path}`);
     } else if (sub === 'export') {
       let n;
       try {
@@ -91,7 +92,7 @@ export function cacheCommand(argv: string[], path: string | null): number {
         return 1;
       }
       // to stdout ('-'), the count goes to stderr so that the export stays a clean file
-      (file === '-' ? err : out)(`exported ${n} proofs to ${file === '-' ? 'standard output' : file}`);
+      (file === '-' ? err : out)(`exported ${plural(n, 'proof')} to ${file === '-' ? 'standard output' : file}`);
     } else {
       let r;
       try {
@@ -129,8 +130,11 @@ function reprove(ms: number): (key: string, p: Proof) => Proof | string {
     const st = positionOfKey(key);
     if (typeof st === 'string') return st;
     const r = st.openBoxCount();
-    const cut = (what: string, done: boolean) =>
-      done ? `${what} is false (a search disproves it)` : `${what} is not proven again within ${ms} ms (--verify-ms)`;
+    // `what` is one claim of the record ("its lower bound 3", "its move values": `are` for a plural)
+    const cut = (what: string, done: boolean, verb = 'is') =>
+      done
+        ? `${what} ${verb} false (a search disproves it)`
+        : `${what} ${verb} not proven again within ${ms} ms (--verify-ms)`;
     if (p.lower > -r) {
       const w = solver.searchWindow(st, p.lower - 1, p.lower, { timeBudgetMs: ms });
       if (w.lower < p.lower) return cut(`its lower bound ${p.lower}`, w.status === 'done');
@@ -141,9 +145,9 @@ function reprove(ms: number): (key: string, p: Proof) => Proof | string {
     }
     if (p.moves.length > 0 || p.best.length > 0) {
       const s = solver.solve(st, { moveValues: true, timeBudgetMs: ms });
-      if (s.status !== 'exact' || !s.moveValues) return cut('its move values', false);
+      if (s.status !== 'exact' || !s.moveValues) return cut('its move values', false, 'are');
       for (const [l, v] of p.moves) if (s.moveValues[l] !== v) return cut(`the value ${v} of its move ${l}`, true);
-      if (p.best.length > 0 && p.best.join(',') !== s.best.join(',')) return cut('its optimal moves', true);
+      if (p.best.length > 0 && p.best.join(',') !== s.best.join(',')) return cut('its optimal moves', true, 'are');
     }
     // the estimate stays (it is only ever shown as "best found so far, not proven"); the tried time
     // cannot be checked, and would stop later searches of the position

@@ -43,7 +43,7 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
     if (options.maxLoss !== null && options.maxLoss !== undefined) {
       for (const p of maxLossProblems(report, options.maxLoss)) {
         errors++;
-        out.push(`${file}:${p.range.line + 1}:${p.range.character + 1}: error: ${p.message}`);
+        out.push(`${file}:${p.range.line + 1}:${p.range.character + 1}: error: ${p.message} [max-loss]`);
       }
     }
     out.push(`${file}: ${plural(report.entries.length, 'entry', 'entries')}, ${plural(errors, 'error')}`);
@@ -56,7 +56,7 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
 
 function positionLine(p: PositionReport, e: EntryReport): string {
   const who = e.players[p.toMove];
-  if (p.method === 'over' && p.remaining === 0) return gameOver(p.score);
+  if (p.method === 'over' && p.remaining === 0) return gameOver(p.score, p.unowned);
   let s =
     p.value !== null
       ? `${who} to move: ${valuePhrase(p, e.players)} (value ${signed(p.value)})`

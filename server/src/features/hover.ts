@@ -80,7 +80,7 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
   const out: string[] = [];
   const who = escapeMarkdown(entry.players[p.toMove]);
   if (p.remaining === 0) {
-    out.push(`${capitalized(gameOver(p.score))}.`);
+    out.push(`${capitalized(gameOver(p.score, p.unowned))}.`);
     return out;
   }
   if (p.value !== null) {

@@ -213,6 +213,15 @@ function ownerOf(text: string, players: [string, string]): 0 | 1 | 'ambiguous' |
   return null;
 }
 
+/** Why the board gives the move after `plies` (the last of them just played) to `player`, for a turn mismatch. */
+function turnReason(plies: readonly MoveModel[], player: string): string {
+  if (plies.length < 2) return `${player} moves first here`;
+  const previous = plies[plies.length - 2];
+  return previous.completed.length > 0
+    ? `the move before completed a box, which gives another move`
+    : `the move before completed no box, so the turn passed`;
+}
+
 /** Build the model of one parsed entry. Never throws. */
 export function buildEntry(entry: Entry): EntryModel {
   const diagnostics: Diagnostic[] = [];
@@ -533,7 +542,7 @@ function replayLine(
             'warning',
             turn.range,
             'turn-mismatch',
-            `this turn is marked '${turn.letter}' (${m.players[turn.player]}), but by the board it is ${m.players[player]}'s move (a move that completes a box gives another move)`,
+            `this turn is marked '${turn.letter}' (${m.players[turn.player]}), but by the board it is ${m.players[player]}'s move (${turnReason(line.plies, m.players[player])})`,
           );
         } else {
           diag(

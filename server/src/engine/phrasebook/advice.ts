@@ -33,7 +33,7 @@ export function decisionWords(d: 'keep' | 'all' | 'either' | undefined): string 
  * "Keep control — …"; "Best: a1-b1 — Alice wins the rest by 2"; "Value unknown (…)".
  */
 export function positionAdvice(e: EntryReport, p: PositionReport): string {
-  if (p.remaining === 0) return capitalized(gameOver(p.score));
+  if (p.remaining === 0) return capitalized(gameOver(p.score, p.unowned));
   if (p.value === null) return capitalized(unknownValue(p));
   const rest = restWinner(p.value, e.players[p.toMove], e.players[1 - p.toMove]);
   // Abstract endgame or loony board position with nothing opened: the player to move is the opener.

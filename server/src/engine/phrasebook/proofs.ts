@@ -10,7 +10,7 @@ import { seconds } from './search';
 export const BEST_SO_FAR_LABEL = 'best found so far, not proven';
 
 /** The label of the Nimstring view: it ignores the score and the margin. */
-export const NIM_VIEW_LABEL = 'Nimstring view (who wins the chain fight; ignores the score, not the value)';
+export const NIM_VIEW_LABEL = 'Nimstring view (who wins the chain fight; it ignores the score and is not the value)';
 
 /** "a win", "a tie", "a loss" (or without the article). */
 export function resultNoun(r: GameResult, article = true): string {

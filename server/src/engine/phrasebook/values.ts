@@ -69,8 +69,9 @@ export function valuePhrase(p: PositionReport, players: [string, string]): strin
 }
 
 /** "game over: 5-4". */
-export function gameOver(score: [number, number]): string {
-  return `game over: ${score[0]}-${score[1]}`;
+export function gameOver(score: [number, number], unowned = 0): string {
+  const left = unowned > 0 ? ` (not counting ${boxes(unowned)} with no owner)` : '';
+  return `game over: ${score[0]}-${score[1]}${left}`;
 }
 
 /**
