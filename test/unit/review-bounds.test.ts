@@ -11,6 +11,8 @@ import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/e
 import { mulberry32 } from '../support/random';
 import { playLineTitle, positionAdvice, reviewSummary, valuePhrase } from '../../server/src/engine/phrasebook';
 import { formatText, overMaxLoss } from '../../server/src/cli/text';
+import { nimSummary } from '../../server/src/engine/analysis/nim';
+import { nothingProven } from '../../server/src/engine/analysis/evaluation';
 
 type R = 'win' | 'tie' | 'loss';
 const resultOf = (margin: number): R => (margin > 0 ? 'win' : margin < 0 ? 'loss' : 'tie');
@@ -217,4 +219,22 @@ test('summaries count proven loss bounds and result changes; --max-loss sees bou
   assert.ok(eg.entries[0].moves.every((m) => m.loss === null));
   assert.doesNotMatch(playLineTitle(eg.entries[0]), /^Optimal/);
   assert.match(playLineTitle(eg.entries[0]), /moves not valued/);
+});
+
+// Found by an audit: in a nested variation the Nimstring view stood at a fixed indent, left of its line.
+test('text output: a position line continued (proven facts, the Nimstring view) is indented under its own line', () => {
+  const text = 'game\n  size 5x5\n  moves a4-b4 d2-e2 (b6-c6 b5-c5 (a1-a2) c5-c6) e2-e3\n';
+  // every position unknown, with its Nimstring view, as a search cut by its budget leaves it
+  const report = analyzeText(text, { search: (s) => ({ ...nothingProven(s), nim: nimSummary(s, 50, false) }) });
+  const lines = formatText(report, 'x.dab').split('\n');
+  let continued = 0;
+  lines.forEach((l, i) => {
+    if (!/Nimstring view/.test(l)) return;
+    const opener = lines[i - 1];
+    assert.match(opener, /(start:|then) /, `${l}\nfollows ${opener}`);
+    const indent = (s: string) => s.length - s.trimStart().length;
+    assert.ok(indent(l) > indent(opener), `indented under its line:\n${opener}\n${l}`);
+    continued++;
+  });
+  assert.ok(continued >= 3, `Nimstring views shown: ${continued}`);
 });

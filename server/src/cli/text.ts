@@ -54,7 +54,8 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
   return `== ${file}\n` + out.join('\n') + '\n';
 }
 
-function positionLine(p: PositionReport, e: EntryReport): string {
+/** `more`: the indent of its continuation lines (proven facts, the Nimstring view), under the line's words. */
+function positionLine(p: PositionReport, e: EntryReport, more = '         '): string {
   const who = e.players[p.toMove];
   if (p.method === 'over' && p.remaining === 0) return gameOver(p.score, p.unowned);
   let s =
@@ -62,13 +63,13 @@ function positionLine(p: PositionReport, e: EntryReport): string {
       ? `${who} to move: ${valuePhrase(p, e.players)} (value ${signed(p.value)})`
       : `${who} to move: ${unknownValue(p)}`;
   const proven = p.value === null ? provenFacts(p, e.players) : '';
-  if (proven) s += `\n         ${proven}`;
+  if (proven) s += `\n${more}${proven}`;
   if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
     s += `; ${p.endgame.components}: ${endgameFacts(p.endgame)}`;
   }
   if (p.best.length) s += `; best: ${listAll(p.best, 12, ' ')}`;
   else if (p.bestSoFar?.length) s += `; ${BEST_SO_FAR_LABEL}: ${p.bestSoFar.join(' ')}`;
-  if (p.value === null && p.nim) s += `\n         ${nimVerdict(p.nim, who, false)} ${longChainRule(p.nim, who)}`;
+  if (p.value === null && p.nim) s += `\n${more}${nimVerdict(p.nim, who, false)} ${longChainRule(p.nim, who)}`;
   return s;
 }
 
@@ -98,7 +99,7 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
     out.push(
       `${indent}${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
     );
-    if (after && k === line.moves.length - 1) out.push(`${indent}     then ${positionLine(after, e)}`);
+    if (after && k === line.moves.length - 1) out.push(`${indent}     then ${positionLine(after, e, `${indent}       `)}`);
     out.push(...formatVariations(e, m.variations, indent));
   });
   out.push(...formatVariations(e, line.endVariations, indent));

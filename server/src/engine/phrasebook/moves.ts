@@ -76,7 +76,7 @@ export function moveVerdict(m: MoveReport): string {
     if (m.lossAtLeast)
       return `gives away at least ${boxes(m.lossAtLeast)}${m.changesResult ? ' and changes the result' : ''}`;
     if (m.lossAtMost === 0) return 'an optimal move';
-    return 'not valued yet (not searched yet, or not proven within the budget)';
+    return 'not valued yet (not searched, or not proven within the budget)';
   }
   if (m.loss === 0) return 'an optimal move';
   return `gives away ${boxes(m.loss)}${m.changesResult ? ' and changes the result' : ''}`;
