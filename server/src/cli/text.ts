@@ -99,7 +99,8 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
     out.push(
       `${indent}${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
     );
-    if (after && k === line.moves.length - 1) out.push(`${indent}     then ${positionLine(after, e, `${indent}       `)}`);
+    if (after && k === line.moves.length - 1)
+      out.push(`${indent}     then ${positionLine(after, e, `${indent}       `)}`);
     out.push(...formatVariations(e, m.variations, indent));
   });
   out.push(...formatVariations(e, line.endVariations, indent));
