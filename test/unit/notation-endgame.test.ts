@@ -220,3 +220,18 @@ test("stray '+' between components is a warning at the '+'; numbers of too many 
   );
   for (const d of b.diagnostics) assert.match(d.message, /out of range/);
 });
+
+// Found by an audit: 34 nested parentheses gave two "too deeply" errors and two false "unmatched ')'".
+test('components: parentheses nested too deeply are said once, and their own closing ones are not "unmatched"', () => {
+  const deep = (open: number, close: number) =>
+    readDab(`endgame\n  components ${'('.repeat(open)}3${')'.repeat(close)}\n`).diagnostics.map((d) => d.message);
+  assert.deepEqual(deep(34, 34), ['parentheses nested too deeply (at most 32)']);
+  assert.deepEqual(deep(32, 32), []);
+  assert.deepEqual(deep(34, 35), ['parentheses nested too deeply (at most 32)', "unmatched ')'"]);
+  // 40 '(' open 32 groups (8 too deep); 38 ')' close the 8, then 30 groups: 2 stay open
+  assert.deepEqual(deep(40, 38), [
+    "unmatched '(': add ')'",
+    "unmatched '(': add ')'",
+    'parentheses nested too deeply (at most 32)',
+  ]);
+});

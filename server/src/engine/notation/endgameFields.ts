@@ -31,6 +31,8 @@ export function componentsField(
   const f: ComponentsField = { ...base, tokens: [], components: [] };
   const pieces = componentPieces(toks);
   const stack: { nodes: Node[]; open: Range | null }[] = [{ nodes: [], open: null }];
+  /** '(' beyond MAX_GROUP_DEPTH not yet closed (they open no group). */
+  let tooDeep = 0;
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i];
     const top = stack[stack.length - 1];
@@ -55,11 +57,17 @@ export function componentsField(
       );
     } else if (p.kind === 'open') {
       if (stack.length > MAX_GROUP_DEPTH) {
-        cx.report('error', p.range, 'bad-component', 'parentheses nested too deeply');
+        // said once; its ')' then closes nothing, and is not "unmatched" (found by an audit)
+        if (tooDeep++ === 0)
+          cx.report('error', p.range, 'bad-component', `parentheses nested too deeply (at most ${MAX_GROUP_DEPTH})`);
         continue;
       }
       stack.push({ nodes: [], open: p.range });
     } else if (p.kind === 'close') {
+      if (tooDeep > 0 && stack.length === MAX_GROUP_DEPTH + 1) {
+        tooDeep--;
+        continue;
+      }
       if (stack.length === 1) {
         cx.report('error', p.range, 'bad-component', "unmatched ')'");
         continue;
