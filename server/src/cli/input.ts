@@ -2,6 +2,7 @@
  * What every command reads from its command line: files (regular, of a sane size, or '-' for
  * standard input) and numbers (plain decimals).
  */
+import { fileErrorWords } from '../engine/phrasebook/files';
 import { readFileSync, readSync, statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '../engine/limits';
 import { printErr } from './terminal';
@@ -66,7 +67,7 @@ export function readInputOrSay(file: string): string | null {
   try {
     return readInput(file);
   } catch (e) {
-    printErr(`dab: ${file}: ${(e as Error).message}\n`);
+    printErr(`dab: ${file}: ${fileErrorWords(e)}\n`);
     return null;
   }
 }

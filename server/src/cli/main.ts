@@ -3,6 +3,7 @@
  * language server, for scripts and commentators. Exit 0 when every file parsed and analysed,
  * 1 when a file has errors (or, for check, a wrong claim or a move over --max-loss), 2 for bad usage.
  */
+import { fileErrorWords } from '../engine/phrasebook/files';
 import { printErr, printOut } from './terminal';
 import { realpathSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -168,7 +169,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       st = statSync(p);
     } catch (e) {
       if (named) missing.push(p);
-      else printErr(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
+      else printErr(`dab: warning: ${p}: skipped (${fileErrorWords(e)})\n`);
       return;
     }
     if (!st.isDirectory()) {
@@ -181,7 +182,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       real = realpathSync(p);
       names = readdirSync(p).sort();
     } catch (e) {
-      printErr(`dab: warning: ${p}: skipped (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})\n`);
+      printErr(`dab: warning: ${p}: skipped (${fileErrorWords(e)})\n`);
       return;
     }
     if (seen.has(real)) return;

@@ -10,6 +10,7 @@
  * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
  * search cost (NIM_REGION_NODES), budget traces by age.
  */
+import { fileErrorWords } from '../engine/phrasebook/files';
 import {
   closeSync,
   lstatSync,
@@ -830,15 +831,4 @@ function isExportOrEmpty(file: string): boolean {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-/** Why a file cannot be read, in words rather than the system's code ("ENOENT: …"). */
-function fileErrorWords(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ENOTDIR') return 'a folder on its path is a file';
-  if (code === 'ELOOP') return 'its links loop';
-  if (code === 'EISDIR') return 'it is a folder';
-  return (e as Error)?.message ?? String(e);
 }

@@ -13,6 +13,7 @@
  *   board.ts      the board picture: caption, screen-reader summary, titles of its parts
  *   search.ts     why a value is not known yet; the background search's progress report
  *   proofs.ts     proven bounds and results in words, why a value stayed unproven, labels of estimates
+ *   files.ts      files that cannot be read or written
  */
 export * from './grammar';
 export * from './values';
@@ -22,3 +23,4 @@ export * from './nimstring';
 export * from './board';
 export * from './search';
 export * from './proofs';
+export * from './files';

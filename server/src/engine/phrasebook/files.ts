@@ -1,0 +1,12 @@
+/** Files that cannot be read or written, in words rather than the system's codes ("ENOENT: …"). */
+
+/** Why a file cannot be used, from the error the system gave: "no such file", "permission denied", … */
+export function fileErrorWords(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOTDIR') return 'a folder on its path is a file';
+  if (code === 'ELOOP') return 'its links loop';
+  if (code === 'EISDIR') return 'it is a folder';
+  return (e as Error | null)?.message ?? String(e);
+}
