@@ -238,3 +238,11 @@ test('text output: a position line continued (proven facts, the Nimstring view) 
   });
   assert.ok(continued >= 3, `Nimstring views shown: ${continued}`);
 });
+
+// Found by an audit: a variation whose only move is illegal said "no boxes thrown away".
+test('a variation with no legal move says so, not that no boxes were thrown away', () => {
+  const report = analyzeText('game\n  size 1x1\n  moves a1-b1 a2-b2 a1-a2 b1-b2 (a1-a2)\n');
+  const text = formatText(report, 'x.dab');
+  assert.match(text, /\( variation instead of move 4: no legal move \(nothing to review\)/);
+  assert.doesNotMatch(text, /no boxes thrown away/);
+});

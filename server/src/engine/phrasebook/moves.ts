@@ -145,9 +145,11 @@ export function variationSummary(v: LineReport & { replaces: number }, players: 
   const s = v.summary;
   const unknown = s.unknownMoves ? `; ${plural(s.unknownMoves, 'move')} not valued yet` : '';
   const lost =
-    s.lost[0] + s.lost[1] === 0 && !s.unknownMoves
-      ? 'no boxes thrown away'
-      : `${players[0]} gives away ${lostBoxes(s, 0)}, ${players[1]} ${lostBoxes(s, 1)}${unknown}`;
+    v.moves.length === 0
+      ? 'no legal move (nothing to review)'
+      : s.lost[0] + s.lost[1] === 0 && !s.unknownMoves
+        ? 'no boxes thrown away'
+        : `${players[0]} gives away ${lostBoxes(s, 0)}, ${players[1]} ${lostBoxes(s, 1)}${unknown}`;
   return `instead of move ${v.replaces}: ${lost}`;
 }
 
