@@ -276,7 +276,9 @@ function applyStoreSetting(): void {
 }
 
 function applySettings(raw: unknown): void {
-  settings = readSettings(raw);
+  // over the initialization options: a client's `settings` and its `initializationOptions` combine
+  // (found by an audit: a Neovim user's settings table dropped the init_options' store and hints)
+  settings = readSettings(raw, initSettings !== undefined ? readSettings(initSettings) : defaultSettings);
   // the search's limits first: the store's failed attempts are read against them
   search.configure(settings.search);
   applyStoreSetting();

@@ -21,15 +21,18 @@ export const defaultSettings: DabSettings = {
 
 const severities: Severity[] = ['error', 'warning', 'information', 'hint'];
 
-/** Merge what the client sent over the defaults, ignoring values of the wrong type. */
-export function readSettings(raw: unknown): DabSettings {
+/**
+ * Merge what the client sent over `base` (the defaults, or settings given earlier), ignoring values
+ * of the wrong type: a setting the client does not name keeps its value in `base`.
+ */
+export function readSettings(raw: unknown, base: DabSettings = defaultSettings): DabSettings {
   // Untrusted JSON from the client: every field below is read through a type check.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = (raw ?? {}) as Record<string, any>;
   const num = (v: unknown, d: number, min = 0) => (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : d);
   const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);
   const sev = (v: unknown, d: Severity) => (severities.includes(v as Severity) ? (v as Severity) : d);
-  const d = defaultSettings;
+  const d = base;
   return {
     inlayHints: {
       enabled: bool(r.inlayHints?.enabled, d.inlayHints.enabled),

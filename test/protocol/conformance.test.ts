@@ -193,6 +193,42 @@ test('settings from initializationOptions stand, by themselves or when the clien
   }
 });
 
+// Found by an audit with Neovim: a client's `settings` replaced its `init_options` (hints after each
+// move, the store's path) instead of combining with them.
+test('settings from workspace/configuration combine with the initialization options: each setting from where it is named', async () => {
+  const text = 'endgame\n  components 3 3 3 3\n  play 3:keep 3:all 3 3\n';
+  const mistakes = (d: { diagnostics: { code?: unknown }[] }) =>
+    d.diagnostics.filter((x) => String(x.code).includes('mistake')).length;
+  // the client's dab section names minLoss only; its init options name the hints after each move
+  const client = new LspTestClient({ diagnostics: { minLoss: 3 } });
+  try {
+    await client.initialize(false, { settings: { inlayHints: { afterEachMove: true } } });
+    const uri = client.open('combine.dab', text);
+    await client.waitForDiagnostics(uri);
+    await new Promise((r) => setTimeout(r, 1500)); // the pulled configuration lands after start-up
+    assert.equal(mistakes(client.diagnostics.get(uri)!), 0, 'minLoss 3 from workspace/configuration');
+    const hints: { label: unknown }[] = await client.request('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+    });
+    // one hint per play step (4 steps: opening and decision each) besides the entry's own
+    assert.ok(hints.length > 2, `hints after each move, from the init options: ${JSON.stringify(hints)}`);
+    // a pushed change names another setting: the rest stand
+    void client.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: { dab: { diagnostics: { minLoss: 1 } } },
+    });
+    const d = await client.waitForDiagnostics(uri, (p) => mistakes(p) > 0);
+    assert.equal(mistakes(d), 1, 'minLoss 1 pushed');
+    const after: unknown[] = await client.request('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+    });
+    assert.equal(after.length, hints.length, 'the hints after each move stay on');
+  } finally {
+    await client.shutdown();
+  }
+});
+
 test('a setting of a billion search threads is capped: the server keeps answering', async () => {
   const client = new LspTestClient();
   try {
