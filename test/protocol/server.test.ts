@@ -189,4 +189,24 @@ test('code action inserts the best continuation after a mistake as a variation',
     (x) => x.range.start.line === m.range.start.line && x.range.start.character > edit.range.start.character,
   );
   assert.deepEqual(inVariation, [], 'the inserted best line throws nothing away');
+  // asked on the glyph (an editor asks at the cursor), the same fix (found by an audit with Neovim)
+  const glyphAt = line.indexOf('??', m.range.end.character - 1);
+  assert.ok(glyphAt >= m.range.end.character, 'the move has a ?? glyph');
+  const onGlyph: any[] = await client.request('textDocument/codeAction', {
+    textDocument: { uri },
+    range: {
+      start: { line: m.range.start.line, character: glyphAt + 1 },
+      end: { line: m.range.start.line, character: glyphAt + 1 },
+    },
+    context: { diagnostics: [] },
+  });
+  assert.equal(onGlyph.length, 1);
+  assert.equal(onGlyph[0].edit.changes[uri][0].newText, edit.newText);
+  // once the best line is written there, the fix is not offered again (it wrote it a second time)
+  const again: any[] = await client.request('textDocument/codeAction', {
+    textDocument: { uri: fixed },
+    range: m.range,
+    context: { diagnostics: [] },
+  });
+  assert.deepEqual(again, [], 'no second copy of a variation already written');
 });

@@ -9,7 +9,7 @@ import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
-import { allLines, hasOpenText, writtenEnd, type MoveToken } from '../engine/notation';
+import { allLines, hasOpenText, rangeContains, writtenEnd, type MoveToken } from '../engine/notation';
 import { betterLineTitle } from '../engine/phrasebook';
 import { beforeMove, entryAt, lineMoveAt } from './convert';
 
@@ -22,12 +22,15 @@ export function codeActions(
   const entry = entryAt(report, pos.line);
   // no edit into an entry whose comment or string is left open: the text would be swallowed by it
   if (!entry || entry.kind === 'endgame' || hasOpenText(entry.model.entry)) return [];
-  const found = lineMoveAt(entry, pos.line, pos.character);
+  // on the move, or on its glyph (`a1-b1??`: an editor asks at the cursor, the diagnostic covers the move)
+  const found = lineMoveAt(entry, pos.line, pos.character) ?? glyphMoveAt(entry, pos.line, pos.character);
   if (!found) return [];
   const { move } = found;
   if (move.loss === null || move.loss === 0) return [];
   const before = beforeMove(found.line, move);
   if (!before?.state || before.best.length === 0) return [];
+  // an optimal alternative already written there: the fix would write it again (found by an audit)
+  if (move.variations.some((v) => v.moves[0] !== undefined && before.best.includes(v.moves[0].move))) return [];
   const g = before.state.geometry;
   const line = bestContinuation(before.state, known).map((l) => g.lineName(l));
   const shown = line.length ? line : [before.best[0]];
@@ -45,6 +48,16 @@ export function codeActions(
       edit: { changes: { [params.textDocument.uri]: [{ range: { start: at, end: at }, newText: text }] } },
     },
   ];
+}
+
+/** The reviewed move whose written glyph holds the cursor. */
+function glyphMoveAt(entry: EntryReport, line: number, character: number): ReturnType<typeof lineMoveAt> {
+  for (const l of allLines(entry.model))
+    for (const m of l.moves) {
+      const g = m.token?.glyphRange;
+      if (g && rangeContains(g, line, character)) return lineMoveAt(entry, m.range.line, m.range.character);
+    }
+  return undefined;
 }
 
 /** The written move a reviewed move came from. */
