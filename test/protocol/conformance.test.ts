@@ -79,6 +79,9 @@ test('a client that shows plain text only gets plain-text hovers, without Markdo
     assert.match(text, /a <b>\*x\*<\/b> & \[y\]/, text);
     assert.match(text, /A wins the rest by 1|B wins the rest by 1/, text);
     assert.doesNotMatch(text, /\*\*|\\|&lt;|&amp;|\|---/, text);
+    // no table pipes nor rules either (found by an audit with Neovim): a row reads `4l · -1 · keep`
+    assert.doesNotMatch(text, /^\||\|$|^---$/m, text);
+    assert.match(text, /^open · v\(G;C\) · controller$/m, text);
   } finally {
     await client.shutdown();
   }

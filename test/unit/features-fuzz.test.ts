@@ -159,3 +159,15 @@ test('a move hint stands after the move and its glyph, not between them (found b
   assert.ok(at.includes(line.indexOf('!') + 1), `after the spaced '!': ${JSON.stringify(at)}`);
   assert.ok(!at.includes(line.indexOf('?')), 'never between the move and its glyph');
 });
+
+// Found by an audit with Neovim: `**endgame "x": **` (nothing after the colon) is not bold Markdown.
+test('hover: an endgame whose components cannot be read has a heading without a dangling colon', () => {
+  for (const text of ['endgame "Ça 🎲"\n  components 3 + zz\n', 'endgame "x"\n  components\n']) {
+    const report = analyzeText(text);
+    const h = hover(report, { line: 0, character: 3 });
+    const value = (h?.contents as { value: string } | undefined)?.value ?? '';
+    const heading = value.split('\n')[0];
+    assert.match(heading, /^\*\*endgame .*\*\*/, value);
+    assert.doesNotMatch(heading, /: \*\*/, heading);
+  }
+});

@@ -34,10 +34,23 @@ export function toLspSeverity(s: Severity): DiagnosticSeverity {
  */
 export function plainFromMarkdown(md: string): string {
   return md
-    .replace(/^\|(?:---\|)+$/gm, '')
+    .split('\n')
+    .filter((l) => !/^\|(?:-+\|)+$/.test(l) && l !== '---') // table separators and rules: no words
+    .map((l) => (/^\|.*\|$/.test(l) ? plainRow(l) : l))
+    .join('\n')
     .replace(/\\([\\`*_[\]|<>&~])|\*\*|`|&lt;|&gt;|&amp;/g, (m, escaped: string | undefined) =>
       escaped !== undefined ? escaped : m === '&lt;' ? '<' : m === '&gt;' ? '>' : m === '&amp;' ? '&' : '',
     );
+}
+
+/** A table row `| a | b | |` as `a · b` (cells split at pipes that are not escaped ones). */
+function plainRow(row: string): string {
+  return row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim())
+    .filter((c) => c !== '')
+    .join(' · ');
 }
 
 /** Text from the file shown in markdown (titles, names, comments): escaped so it stays text. */

@@ -50,7 +50,9 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
     return { contents: { kind: 'markdown', value: md.join('\n') }, range: toLspRange(move.range) };
   }
   if (comps && rangeContains(comps.range, pos.line, pos.character)) {
-    md.push(`**${entry.kind}${title}: ${escapeMarkdown(entry.positions[0]?.endgame?.components ?? '')}**`, '');
+    // no components read: no ': ' before the closing ** (`**x: **` is not bold in Markdown)
+    const components = entry.positions[0]?.endgame?.components;
+    md.push(`**${entry.kind}${title}${components ? `: ${escapeMarkdown(components)}` : ''}**`, '');
     md.push(...positionLines(entry, entry.positions[0]));
     md.push(...openingTable(entry.positions[0]));
     return { contents: { kind: 'markdown', value: md.join('\n') }, range: toLspRange(comps.range) };
