@@ -171,3 +171,55 @@ test('hover: an endgame whose components cannot be read has a heading without a 
     assert.doesNotMatch(heading, /: \*\*/, heading);
   }
 });
+
+// Found by an audit: dab analyze ran out of memory on a 7.5 MB file (1.1 million positions), and an
+// endgame too large for the editor on its own was told to "split the file".
+test('work bounds: the command line reads a bounded number of positions per file; an entry larger alone is told so', async () => {
+  const { readDab } = await import('../../server/src/engine/notation');
+  const { analyzeDocument } = await import('../../server/src/engine/analysis/analyzeDocument');
+  const { proveDocument } = await import('../../server/src/cli/search');
+  const { formatText } = await import('../../server/src/cli/text');
+  const { plausibleRecord } = await import('../support/boards');
+  const text = [1, 2, 3].map((seed) => plausibleRecord(3, 3, 24, lcg(seed), `r${seed}`)).join('\n');
+  const doc = readDab(text, { maxWork: 30, boundBy: 'cli' });
+  const rep = analyzeDocument(doc, {});
+  const warn = rep.diagnostics.filter((d) => d.code === 'not-analysed-here');
+  assert.equal(warn.length, 1);
+  assert.match(
+    warn[0].message,
+    /^This entry and the 1 entry after it are not analysed by dab: it reads at most 30 positions per file .*Split the file\.$/,
+  );
+  assert.match(formatText(rep, 'x.dab'), /not analysed: the file holds more than dab reads/);
+  // the entries left out are not searched either
+  const searched: number[] = [];
+  const cache = {
+    lookup: () => {
+      throw new Error('not asked');
+    },
+    nim: () => {
+      throw new Error('not asked');
+    },
+    prove: (s: { drawnCount: number }) => {
+      searched.push(s.drawnCount);
+      return { status: 'unknown', method: 'search', value: null, lower: -9, upper: 9, best: [] } as never;
+    },
+    completeMoves: () => undefined,
+  };
+  const proofs = proveDocument(cache as never, doc, { positionBudgetMs: 1, recordBudgetMs: 5 });
+  assert.deepEqual(
+    proofs.map((p) => p.entry),
+    [0],
+    'only the entry read is proven',
+  );
+  // one entry over the bound by itself: splitting the file cannot help, and the message says so
+  const eg = `endgame "big"\n  components ${Array(60).fill('3').join(' ')}\n`;
+  for (const [by, advice] of [
+    ['editor', /This entry alone is larger: run dab analyze on it\.$/],
+    ['cli', /This entry alone is larger than that: write it as smaller entries\.$/],
+  ] as const) {
+    const one = analyzeDocument(readDab(eg, { maxWork: 50, boundBy: by }), {});
+    const w = one.diagnostics.find((d) => d.code === 'not-analysed-here');
+    assert.match(w?.message ?? '', advice, by);
+    assert.match(w?.message ?? '', /an endgame entry about 30 and one per component/);
+  }
+});

@@ -20,7 +20,7 @@ import { createProgress } from './progress';
 import { plainDecimal, readInputOrSay } from './input';
 import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
-import { MAX_SOLVER_THREADS } from '../engine/limits';
+import { CLI_MAX_POSITIONS, MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
 import { formatText, maxLossProblems } from './text';
 import { render } from './render';
@@ -306,7 +306,7 @@ export function main(argv: string[]): number {
       failed = true;
       continue;
     }
-    const doc = readDab(text);
+    const doc = readDab(text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli' });
     const records = cache
       ? proveDocument(cache, doc, {
           positionBudgetMs: o.budgetMs,

@@ -241,7 +241,7 @@ export interface ProveOptions {
 export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOptions): RecordProof[] {
   const out: RecordProof[] = [];
   doc.models.forEach((m, entry) => {
-    if (m.states.length === 0) return;
+    if (m.states.length === 0 || m.leftOut) return;
     const t0 = Date.now();
     const lines = [...allLines(m)];
     const key = traceKey(

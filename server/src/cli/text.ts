@@ -10,6 +10,7 @@ import type {
 import {
   BEST_SO_FAR_LABEL,
   NOT_ANALYSED,
+  NOT_ANALYSED_BY_CLI,
   endgameFacts,
   gameOver,
   listAll,
@@ -77,7 +78,7 @@ function formatEntry(e: EntryReport): string[] {
   const out: string[] = [];
   out.push(`${e.kind} ${e.title !== null ? JSON.stringify(e.title) : '(untitled)'} (line ${e.line + 1})`);
   if (e.positions.length === 0) {
-    out.push(`  ${NOT_ANALYSED}`, '');
+    out.push(`  ${e.model.leftOut ? NOT_ANALYSED_BY_CLI : NOT_ANALYSED}`, '');
     return out;
   }
   out.push(`  start: ${positionLine(e.positions[0], e)}`);

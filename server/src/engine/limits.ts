@@ -98,9 +98,16 @@ export const NIM_BUDGET_WORKER = 200_000;
  * a written move is one position, an endgame entry about 30): every edit re-reads and re-analyses
  * the whole text on the server's main thread, about 60 µs and a few KB per position, so this bounds
  * a keystroke's wait (about 0.6 s, plus the parse: about 0.1 s per MB) and the memory of a huge file.
- * The CLI has no bound.
  */
 export const EDITOR_MAX_POSITIONS = 10_000;
+/**
+ * The work, in positions, dab analyze and dab check read per file (as EDITOR_MAX_POSITIONS): the
+ * analysis of a file is kept until it is printed, a few KB per position, so this bounds a file's
+ * memory (found by an audit: a 7.5 MB file of 3,584 12x12 records, 1.1 million positions, ran out of
+ * memory; at the bound it takes 12 s and 2.3 GB with --no-search). Above MAX_COMPONENTS +
+ * ENDGAME_WORK, so that any endgame entry is read.
+ */
+export const CLI_MAX_POSITIONS = 250_000;
 /** Entries memoized across Nimstring calls (the shared cache: values, zero-test wins, canonical keys); cleared when full so memory stays bounded. */
 export const NIM_CACHE_ENTRIES = 500_000;
 /**

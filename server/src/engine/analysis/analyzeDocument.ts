@@ -215,7 +215,12 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
       severity: 'warning',
       range: leftOut[0].entry.headerRange,
       code: 'not-analysed-here',
-      message: notAnalysedHereMessage(leftOut.length, doc.maxWork ?? 0),
+      message: notAnalysedHereMessage(
+        leftOut.length,
+        doc.maxWork ?? 0,
+        doc.boundBy ?? 'editor',
+        (doc.firstLeftOutWork ?? 0) > (doc.maxWork ?? 0),
+      ),
     });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
   return { doc, entries, diagnostics };

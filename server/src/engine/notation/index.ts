@@ -25,7 +25,14 @@ export interface DabDocument {
   diagnostics: Diagnostic[];
   /** The work bound the document was read with (ReadOptions.maxWork), when it left entries out. */
   maxWork?: number;
+  /** Who set that bound (ReadOptions.boundBy), for the message that says so. */
+  boundBy?: WorkBoundBy;
+  /** The work of the first entry left out (entryWork): more than maxWork alone, splitting cannot help. */
+  firstLeftOutWork?: number;
 }
+
+/** Who reads a document under a work bound: the editor, or the command line (dab analyze/check). */
+export type WorkBoundBy = 'editor' | 'cli';
 
 export interface ReadOptions {
   /**
@@ -36,6 +43,8 @@ export interface ReadOptions {
    * (the editor's bound, EDITOR_MAX_POSITIONS). Default: no bound.
    */
   maxWork?: number;
+  /** Who set maxWork (default 'editor'), for the message on what it leaves out. */
+  boundBy?: WorkBoundBy;
 }
 
 /**
@@ -61,11 +70,14 @@ export function entryWork(e: Entry): number {
 export function readDab(text: string, options: ReadOptions = {}): DabDocument {
   const parsed = parseDab(text);
   let workLeft = options.maxWork ?? Infinity;
+  let firstLeftOutWork: number | undefined;
   const models = parsed.entries.map((entry) => {
-    if (workLeft !== Infinity) {
+    if (workLeft !== Infinity && workLeft >= 0) {
       const w = entryWork(entry);
-      if (w > workLeft) workLeft = -1;
-      else workLeft -= w;
+      if (w > workLeft) {
+        workLeft = -1;
+        firstLeftOutWork = w;
+      } else workLeft -= w;
     }
     if (workLeft >= 0) return buildEntry(entry);
     // only the parser's diagnostics: the model of what is left out is not checked
@@ -94,7 +106,12 @@ export function readDab(text: string, options: ReadOptions = {}): DabDocument {
     });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
   const cut = models.some((m) => m.leftOut);
-  return { entries: parsed.entries, models, diagnostics, ...(cut ? { maxWork: options.maxWork } : {}) };
+  return {
+    entries: parsed.entries,
+    models,
+    diagnostics,
+    ...(cut ? { maxWork: options.maxWork, boundBy: options.boundBy ?? 'editor', firstLeftOutWork } : {}),
+  };
 }
 
 /** Whether (line, character) lies in the range (end exclusive, but a cursor right after the end counts). */

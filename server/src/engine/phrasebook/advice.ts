@@ -64,7 +64,10 @@ function isDecision(best: string[]): boolean {
 export const NOT_ANALYSED = 'not analysed: see the problems in this entry';
 /** An entry left out because the file is too large to analyse whole in the editor. */
 export const NOT_ANALYSED_HERE =
-  'not analysed in the editor: the file is larger than it analyses (see the warning at this entry or an earlier one); dab analyze reads it all';
+  'not analysed in the editor: the file is larger than it analyses (see the warning at this entry or an earlier one); dab analyze reads more';
+/** An entry left out because the file holds more than dab analyze and dab check read. */
+export const NOT_ANALYSED_BY_CLI =
+  'not analysed: the file holds more than dab reads (see the warning at this entry or an earlier one)';
 
 /** Why an entry with no positions has none. */
 export function notAnalysedWords(e: EntryReport): string {

@@ -166,9 +166,23 @@ export function playNotAnalysedMessage(steps: number, components: number): strin
   return `${plural(steps, 'step')} of play from here ${steps === 1 ? 'is' : 'are'} not analysed: with ${components.toLocaleString('en-US')} components, dab values the play of this endgame for its first steps only.`;
 }
 
-/** The editor's bound on one document's analysis (readDab's ReadOptions.maxWork), at the first entry it leaves out. */
-export function notAnalysedHereMessage(entries: number, maxWork: number): string {
+/**
+ * The bound on one document's analysis (readDab's ReadOptions.maxWork), at the first entry it leaves
+ * out: the editor's, or the command line's. `alone`: that entry's own work is over the bound, so
+ * splitting the file cannot help (found by an audit: a 200,000-component endgame was told to split it).
+ */
+export function notAnalysedHereMessage(entries: number, maxWork: number, by: 'editor' | 'cli', alone: boolean): string {
   const which =
     entries === 1 ? 'This entry is' : `This entry and the ${plural(entries - 1, 'entry', 'entries')} after it are`;
-  return `${which} not analysed in the editor: it analyses at most ${maxWork.toLocaleString('en-US')} positions per file (a move is one, an endgame entry about 30). Split the file, or run dab analyze on it.`;
+  const where = by === 'editor' ? 'in the editor: it analyses' : 'by dab: it reads';
+  const bound = `${where} at most ${maxWork.toLocaleString('en-US')} positions per file (a move is one, an endgame entry about 30 and one per component)`;
+  const advice =
+    by === 'editor'
+      ? alone
+        ? 'This entry alone is larger: run dab analyze on it.'
+        : 'Split the file, or run dab analyze on it.'
+      : alone
+        ? 'This entry alone is larger than that: write it as smaller entries.'
+        : 'Split the file.';
+  return `${which} not analysed ${bound}. ${advice}`;
 }
