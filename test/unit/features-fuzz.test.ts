@@ -223,3 +223,23 @@ test('work bounds: the command line reads a bounded number of positions per file
     assert.match(w?.message ?? '', /an endgame entry about 30 and one per component/);
   }
 });
+
+// Found by an audit: with the record's or the run's budget spent, each position still computed a
+// Nimstring view "within 0 ms", which on 12x12 boards took a run with --total-budget-ms 1 to a minute.
+test('the CLI computes no Nimstring view for a position given no time for it', async () => {
+  const { BoardState } = await import('../../server/src/engine/board/state');
+  const { geometryOf } = await import('../../server/src/engine/board/geometry');
+  const g = geometryOf(6, 6);
+  const r = lcg(7);
+  const state = new BoardState(g);
+  for (let i = 0; i < 30; i++) {
+    const undrawn = state.undrawnLines();
+    state.play(undrawn[Math.floor(r() * undrawn.length)]);
+  }
+  const cache = createSearchCache({ timeBudgetMs: 1, threads: 1 });
+  const none = cache.prove(state.clone(), { ms: 0, nimMs: 0 });
+  assert.equal(none.nim, undefined, 'no time: no view');
+  const fresh = createSearchCache({ timeBudgetMs: 1, threads: 1 });
+  const some = fresh.prove(state.clone(), { ms: 0, nimMs: 200 });
+  assert.ok(some.nim !== undefined, 'with time: a view (known or not)');
+});

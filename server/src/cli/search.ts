@@ -144,7 +144,10 @@ export function createSearchCache(
         }),
       b.ms,
     );
-    if (nimBudget > 0) e.nim ??= storedOrComputed(state, nimBudget, b.nimMs);
+    // no time left for it (the record's or the run's budget is spent): only a view the store holds.
+    // Even a computation given 0 ms costs: it notices its deadline only after some regions, which
+    // on a 12x12 board took the whole run past --total-budget-ms (found by an audit).
+    if (nimBudget > 0) e.nim ??= b.nimMs === 0 ? proofs?.storedNim(state) : storedOrComputed(state, nimBudget, b.nimMs);
     return e;
   };
   /**
