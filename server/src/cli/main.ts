@@ -3,6 +3,7 @@
  * language server, for scripts and commentators. Exit 0 when every file parsed and analysed,
  * 1 when a file has errors (or, for check, a wrong claim or a move over --max-loss), 2 for bad usage.
  */
+import { availableParallelism } from 'node:os';
 import { fileErrorWords } from '../engine/phrasebook/files';
 import { printErr, printOut } from './terminal';
 import { realpathSync, statSync, readdirSync } from 'node:fs';
@@ -61,7 +62,7 @@ const USAGE = `usage:
                  search time for the whole run (default: no limit beyond the records')
   --no-search    only the exact closed-form analysis, no board search
   --table-mb N   the solver's table memory in MiB (default 128, at most ${MAX_TABLE_MB}), shared by its threads
-  --threads N    the solver's threads, at most ${MAX_SOLVER_THREADS} (default: every core, at most 2)
+  --threads N    the solver's threads, at most one a core and ${MAX_SOLVER_THREADS} (default: every core, at most 2)
   --store PATH   the proof store to read and add to (default: $DAB_STORE, else
                  the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
   --no-store     neither read nor write the proof store
@@ -128,8 +129,15 @@ function parseArgs(argv: string[]): Options | string {
     } else if (a === '--threads') {
       const v = plainDecimal(rest[++i]);
       if (v === undefined || v < 1) return `dab: --threads needs a whole number of threads (at least 1)\n${USAGE}`;
-      if (v > MAX_SOLVER_THREADS) o.notes.push(`dab: --threads ${v}: using ${MAX_SOLVER_THREADS}, the most dab uses`);
-      o.threads = Math.min(v, MAX_SOLVER_THREADS);
+      // more threads than cores only share them, and their start and stop overran the budgets
+      // 10-30 times with 64 threads on 2 cores (found by an audit): at most one a core
+      const cores = availableParallelism();
+      const most = Math.min(MAX_SOLVER_THREADS, cores);
+      if (v > most)
+        o.notes.push(
+          `dab: --threads ${v}: using ${most}, ${most === cores ? `one a core (this machine has ${cores})` : 'the most dab uses'}`,
+        );
+      o.threads = Math.min(v, most);
     } else if (a === '--record-budget-ms' || a === '--total-budget-ms') {
       const v = num();
       if (v === undefined) return `dab: ${a} needs a number of milliseconds\n${USAGE}`;
