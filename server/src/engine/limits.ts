@@ -101,6 +101,12 @@ export const NIM_BUDGET_WORKER = 200_000;
  */
 export const EDITOR_MAX_POSITIONS = 10_000;
 /**
+ * The language server reads the proof store's records of a document's positions in slices of this
+ * many milliseconds, between requests (a read is about 0.5 ms: 10,000 positions at once kept every
+ * request waiting for seconds).
+ */
+export const STORE_READ_SLICE_MS = 20;
+/**
  * The work, in positions, dab analyze and dab check read per file (as EDITOR_MAX_POSITIONS): the
  * analysis of a file is kept until it is printed, a few KB per position, so this bounds a file's
  * memory (found by an audit: a 7.5 MB file of 3,584 12x12 records, 1.1 million positions, ran out of

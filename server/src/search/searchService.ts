@@ -15,7 +15,12 @@ import { availableParallelism } from 'node:os';
 import type { BoardState } from '../engine/board/state';
 import { nothingProven, type Evaluation } from '../engine/analysis/evaluation';
 import type { NimSummary } from '../engine/analysis/nim';
-import { DEFAULT_SOLVER_THREADS_MAX, NIM_BUDGET_WORKER, SEARCH_KNOWN_ENTRIES } from '../engine/limits';
+import {
+  DEFAULT_SOLVER_THREADS_MAX,
+  NIM_BUDGET_WORKER,
+  SEARCH_KNOWN_ENTRIES,
+  STORE_READ_SLICE_MS,
+} from '../engine/limits';
 import {
   NOT_SOLVED_WITHIN_LIMITS,
   SEARCHING_IN_BACKGROUND,
@@ -99,6 +104,10 @@ interface Known {
   reason?: string;
   /** Longest finished attempt, ms. */
   longestMs: number;
+  /** The proof store has not been read for it yet (storeReads): it is read before it is searched. */
+  storeUnread?: boolean;
+  /** It waits in storeReads. */
+  storeQueued?: boolean;
 }
 
 interface Running {
@@ -147,6 +156,14 @@ export class SearchService {
   private nextId = 1;
   private clock = 0;
   private disposed = false;
+  /**
+   * Positions whose store records are still to be read, in the order they became known. Read a
+   * slice at a time between the server's requests: read all at once, the 9,000 positions of a large
+   * document kept every request waiting 5-23 s (found by an audit).
+   */
+  private storeReads: string[] = [];
+  private storeReadsAt = 0;
+  private storeReadsScheduled = false;
   private proofStore: ProofStore | undefined;
   /** The process's CPU the workers' own clocks miss (garbage collection, bookkeeping), shared out. */
   private readonly overhead = new CpuOverhead();
@@ -169,13 +186,47 @@ export class SearchService {
   useProofStore(store: ProofStore | undefined): void {
     this.proofStore = store;
     if (!store) return;
-    for (const [key, k] of this.known) {
-      if (k.settled) continue;
-      const before = k.evaluation;
-      this.readStore(k);
-      if (k.evaluation !== before) this.events.onResult(key, this.ownersOf(key));
+    for (const [key, k] of this.known) if (!k.settled) this.queueStoreRead(key, k);
+    this.pump();
+  }
+
+  private queueStoreRead(key: string, k: Known): void {
+    k.storeUnread = true;
+    if (k.storeQueued) return;
+    k.storeQueued = true;
+    this.storeReads.push(key);
+    if (this.storeReadsScheduled) return;
+    this.storeReadsScheduled = true;
+    setImmediate(() => this.readQueuedStore());
+  }
+
+  /** Reads queued store records for at most STORE_READ_SLICE_MS, then lets requests in and goes on. */
+  private readQueuedStore(): void {
+    this.storeReadsScheduled = false;
+    if (this.disposed) return;
+    const until = Date.now() + STORE_READ_SLICE_MS;
+    while (this.storeReadsAt < this.storeReads.length && Date.now() < until) {
+      const key = this.storeReads[this.storeReadsAt++];
+      const k = this.known.get(key);
+      if (!k) continue;
+      k.storeQueued = false;
+      if (k.storeUnread) this.readUnread(key, k);
+    }
+    if (this.storeReadsAt < this.storeReads.length) {
+      this.storeReadsScheduled = true;
+      setImmediate(() => this.readQueuedStore());
+    } else {
+      this.storeReads = [];
+      this.storeReadsAt = 0;
     }
     this.pump();
+  }
+
+  private readUnread(key: string, k: Known): void {
+    k.storeUnread = false;
+    const before = k.evaluation;
+    this.readStore(k);
+    if (k.evaluation !== before) this.events.onResult(key, this.ownersOf(key));
   }
 
   /**
@@ -299,6 +350,15 @@ export class SearchService {
 
   forgetOwner(owner: string): void {
     this.docs.delete(owner);
+    // no document open: the queued store reads are for nobody (each is queued again when wanted)
+    if (this.docs.size === 0) {
+      for (let i = this.storeReadsAt; i < this.storeReads.length; i++) {
+        const k = this.known.get(this.storeReads[i]);
+        if (k) k.storeQueued = false;
+      }
+      this.storeReads = [];
+      this.storeReadsAt = 0;
+    }
     this.dropStaleWork();
     this.pump();
   }
@@ -395,9 +455,9 @@ export class SearchService {
     let k = this.known.get(key);
     if (!k) {
       k = { state: state.clone(), level: 0, settled: false, longestMs: 0 };
-      this.readStore(k);
       this.known.set(key, k);
-    }
+      if (this.proofStore) this.queueStoreRead(key, k);
+    } else if (k.storeUnread) this.queueStoreRead(key, k);
     return k;
   }
 
@@ -567,6 +627,11 @@ export class SearchService {
       const pick = pickJob([...this.docs.values()], this.stateOf, busy, this.settings.timeBudgetMs);
       if (!pick) break;
       const k = this.known.get(pick.key)!;
+      // never searched before the store is asked: it may hold the answer (then pick again)
+      if (k.storeUnread) {
+        this.readUnread(pick.key, k);
+        continue;
+      }
       const job: SearchJob = {
         id: this.nextId++,
         key: pick.key,
