@@ -11,7 +11,8 @@ import type { PlanItem, SearchService } from './search/searchService';
 import type { DabSettings } from './settings';
 import type { BoardState } from './engine/board/state';
 import { nimSummary, type NimSummary } from './engine/analysis/nim';
-import { EDITOR_MAX_POSITIONS, NIM_BUDGET_QUICK, NIM_QUICK_MEMO_ENTRIES } from './engine/limits';
+import { EDITOR_MAX_POSITIONS, MAX_FILE_BYTES, NIM_BUDGET_QUICK, NIM_QUICK_MEMO_ENTRIES } from './engine/limits';
+import { fileTooLarge } from './engine/phrasebook/files';
 import { entryLabel, positionLabel } from './engine/phrasebook';
 import { entryAt, positionAt } from './features/convert';
 
@@ -37,6 +38,23 @@ interface Cached {
   ms: number;
 }
 
+/** A document too large to read: no entries, one error saying so at its start. */
+function tooLargeDocument(chars: number): DabDocument {
+  const at = { line: 0, character: 0, endLine: 0, endCharacter: 0 };
+  return {
+    entries: [],
+    models: [],
+    diagnostics: [
+      {
+        severity: 'error',
+        range: at,
+        code: 'too-large',
+        message: `${fileTooLarge(chars, MAX_FILE_BYTES)}; split the file`,
+      },
+    ],
+  };
+}
+
 export class AnalysisStore {
   private readonly cache = new Map<string, Cached>();
 
@@ -50,7 +68,11 @@ export class AnalysisStore {
     const c = this.cache.get(document.uri);
     if (c && c.version === document.version) return c.report;
     const t0 = performance.now();
-    const doc = readDab(document.getText(), { maxWork: EDITOR_MAX_POSITIONS });
+    const text = document.getText();
+    // beyond the size the command line reads, not read at all: its analysis would hold gigabytes
+    // (found by an audit: a 21 MB document, 2.7 GB, each edit blocking hovers for 4 s)
+    const doc =
+      text.length > MAX_FILE_BYTES ? tooLargeDocument(text.length) : readDab(text, { maxWork: EDITOR_MAX_POSITIONS });
     const fresh = this.analyze(document.uri, document.version, doc);
     // work for the text as typed: not the document's background budget
     this.search.foreground(performance.now() - t0);

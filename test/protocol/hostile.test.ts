@@ -164,3 +164,20 @@ test('random bytes, control characters and unmatched brackets never crash the se
   }
   assert.equal(client.process.exitCode, null, 'the server is still running');
 });
+
+// Found by an audit: the server read a 21 MB document (2.7 GB of memory, 4 s of waiting per edit);
+// the command line refuses files over 8 MB.
+test('a document over 8 MB is not read: one error says so, and the server keeps answering', async () => {
+  const huge = `game "g"\n  size 12x12\n  moves ${'a1-b1 '.repeat(1_400_000)}\n`;
+  assert.ok(huge.length > 8_000_000);
+  const uri = client.open('huge.dab', huge);
+  const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0, 60_000);
+  assert.deepEqual(
+    d.diagnostics.map((x: any) => [x.code, x.range.start.line]),
+    [['too-large', 0]],
+  );
+  assert.match(d.diagnostics[0].message, /dab reads files up to 8 MB; split the file/);
+  const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 10 } });
+  assert.equal(h, null);
+  client.close(uri);
+});

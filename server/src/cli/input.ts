@@ -2,7 +2,7 @@
  * What every command reads from its command line: files (regular, of a sane size, or '-' for
  * standard input) and numbers (plain decimals).
  */
-import { fileErrorWords } from '../engine/phrasebook/files';
+import { fileErrorWords, fileTooLarge } from '../engine/phrasebook/files';
 import { readFileSync, readSync, statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '../engine/limits';
 import { printErr } from './terminal';
@@ -23,8 +23,7 @@ export function plainDecimal(text: string | undefined, fraction = false): number
 /** Something to wait on for a few milliseconds in synchronous code (Atomics.wait). */
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-const tooBig = (bytes: number, max: number) =>
-  new Error(`${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${max / 1e6} MB`);
+const tooBig = (bytes: number, max: number) => new Error(fileTooLarge(bytes, max));
 
 /**
  * The text of a file, or of standard input for '-': a regular file of at most `maxBytes` (not a

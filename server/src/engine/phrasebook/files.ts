@@ -1,5 +1,10 @@
 /** Files that cannot be read or written, in words rather than the system's codes ("ENOENT: …"). */
 
+/** A file over the size dab reads: "21 MB: dab reads files up to 8 MB". */
+export function fileTooLarge(bytes: number, max: number): string {
+  return `${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${max / 1e6} MB`;
+}
+
 /** Why a file cannot be used, from the error the system gave: "no such file", "permission denied", … */
 export function fileErrorWords(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
