@@ -170,7 +170,7 @@ test('random bytes, control characters and unmatched brackets never crash the se
 test('a document over 8 MB is not read: one error says so, and the server keeps answering', async () => {
   const huge = `game "g"\n  size 12x12\n  moves ${'a1-b1 '.repeat(1_400_000)}\n`;
   assert.ok(huge.length > 8_000_000);
-  const uri = client.open('huge.dab', huge);
+  const uri = client.open('over-8mb.dab', huge);
   const d = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0, 60_000);
   assert.deepEqual(
     d.diagnostics.map((x: any) => [x.code, x.range.start.line]),
