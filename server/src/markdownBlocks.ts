@@ -19,7 +19,7 @@ import {
   MARKDOWN_DOCUMENT_BUDGET_MS,
   MARKDOWN_RENDER_GAP_MS,
 } from './engine/limits';
-import { NOTE_PREVIEW_TIME_SPENT } from './engine/phrasebook/values';
+import { NOTE_PREVIEW_BLOCK_TIME_SPENT, NOTE_PREVIEW_TIME_SPENT } from './engine/phrasebook/values';
 import { badFenceOption, repeatedFenceOption } from './engine/phrasebook/board';
 
 const escapeHtml = (s: string) =>
@@ -53,7 +53,9 @@ export function renderDabBlock(info: string, content: string): string {
             ply: fence.ply,
             budgetMs,
             maxWork: EDITOR_MAX_POSITIONS,
-            timeSpentNote: NOTE_PREVIEW_TIME_SPENT,
+            // which budget ran out: the document's (drawn again, below) or the block's own (kept)
+            timeSpentNote:
+              budgetMs < MARKDOWN_BLOCK_BUDGET_MS ? NOTE_PREVIEW_TIME_SPENT : NOTE_PREVIEW_BLOCK_TIME_SPENT,
           });
     html =
       'error' in r

@@ -3,6 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { plausibleRecord } from '../support/boards';
+import { lcg } from '../support/random';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -202,6 +204,17 @@ test('markdown: the blocks of one document share a search budget, and the later 
   assert.ok(spentAgain < spent, `fewer blocks left unsearched the second time (${spentAgain} < ${spent})`);
   // the first blocks had their whole 1.5 s (4 of them fit in the document's 6 s): kept, not searched again
   for (let i = 0; i < 3; i++) assert.equal(again[i], html[i], `block ${i + 1} is kept`);
+  // a block whose own time ran out says so, not that the document's did (found by an audit): it
+  // is kept, not drawn again
+  for (let i = 0; i < 3; i++)
+    assert.doesNotMatch(html[i], /this document was spent/, `block ${i + 1} had its whole own budget`);
+  // a record alone, after a pause: its early positions get no time from the block's own budget
+  const pause = Date.now() + MARKDOWN_RENDER_GAP_MS + 100;
+  while (Date.now() < pause) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  const record = plausibleRecord(5, 5, 20, lcg(Date.now() % 1000), `alone ${Date.now()}`);
+  const alone = renderDabBlock('ply=0', record);
+  assert.match(alone, /preview's search time for this block was spent/);
+  assert.doesNotMatch(alone, /this document was spent/);
 });
 
 test('render: a ```dab fence with an option it does not know says so, and a huge block is bounded by work', () => {

@@ -145,3 +145,6 @@ export const NOTE_PICTURE_TIME_SPENT = 'not searched: the time for this picture 
 /** A Markdown block drawn after its document's preview time was spent (markdownBlocks.ts). */
 export const NOTE_PREVIEW_TIME_SPENT =
   "not searched: the preview's search time for this document was spent (it is drawn again when the document changes)";
+/** A Markdown block whose own search time was spent (its document's was not): it is not drawn again. */
+export const NOTE_PREVIEW_BLOCK_TIME_SPENT =
+  "not searched: the preview's search time for this block was spent (dab render and the board view search longer)";
