@@ -4,7 +4,12 @@
  * client (IPC). Search runs in a worker thread; the editor never waits for it.
  */
 import { version } from '../../package.json';
-import { PLAY_DOCUMENT_CHANGED, PLAY_DOCUMENT_NOT_OPEN, internalErrorMessage } from './engine/phrasebook';
+import {
+  PLAY_DOCUMENT_CHANGED,
+  PLAY_DOCUMENT_NOT_OPEN,
+  PLAY_NEEDS_BOARD_ENTRY,
+  internalErrorMessage,
+} from './engine/phrasebook';
 import {
   CodeActionRequest,
   CodeLensRefreshRequest,
@@ -373,9 +378,13 @@ connection.onRequest(CodeActionRequest.type, (p) =>
 connection.onRequest(BoardViewRequest, (p) => {
   checkLifecycle();
   if (!p) return null;
+  // a position that is not one (null, off the text): no view, and no error logged (found by an audit)
+  const doc = dabDocument(p.uri);
+  const position = doc && validPosition(doc, p.position);
+  if (!position) return null;
   cursorNotified = true;
-  followCursor(p.uri, p.position, p.ply);
-  return withReport(p.uri, (r) => boardView(r, p, (s) => search.peek(s)), null);
+  followCursor(p.uri, position, p.ply);
+  return withReport(p.uri, (r) => boardView(r, { ...p, position }, (s) => search.peek(s)), null);
 });
 
 connection.onRequest(PlayLineRequest, (p) => {
@@ -383,6 +392,8 @@ connection.onRequest(PlayLineRequest, (p) => {
   if (!p) return { error: PLAY_DOCUMENT_NOT_OPEN };
   const doc = dabDocument(p.uri);
   if (doc && p.version !== undefined && doc.version !== p.version) return { error: PLAY_DOCUMENT_CHANGED };
+  const position = doc && validPosition(doc, p.position);
+  if (doc && !position) return { error: PLAY_NEEDS_BOARD_ENTRY };
   const lineText = (line: number) =>
     doc ? doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }) : '';
   const played = withReport(p.uri, (r) => playLine(r, p, (s) => search.peek(s), lineText), {

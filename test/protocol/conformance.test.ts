@@ -126,6 +126,19 @@ test('malformed positions and params, and documents of other languages, get empt
     });
     assert.ok(all.length > hints.length, JSON.stringify(all));
     assert.equal(await client.request('dab/boardView', { uri: null, position: null }), null);
+    // an open document with no position, or one off its text: no view, no error logged (found by an audit)
+    const logged = client.errorLogs.length;
+    for (const position of [null, { line: 99, character: 0 }, { line: -1, character: 0 }, 'x'])
+      assert.equal(await client.request('dab/boardView', { uri, position }), null, JSON.stringify(position));
+    const played = await client.request('dab/playLine', { uri, position: null, line: 'a1-b1' });
+    assert.ok(typeof played.error === 'string', JSON.stringify(played));
+    const long = await client.request('dab/playLine', {
+      uri,
+      position: { line: 0, character: 0 },
+      line: 'x'.repeat(1_000_000),
+    });
+    assert.ok(JSON.stringify(long).length < 400, 'a huge line name is not echoed whole');
+    assert.equal(client.errorLogs.length, logged, 'nothing logged as an error');
     // a .dbl record and a Markdown file opened on the server are not read as .dab
     const other = pathToFileURL(resolve('/tmp/dab-protocol', 'game.dbl')).href;
     void client.connection.sendNotification('textDocument/didOpen', {

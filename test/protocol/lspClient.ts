@@ -30,6 +30,8 @@ export class LspTestClient {
     resolve: (d: PublishedDiagnostics) => void;
   }[] = [];
   stderr = '';
+  /** Messages the server logged as errors (window/logMessage of type Error). */
+  readonly errorLogs: string[] = [];
 
   /** `serverPath`: another build of the server (the bench runs the baseline's beside this one); `env`: the server's environment. */
   /** `settings`: the client's `dab` section (null: it has none, as a client configured otherwise answers). */
@@ -63,6 +65,9 @@ export class LspTestClient {
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
     this.connection.onRequest('workspace/inlayHint/refresh', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
+    this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
+      if (p.type === 1) this.errorLogs.push(p.message);
+    });
     this.connection.onNotification(() => undefined);
     this.connection.listen();
   }

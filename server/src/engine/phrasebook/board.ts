@@ -3,6 +3,7 @@
  * parts (boxes, chains, lines, graph points). The value sentence itself is advice.ts's boardValueText.
  */
 import { boxes } from './grammar';
+import { clip } from '../notation/text';
 
 /**
  * The most characters of a name or title a picture shows. Names are repeated in every box's, every
@@ -198,7 +199,8 @@ export function playNoSuchPly(ply: unknown, last: number): string {
 
 /** "z9-z8 is not a line of this 3x3 board." */
 export function notALine(line: string, width: number, height: number): string {
-  return `${line} is not a line of this ${width}x${height} board.`;
+  // the request's text, cut and isolated (found by an audit: a 1 MB `line` came back whole)
+  return `${isolateText(clip(line))} is not a line of this ${width}x${height} board.`;
 }
 
 /** "a1-b1 is drawn already." */
@@ -234,10 +236,11 @@ export function nothingToDraw(entry: number, problem?: { line: number; message: 
 /** A word of a ```dab fence that is not an option it knows. */
 /** A dab block's option given twice: "ply is given twice (ply=1 ply=2): give it once". */
 export function repeatedFenceOption(name: string, first: string, again: string): string {
-  return `${name} is given twice (${first} ${again.length > 40 ? `${again.slice(0, 40)}…` : again}): give it once`;
+  return `${name} is given twice (${first} ${isolateText(clip(again))}): give it once`;
 }
 
 export function badFenceOption(word: string): string {
-  const shown = word.length > 40 ? `${word.slice(0, 40)}…` : word;
+  // cut, and its right-to-left overrides isolated (found by an audit: a U+202E reversed the message)
+  const shown = isolateText(clip(word));
   return `'${shown}' is not an option of a dab block: write entry=N (from 1) and ply=K (from 0), e.g. \`\`\`dab entry=2 ply=14`;
 }
