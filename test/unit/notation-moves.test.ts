@@ -409,3 +409,12 @@ test('a littlegolem code off the board says which letter is out of range, never 
   assert.match(vdd, /'vdd' \(d4-d5\) .*row letter 'd' \(rows a\.\.c\) is out of range for 'v' codes/);
   assert.match(had, /'had' \(d1-e1\) .*column letter 'd' \(columns a\.\.c\)/);
 });
+
+// Found by an audit: a 10-digit move number was told that "a move number counts from 1", and a
+// size of 400 digits by itself was quoted whole.
+test('a move number of more than 9 digits says so; a size of many digits is quoted cut, both sides', () => {
+  const d = readDab('game\n  size 2x2\n  moves 1000000000. a1-b1 0. a2-b2\n').diagnostics.map((x) => x.message);
+  assert.deepEqual(d, ['a move number has at most 9 digits', 'a move number counts from 1']);
+  const size = readDab(`game\n  size ${'9'.repeat(400)}\n`).diagnostics.find((x) => x.code === 'bad-size');
+  assert.equal(size?.message, 'board size 99999999…x99999999… is out of range: each side must be 1 to 12 boxes');
+});

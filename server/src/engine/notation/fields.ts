@@ -46,7 +46,8 @@ export function sizeField(cx: FieldContext, base: FieldBase, toks: RawToken[]): 
   const w = num(m[1]);
   const h = m[2] === undefined ? w : num(m[2]);
   if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
-    const shown = `${m[1].length > 6 ? clip(m[1], 8) : m[1]}x${m[2] === undefined ? m[1] : m[2].length > 6 ? clip(m[2], 8) : m[2]}`;
+    const side = (d: string) => (d.length > 6 ? clip(d, 8) : d);
+    const shown = `${side(m[1])}x${side(m[2] ?? m[1])}`;
     cx.report('error', r, 'bad-size', `board size ${shown} is out of range: each side must be 1 to ${MAX_SIDE} boxes`);
     return f;
   }

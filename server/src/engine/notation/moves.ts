@@ -388,7 +388,8 @@ class MovesReader {
     if (num) {
       const n = num[1].length > 9 ? Infinity : Number(num[1]);
       const r = sub(t.range, 0, num[0].length);
-      if (!Number.isFinite(n) || n < 1) this.report('warning', r, 'syntax', 'a move number counts from 1');
+      if (!Number.isFinite(n)) this.report('warning', r, 'syntax', 'a move number has at most 9 digits');
+      else if (n < 1) this.report('warning', r, 'syntax', 'a move number counts from 1');
       this.pendingNumber = { n, r };
       this.attach = null;
       off = num[0].length;
