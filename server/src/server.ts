@@ -8,6 +8,7 @@ import {
   PLAY_DOCUMENT_CHANGED,
   PLAY_DOCUMENT_NOT_OPEN,
   PLAY_NEEDS_BOARD_ENTRY,
+  SHOW_POSITION_NOTHING,
   internalErrorMessage,
 } from './engine/phrasebook';
 import {
@@ -360,9 +361,12 @@ connection.onRequest(ExecuteCommandRequest.type, (p) => {
   const [uri, position] = Array.isArray(p.arguments) ? p.arguments : [];
   const doc = dabDocument(uri);
   const pos = doc && validPosition(doc, position);
-  if (!doc || !pos) return null;
-  const text = withReport(doc.uri, (r) => showPosition(r, pos), null);
-  if (text) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: text });
+  const text = doc && pos ? withReport(doc.uri, (r) => showPosition(r, pos), null) : null;
+  // the user ran a command: something is always said (found by an audit with Neovim: stale lenses said nothing)
+  void connection.sendNotification(ShowMessageNotification.type, {
+    type: text ? MessageType.Info : MessageType.Warning,
+    message: text ?? SHOW_POSITION_NOTHING,
+  });
   return text;
 });
 connection.onRequest(InlayHintRequest.type, (p) =>

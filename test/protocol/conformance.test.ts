@@ -331,6 +331,16 @@ test('in an editor without the board view, the lenses show the position as a tex
     assert.match(shown.split('\n')[0], /^Position "p", after move 4: /);
     assert.deepEqual(rows, ['  +   +   +', '', '  +---+   +', '  | B |', '  +---+   +']);
     assert.equal(await client.request('workspace/executeCommand', { command: 'dab.nothing', arguments: [uri] }), null);
+    // a stale lens (a line the text no longer has) or a closed document: said, not silent (found by an audit)
+    for (const args of [[uri, { line: 999, character: 0 }], ['file:///nowhere.dab', { line: 0, character: 0 }], []]) {
+      const before = client.shownMessages.length;
+      assert.equal(
+        await client.request('workspace/executeCommand', { command: 'dab.showPosition', arguments: args }),
+        null,
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      assert.match(client.shownMessages[before]?.message ?? '', /no position to show there/, JSON.stringify(args));
+    }
   } finally {
     await client.shutdown();
   }

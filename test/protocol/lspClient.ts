@@ -30,6 +30,8 @@ export class LspTestClient {
     resolve: (d: PublishedDiagnostics) => void;
   }[] = [];
   stderr = '';
+  /** Messages the server showed (window/showMessage). */
+  readonly shownMessages: { type: number; message: string }[] = [];
   /** Messages the server logged as errors (window/logMessage of type Error). */
   readonly errorLogs: string[] = [];
 
@@ -65,6 +67,9 @@ export class LspTestClient {
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
     this.connection.onRequest('workspace/inlayHint/refresh', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
+    this.connection.onNotification('window/showMessage', (p: { type: number; message: string }) => {
+      this.shownMessages.push(p);
+    });
     this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
       if (p.type === 1) this.errorLogs.push(p.message);
     });

@@ -47,6 +47,10 @@ export function shownName(s: string): string {
   return isolateText(shortText(s));
 }
 
+/** dab.showPosition asked of a place with nothing to show (a closed document, a stale lens, no entry). */
+export const SHOW_POSITION_NOTHING =
+  'dab: no position to show there (the document is not open, the place holds no entry, or the lens is out of date: refresh it).';
+
 /** When the cursor is on no entry. */
 export const NO_ENTRY_UNDER_CURSOR = 'No entry under the cursor.';
 
