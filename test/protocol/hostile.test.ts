@@ -51,9 +51,9 @@ test('incremental edits that join a lone CR and a LF: the server reads the text 
   assert.match(JSON.stringify(h), /b2-c2/);
 });
 
-test("the board's new line is written with the document's own line end (CRLF here)", async () => {
-  // found by an audit: a position without moves got "\n  moves …" in a CRLF file
-  const uri = client.open('crlf.dab', 'position "p"\r\n  size 2x2\r\n  lines a1-b1\r\n');
+/** The text a click on b1-c1 writes into a position without moves (a new moves field). */
+async function newMovesField(name: string, text: string): Promise<string> {
+  const uri = client.open(name, text);
   await client.waitForDiagnostics(uri, (d) => d.version === 1);
   const r = await client.request('dab/playLine', {
     uri,
@@ -61,7 +61,12 @@ test("the board's new line is written with the document's own line end (CRLF her
     position: { line: 1, character: 2 },
     line: 'b1-c1',
   });
-  assert.equal(r.edit.newText, '\r\n  moves b1-c1');
+  return r.edit.newText;
+}
+
+test("the board's new line is written with the document's own line end (CRLF here)", async () => {
+  // found by an audit: a position without moves got "\n  moves …" in a CRLF file
+  assert.equal(await newMovesField('crlf.dab', 'position "p"\r\n  size 2x2\r\n  lines a1-b1\r\n'), '\r\n  moves b1-c1');
 });
 
 test("the board's new moves field is indented as the entry's fields are (tabs as tabs)", async () => {
@@ -70,15 +75,8 @@ test("the board's new moves field is indented as the entry's fields are (tabs as
     ['\t  ', 'mixed.dab'],
     ['    ', 'four.dab'],
   ] as const) {
-    const uri = client.open(name, `position "p"\n${lead}size 2x2\n${lead}lines a1-b1\n`);
-    await client.waitForDiagnostics(uri, (d) => d.version === 1);
-    const r = await client.request('dab/playLine', {
-      uri,
-      version: 1,
-      position: { line: 1, character: 2 },
-      line: 'b1-c1',
-    });
-    assert.equal(r.edit.newText, `\n${lead}moves b1-c1`, JSON.stringify(lead));
+    const text = `position "p"\n${lead}size 2x2\n${lead}lines a1-b1\n`;
+    assert.equal(await newMovesField(name, text), `\n${lead}moves b1-c1`, JSON.stringify(lead));
   }
 });
 
