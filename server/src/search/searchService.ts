@@ -622,13 +622,21 @@ export class SearchService {
 
   private pump(): void {
     if (this.disposed) return;
+    let readUntil = 0;
     while (this.pool.hasFreeSlot()) {
       const busy = new Set([...this.running.values()].map((r) => r.pick.key));
       const pick = pickJob([...this.docs.values()], this.stateOf, busy, this.settings.timeBudgetMs);
       if (!pick) break;
       const k = this.known.get(pick.key)!;
-      // never searched before the store is asked: it may hold the answer (then pick again)
+      // never searched before the store is asked: it may hold the answer (then pick again). At most
+      // a slice of reads here: with a warm store every pick may be settled by its record, and
+      // reading the whole plan at once kept requests waiting (found by a review: 9,000 in 15 s)
       if (k.storeUnread) {
+        if (readUntil === 0) readUntil = Date.now() + STORE_READ_SLICE_MS;
+        else if (Date.now() > readUntil) {
+          this.queueStoreRead(pick.key, k); // the slices go on, and pump after each
+          break;
+        }
         this.readUnread(pick.key, k);
         continue;
       }
