@@ -5,7 +5,8 @@ const USAGE = `usage: dab-language-server --stdio
   to it over standard input and output (--stdio; also --node-ipc, --socket=PORT or --pipe=NAME).
   The README's "Other editors" shows how to set it up in Neovim and Helix.`;
 const args = process.argv.slice(2);
-const transport = args.some((a) => a === '--stdio' || a === '--node-ipc' || /^--(socket|pipe)=/.test(a));
+// as vscode-languageserver reads them: --socket=PORT or --socket PORT, the same for --pipe
+const transport = args.some((a) => a === '--stdio' || a === '--node-ipc' || /^--(socket|pipe)(=|$)/.test(a));
 if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(USAGE + '\n');
 } else if (args.includes('--version')) {

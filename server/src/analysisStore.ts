@@ -39,7 +39,7 @@ interface Cached {
 }
 
 /** A document too large to read: no entries, one error saying so at its start. */
-function tooLargeDocument(chars: number): DabDocument {
+function tooLargeDocument(bytes: number): DabDocument {
   const at = { line: 0, character: 0, endLine: 0, endCharacter: 0 };
   return {
     entries: [],
@@ -49,7 +49,7 @@ function tooLargeDocument(chars: number): DabDocument {
         severity: 'error',
         range: at,
         code: 'too-large',
-        message: `${fileTooLarge(chars, MAX_FILE_BYTES)}; split the file`,
+        message: `${fileTooLarge(bytes, MAX_FILE_BYTES)}; split the file`,
       },
     ],
   };
@@ -71,8 +71,9 @@ export class AnalysisStore {
     const text = document.getText();
     // beyond the size the command line reads, not read at all: its analysis would hold gigabytes
     // (found by an audit: a 21 MB document, 2.7 GB, each edit blocking hovers for 4 s)
-    const doc =
-      text.length > MAX_FILE_BYTES ? tooLargeDocument(text.length) : readDab(text, { maxWork: EDITOR_MAX_POSITIONS });
+    // in UTF-8 bytes, as the command line counts (a UTF-16 unit is at most 3 of them; found by a review)
+    const bytes = text.length * 3 > MAX_FILE_BYTES ? Buffer.byteLength(text, 'utf8') : text.length;
+    const doc = bytes > MAX_FILE_BYTES ? tooLargeDocument(bytes) : readDab(text, { maxWork: EDITOR_MAX_POSITIONS });
     const fresh = this.analyze(document.uri, document.version, doc);
     // work for the text as typed: not the document's background budget
     this.search.foreground(performance.now() - t0);

@@ -178,4 +178,15 @@ test('a document over 8 MB is not read: one error says so, and the server keeps 
   const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 10 } });
   assert.equal(h, null);
   client.close(uri);
+  // counted in UTF-8 bytes, as the command line counts (found by a review: 2.7 million CJK
+  // characters, 8.1 MB, were read)
+  const wide = `game "g"\n  size 2x2\n  # ${'あ'.repeat(2_700_000)}\n  moves a1-b1\n`;
+  assert.ok(wide.length < 8_000_000 && Buffer.byteLength(wide) > 8_000_000);
+  const wideUri = client.open('over-8mb-wide.dab', wide);
+  const w = await client.waitForDiagnostics(wideUri, (p) => p.diagnostics.length > 0, 60_000);
+  assert.deepEqual(
+    w.diagnostics.map((x: any) => x.code),
+    ['too-large'],
+  );
+  client.close(wideUri);
 });

@@ -327,12 +327,17 @@ test('cli: render -o never overwrites its input nor another .dab file', () => {
   // found by an audit: a hard link under another name, and a pipe that nothing reads (the write hung)
   linkSync(join(dir, 'other.dab'), join(dir, 'alias.svg'));
   spawnSync('mkfifo', [join(dir, 'pipe.svg')]);
+  // found by a review: render reads the proof store now, and -o could write over it
+  const store = join(dir, 'proofs.sqlite');
+  assert.equal(dab('render', file, '--budget-ms', '200', '--store', store, '-o', join(dir, 'first.svg')).status, 0);
+  const storeBytes = readFileSync(store);
   for (const [out, message] of [
     [file, /is the file drawn/],
     [join(dir, 'link.svg'), /is the file drawn/],
     [join(dir, 'other.dab'), /is a \.dab file/],
     [join(dir, 'alias.svg'), /has other names \(hard links\)/],
     [join(dir, 'pipe.svg'), /is a pipe that nothing reads/],
+    [store, /is an SQLite database \(a proof store\?\)/],
   ] as [string, RegExp][]) {
     const r = dab('render', file, '--budget-ms', '50', '-o', out);
     noTrace(r);
@@ -341,6 +346,11 @@ test('cli: render -o never overwrites its input nor another .dab file', () => {
   }
   assert.equal(readFileSync(file, 'utf8'), GAME);
   assert.equal(readFileSync(join(dir, 'other.dab'), 'utf8'), GAME);
+  assert.ok(readFileSync(store).equals(storeBytes), 'the store is untouched');
+  // a folder that does not exist is said in words (found by a review: ENOENT and the system's text)
+  const nowhere = dab('render', file, '--budget-ms', '50', '-o', join(dir, 'no', 'such', 'x.svg'));
+  assert.equal(nowhere.status, 1);
+  assert.match(nowhere.stderr, /x\.svg: no such file\n$/);
   const ok = dab('render', file, '--budget-ms', '50', '-o', join(dir, 'g.svg'));
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(readFileSync(join(dir, 'g.svg'), 'utf8'), /^<svg/);
@@ -383,6 +393,14 @@ test('cli: dab-language-server --help prints its usage; without a transport it s
     noTrace(r);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /no transport given/);
+  }
+  // the transports as vscode-languageserver reads them, with '=' or a space (found by a review)
+  for (const args of [
+    ['--socket', '59999'],
+    ['--pipe', '/tmp/dab-no-such-pipe'],
+  ]) {
+    const r = server(...args);
+    assert.doesNotMatch(r.stderr, /no transport given/, args.join(' '));
   }
   const version = server('--version');
   assert.equal(version.stdout.trim(), JSON.parse(readFileSync('package.json', 'utf8')).version);

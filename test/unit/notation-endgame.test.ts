@@ -227,6 +227,12 @@ test('components: parentheses nested too deeply are said once, and their own clo
     readDab(`endgame\n  components ${'('.repeat(open)}3${')'.repeat(close)}\n`).diagnostics.map((d) => d.message);
   assert.deepEqual(deep(34, 34), ['parentheses nested too deeply (at most 32)']);
   assert.deepEqual(deep(32, 32), []);
+  // several groups too deep in one field: said once (found by a review: once a group)
+  const siblings = readDab(`endgame\n  components ${'('.repeat(32)}(4) (5) (6)${')'.repeat(32)}\n`).diagnostics;
+  assert.deepEqual(
+    siblings.map((d) => d.message),
+    ['parentheses nested too deeply (at most 32)'],
+  );
   assert.deepEqual(deep(34, 35), ['parentheses nested too deeply (at most 32)', "unmatched ')'"]);
   // 40 '(' open 32 groups (8 too deep); 38 ')' close the 8, then 30 groups: 2 stay open
   assert.deepEqual(deep(40, 38), [

@@ -8,7 +8,8 @@ import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync }
 import { plainDecimal, readInputOrSay } from './input';
 import { pictureOf, type PictureProofs } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
-import { openProofCache, resolveStorePath, searchOnce } from '../store';
+import { isSqliteFile, openProofCache, resolveStorePath, searchOnce } from '../store';
+import { fileErrorWords } from '../engine/phrasebook/files';
 
 export const RENDER_USAGE = `usage:
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [--store PATH|--no-store] [-o OUT.svg]
@@ -102,7 +103,7 @@ export function render(args: string[]): number {
     try {
       writeFileSync(out, r.svg + '\n');
     } catch (e) {
-      printErr(`dab render: ${out}: ${(e as Error).message}\n`);
+      printErr(`dab render: ${out}: ${fileErrorWords(e)}\n`);
       return 1;
     }
   } else process.stdout.write(r.svg + '\n');
@@ -139,6 +140,8 @@ function overwritesRecord(out: string, file: string): string | null {
   }
   if (!o.isFile()) return null; // a device or a folder: writing says what is wrong
   if (/\.dab$/i.test(realpathSync(out))) return 'is a .dab file';
+  // the proof store render now reads, or another (found by a review)
+  if (isSqliteFile(out)) return 'is an SQLite database (a proof store?)';
   // another name of a file (a hard link) may be a record under its other name (found by an audit)
   return o.nlink > 1 ? 'has other names (hard links), and one of them may be a record' : null;
 }

@@ -13,7 +13,7 @@ import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
 
 export { resolveStorePath, defaultStoreDir } from './location';
-export { ProofStore } from './proofStore';
+export { ProofStore, isSqliteFile } from './proofStore';
 
 export interface ProofCache {
   /** The stored proof as an evaluation: 'exact' (the answer) or 'unknown' with proven bounds. */

@@ -804,7 +804,7 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /** The file begins with SQLite's header ("SQLite format 3\0"). */
-function isSqliteFile(file: string): boolean {
+export function isSqliteFile(file: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');

@@ -33,6 +33,8 @@ export function componentsField(
   const stack: { nodes: Node[]; open: Range | null }[] = [{ nodes: [], open: null }];
   /** '(' beyond MAX_GROUP_DEPTH not yet closed (they open no group). */
   let tooDeep = 0;
+  /** "nested too deeply" is said once a field (found by a review: once a group, 2,000 lines). */
+  let toldTooDeep = false;
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i];
     const top = stack[stack.length - 1];
@@ -58,8 +60,11 @@ export function componentsField(
     } else if (p.kind === 'open') {
       if (stack.length > MAX_GROUP_DEPTH) {
         // said once; its ')' then closes nothing, and is not "unmatched" (found by an audit)
-        if (tooDeep++ === 0)
+        tooDeep++;
+        if (!toldTooDeep) {
           cx.report('error', p.range, 'bad-component', `parentheses nested too deeply (at most ${MAX_GROUP_DEPTH})`);
+          toldTooDeep = true;
+        }
         continue;
       }
       stack.push({ nodes: [], open: p.range });
