@@ -14,6 +14,9 @@ import { NOTE_PICTURE_TIME_SPENT } from './engine/phrasebook/values';
 import { NO_ENTRY_TO_DRAW, entryLeftOut, noSuchEntry, noSuchPly, nothingToDraw } from './engine/phrasebook/board';
 import { boardView } from './features/boardViewRequest';
 import { pictureSvg, type PictureOptions } from '../../render/picture';
+// not from './store': its index opens the database, which the Markdown preview's bundle must not carry
+import { searchOnce } from './store/searchOnce';
+import type { ProofCache } from './store';
 
 export interface PictureRequest {
   /** 1-based entry number (default 1). */
@@ -29,21 +32,7 @@ export interface PictureRequest {
   /** Why a position has no value once the budget is spent (default NOTE_PICTURE_TIME_SPENT). */
   timeSpentNote?: string;
   /** The proof store (the CLI's): what it holds is not searched again, and what a search proves is kept. */
-  proofs?: PictureProofs;
-}
-
-/**
- * The proof store as a picture uses it (store/index.ts's searchOnce and ProofCache.get, given by the
- * caller so that the Markdown preview's bundle does not carry the store).
- */
-export interface PictureProofs {
-  /** `search(known)` unless the store has the answer; what it proves is kept. */
-  searchOnce(
-    state: BoardState,
-    search: (known?: { lower: number; upper: number }) => Evaluation,
-    ms: number,
-  ): Evaluation;
-  get(state: BoardState): Evaluation | undefined;
+  proofs?: ProofCache;
 }
 
 export type PictureResult = { view: BoardView } | { error: string };
@@ -56,7 +45,7 @@ function budgetedLookup(
   totalMs: number,
   perPositionMs: number,
   spentNote: string,
-  proofs: PictureProofs | undefined,
+  proofs: ProofCache | undefined,
 ): (s: BoardState) => Evaluation {
   const solver = createSolver();
   const cache = new Map<string, Evaluation>();
@@ -69,9 +58,7 @@ function budgetedLookup(
     const ms = Math.max(1, Math.min(perPositionMs, left));
     const e: Evaluation =
       left > 0
-        ? proofs
-          ? proofs.searchOnce(state, (known) => searchEvaluate(solver, state, { timeBudgetMs: ms, known }), ms)
-          : searchEvaluate(solver, state, { timeBudgetMs: ms })
+        ? searchOnce(proofs, state, (known) => searchEvaluate(solver, state, { timeBudgetMs: ms, known }), ms)
         : (proofs?.get(state) ?? nothingProven(state, 'unknown', spentNote));
     cache.set(key, e);
     return e;

@@ -19,13 +19,21 @@ function helperScript(): string | undefined {
 }
 
 /**
- * Threads for one solver: `requested`, capped (0 or undefined: every core, up to
- * DEFAULT_SOLVER_THREADS_MAX); undefined (one thread) when no helper script is found.
+ * The most threads one solver is given: one a core (more only share them, and their start and stop
+ * overran the budgets 10-30 times with 64 threads on 2 cores), at most MAX_SOLVER_THREADS.
+ */
+export function mostSolverThreads(): number {
+  return Math.min(MAX_SOLVER_THREADS, availableParallelism());
+}
+
+/**
+ * Threads for one solver: `requested`, capped by mostSolverThreads (0 or undefined: every core, up
+ * to DEFAULT_SOLVER_THREADS_MAX); undefined (one thread) when no helper script is found.
  */
 export function solverThreads(requested?: number): ThreadOptions | undefined {
   const n =
     requested && requested > 0
-      ? Math.min(MAX_SOLVER_THREADS, Math.floor(requested))
+      ? Math.min(mostSolverThreads(), Math.floor(requested))
       : Math.min(DEFAULT_SOLVER_THREADS_MAX, availableParallelism());
   const script = helperScript();
   return n > 1 && script ? { threads: n, helperScript: script } : undefined;

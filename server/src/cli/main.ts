@@ -3,6 +3,7 @@
  * language server, for scripts and commentators. Exit 0 when every file parsed and analysed,
  * 1 when a file has errors (or, for check, a wrong claim or a move over --max-loss), 2 for bad usage.
  */
+import { mostSolverThreads } from '../solverThreads';
 import { availableParallelism } from 'node:os';
 import { fileErrorWords } from '../engine/phrasebook/files';
 import { printErr, printOut } from './terminal';
@@ -129,10 +130,9 @@ function parseArgs(argv: string[]): Options | string {
     } else if (a === '--threads') {
       const v = plainDecimal(rest[++i]);
       if (v === undefined || v < 1) return `dab: --threads needs a whole number of threads (at least 1)\n${USAGE}`;
-      // more threads than cores only share them, and their start and stop overran the budgets
-      // 10-30 times with 64 threads on 2 cores (found by an audit): at most one a core
+      // capped as the solver caps it (solverThreads.ts): the note says so
       const cores = availableParallelism();
-      const most = Math.min(MAX_SOLVER_THREADS, cores);
+      const most = mostSolverThreads();
       if (v > most)
         o.notes.push(
           `dab: --threads ${v}: using ${most}, ${most === cores ? `one a core (this machine has ${cores})` : 'the most dab uses'}`,

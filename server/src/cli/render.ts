@@ -6,9 +6,9 @@
 import { printErr, printOut } from './terminal';
 import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { plainDecimal, readInputOrSay } from './input';
-import { pictureOf, type PictureProofs } from '../boardPicture';
+import { pictureOf } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
-import { isSqliteFile, openProofCache, resolveStorePath, searchOnce } from '../store';
+import { isSqliteFile, openProofCache, resolveStorePath } from '../store';
 import { fileErrorWords } from '../engine/phrasebook/files';
 
 export const RENDER_USAGE = `usage:
@@ -85,13 +85,9 @@ export function render(args: string[]): number {
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {
     onWarning: (w) => printErr(`dab: warning: ${w}\n`),
   });
-  const proofs: PictureProofs | undefined = cache && {
-    searchOnce: (state, search, ms) => searchOnce(cache, state, search, ms),
-    get: (state) => cache.get(state),
-  };
   let r;
   try {
-    r = pictureOf(text, { entry, ply, budgetMs, proofs }, { background: '#ffffff' });
+    r = pictureOf(text, { entry, ply, budgetMs, proofs: cache }, { background: '#ffffff' });
   } finally {
     cache?.close();
   }

@@ -14,6 +14,7 @@ import type { Proof } from './proof';
 
 export { resolveStorePath, defaultStoreDir } from './location';
 export { ProofStore, isSqliteFile } from './proofStore';
+export { searchOnce } from './searchOnce';
 
 export interface ProofCache {
   /** The stored proof as an evaluation: 'exact' (the answer) or 'unknown' with proven bounds. */
@@ -172,29 +173,4 @@ function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation 
   }
   // no move valued by either: no table of move values (as a search reports it)
   return withEstimate({ ...fresh, lower, upper, ...(moveValues.size ? { moveValues } : {}) }, estimate);
-}
-
-/**
- * Evaluate `state` by `search` unless the store already has the answer: its exact value, or bounds
- * that an attempt with at least `timeBudgetMs` could not narrow (the same search again would end
- * the same way; with 0, a position given no time, whose bounds a run's own table gave). The
- * search is given the stored bounds to start from; what it proves is
- * combined with them and kept.
- */
-export function searchOnce(
-  proofs: ProofCache | undefined,
-  state: BoardState,
-  search: (known?: { lower: number; upper: number }) => Evaluation,
-  timeBudgetMs = 0,
-): Evaluation {
-  const stored = proofs?.lookup(state);
-  if (stored?.evaluation.status === 'exact') return stored.evaluation;
-  // tried as long before (a position given no time included: its bounds then came from the run's
-  // table, which is not kept, so a later run must read them back rather than its own table's)
-  if (stored && stored.triedMs >= timeBudgetMs) return stored.evaluation;
-  const fresh = search(stored ? { lower: stored.evaluation.lower, upper: stored.evaluation.upper } : undefined);
-  if (!proofs) return fresh;
-  const e = proofs.combine(stored?.evaluation, fresh);
-  proofs.put(state, e, e.status === 'exact' ? 0 : timeBudgetMs);
-  return e;
 }

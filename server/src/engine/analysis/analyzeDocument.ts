@@ -7,6 +7,7 @@
 import type { BoardState } from '../board/state';
 import { evaluatePlay, type EndgameAnalysis, analyzeEndgame, type PlayStep as EndgamePlayStep } from '../endgame';
 import {
+  entryWork,
   readDab,
   type DabDocument,
   type Diagnostic,
@@ -219,7 +220,8 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
         leftOut.length,
         doc.maxWork ?? 0,
         doc.boundBy ?? 'editor',
-        (doc.firstLeftOutWork ?? 0) > (doc.maxWork ?? 0),
+        // the first entry left out is larger than the bound on its own: splitting the file cannot help
+        entryWork(leftOut[0].entry) > (doc.maxWork ?? 0),
       ),
     });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);

@@ -27,8 +27,6 @@ export interface DabDocument {
   maxWork?: number;
   /** Who set that bound (ReadOptions.boundBy), for the message that says so. */
   boundBy?: WorkBoundBy;
-  /** The work of the first entry left out (entryWork): more than maxWork alone, splitting cannot help. */
-  firstLeftOutWork?: number;
 }
 
 /** Who reads a document under a work bound: the editor, or the command line (dab analyze/check). */
@@ -70,14 +68,11 @@ export function entryWork(e: Entry): number {
 export function readDab(text: string, options: ReadOptions = {}): DabDocument {
   const parsed = parseDab(text);
   let workLeft = options.maxWork ?? Infinity;
-  let firstLeftOutWork: number | undefined;
   const models = parsed.entries.map((entry) => {
     if (workLeft !== Infinity && workLeft >= 0) {
       const w = entryWork(entry);
-      if (w > workLeft) {
-        workLeft = -1;
-        firstLeftOutWork = w;
-      } else workLeft -= w;
+      if (w > workLeft) workLeft = -1;
+      else workLeft -= w;
     }
     if (workLeft >= 0) return buildEntry(entry);
     // only the parser's diagnostics: the model of what is left out is not checked
@@ -110,7 +105,7 @@ export function readDab(text: string, options: ReadOptions = {}): DabDocument {
     entries: parsed.entries,
     models,
     diagnostics,
-    ...(cut ? { maxWork: options.maxWork, boundBy: options.boundBy ?? 'editor', firstLeftOutWork } : {}),
+    ...(cut ? { maxWork: options.maxWork, boundBy: options.boundBy ?? 'editor' } : {}),
   };
 }
 
