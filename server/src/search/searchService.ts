@@ -30,7 +30,7 @@ import {
 } from '../engine/phrasebook';
 import { deserializeEvaluation, type SearchJob, type WorkerMessage } from './messages';
 import { betterNim, mergeEvaluations } from './knowledge';
-import { playedMoveFloor } from '../engine/analysis/prove';
+import { playedMove, playedMoveFloor } from '../engine/analysis/prove';
 import { attemptBudget, budgetLeft, pickJob, type DocumentPlan, type PickedJob, type PositionState } from './schedule';
 import { WorkerPool } from './workerPool';
 
@@ -310,12 +310,7 @@ export class SearchService {
       seen.add(key);
       positions.push({ key, label: it.label, group: it.group });
       if (it.next) {
-        const completes = it.state.openBoxCount() - it.next.openBoxCount();
-        d.played.set(key, {
-          nextKey: it.next.key(),
-          completes,
-          again: completes > 0 && it.next.toMove === it.state.toMove,
-        });
+        d.played.set(key, { nextKey: it.next.key(), ...playedMove(it.state, it.next) });
       }
       this.entry(key, it.state);
       if (!d.everPlanned.has(key)) {

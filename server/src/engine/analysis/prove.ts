@@ -81,6 +81,15 @@ export function playedMoveFloor(completes: number, again: boolean, next: { lower
   return again ? completes + next.lower : completes - next.upper;
 }
 
+/**
+ * The move that leads from `before` to `after` (the next position of a line): the boxes it
+ * completes, and whether its player moves again (playedMoveFloor's arguments).
+ */
+export function playedMove(before: BoardState, after: BoardState): { completes: number; again: boolean } {
+  const completes = before.openBoxCount() - after.openBoxCount();
+  return { completes, again: completes > 0 && after.toMove === before.toMove };
+}
+
 /** The same result seen by the other player. */
 export function flipResult(r: GameResult | null): GameResult | null {
   return r === 'win' ? 'loss' : r === 'loss' ? 'win' : r;
