@@ -235,6 +235,29 @@ test('store: import from standard input (-); a record of trivial bounds is rejec
   assert.match(junk.stderr, /standard input is not a dab proof export \(line 1\)/);
 });
 
+test('store: an import header with a version dab does not know quotes it as line 1 writes it (1e400, not null)', () => {
+  const s = ProofStore.open(join(tempDir(), 'v.sqlite'));
+  const said = (header: string) => {
+    try {
+      s.importText(`${header}\n`, 'h.jsonl');
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'imported';
+  };
+  const unknown = (v: string) => `h.jsonl: line 1 has no format version dab knows (${v})`;
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify wrote as "null"
+  assert.equal(said('{"format":"dab-proofs","version":1e400,"records":0}'), unknown('1e400'));
+  assert.equal(said('{"format":"dab-proofs","records":0}'), 'h.jsonl: line 1 has no format version');
+  assert.equal(said('{"format":"dab-proofs","version": "two" }'), unknown('"two"'));
+  assert.equal(said('{"format":"dab-proofs","version":1.5}'), unknown('1.5'));
+  assert.equal(said('{"format":"dab-proofs","version":null}'), unknown('null'));
+  // at most 20 characters
+  assert.equal(said('{"format":"dab-proofs","version":-123456789012345678901234}'), unknown('-1234567890123456789'));
+  assert.equal(said('{"format":"dab-proofs","version":1}'), 'imported');
+  s.close();
+});
+
 test('store: bounded size, the cheapest proofs are evicted first', () => {
   const path = join(tempDir(), 'p.sqlite');
   const s = ProofStore.open(path, { maxBytes: 64 * 1024 });

@@ -10,21 +10,29 @@ import { IMPORT_VERIFY_MS } from '../engine/limits';
 import { plainDecimal, readInput } from './input';
 import { MAX_IMPORT_BYTES } from '../store/proofStore';
 import { existsSync } from 'node:fs';
-import { plural } from '../engine/phrasebook/grammar';
+import {
+  badCacheCommand,
+  cacheUsage,
+  claimNotReproven,
+  importReport,
+  moreRejected,
+  noStoreToExport,
+  noStoreYet,
+  proofsExported,
+  proofsRemoved,
+  recordClaim,
+  recordRejected,
+  STANDARD_INPUT,
+  STANDARD_OUTPUT,
+  STORE_IS_OFF,
+  storeCannotBeUsed,
+  storeStatsLines,
+  unknownCacheOption,
+  VERIFY_MS_NEEDS_NUMBER,
+  VERIFY_MS_ONLY_FOR_IMPORT,
+} from '../engine/phrasebook/store';
 
-export const CACHE_USAGE = `usage:
-  dab cache stats            where the proof store is and what it holds
-  dab cache clear            forget every stored proof
-  dab cache export FILE      write every proof to FILE (JSON lines, portable; - for standard output)
-  dab cache import FILE      check every record of FILE (- for standard input), prove it again,
-                             and add it to the store
-  --verify-ms N              import: time to prove each record again (default ${IMPORT_VERIFY_MS}); a record
-                             not proven within it is rejected
-  --store PATH               use the store at PATH (default: $DAB_STORE, else the user's cache directory)`;
-
-function mb(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
+export const CACHE_USAGE = cacheUsage(IMPORT_VERIFY_MS);
 
 /** Runs a cache command against the store at `path`; returns the exit code. */
 export function cacheCommand(argv: string[], path: string | null): number {
@@ -34,7 +42,7 @@ export function cacheCommand(argv: string[], path: string | null): number {
   if (at >= 0) {
     const v = plainDecimal(args[at + 1]);
     if (v === undefined || !Number.isSafeInteger(v) || v < 1) {
-      printErr(`dab: --verify-ms needs a whole number of milliseconds, at least 1\n${CACHE_USAGE}\n`);
+      printErr(`dab: ${VERIFY_MS_NEEDS_NUMBER}\n${CACHE_USAGE}\n`);
       return 2;
     }
     verifyMs = v;
@@ -45,44 +53,39 @@ export function cacheCommand(argv: string[], path: string | null): number {
   const err = (s: string) => printErr(`dab: ${s}\n`);
   const unknown = args.find((a) => a.startsWith('-') && a !== '-');
   if (unknown !== undefined || (at >= 0 && sub !== 'import')) {
-    err(
-      `${unknown !== undefined ? `unknown option '${unknown}'` : '--verify-ms is for dab cache import'}\n${CACHE_USAGE}`,
-    );
+    err(`${unknown !== undefined ? unknownCacheOption(unknown) : VERIFY_MS_ONLY_FOR_IMPORT}\n${CACHE_USAGE}`);
     return 2;
   }
   const needsFile = sub === 'export' || sub === 'import';
   if (!['stats', 'clear', 'export', 'import'].includes(sub ?? '') || (needsFile ? !file : file) || extra.length) {
-    printErr(`${sub ? `dab: bad cache command '${args.join(' ')}'\n` : ''}${CACHE_USAGE}\n`);
+    printErr(`${sub ? `dab: ${badCacheCommand(args.join(' '))}\n` : ''}${CACHE_USAGE}\n`);
     return 2;
   }
   if (path === null) {
-    err('the proof store is off (--no-store or DAB_STORE=off)');
+    err(STORE_IS_OFF);
     return 2;
   }
   // stats, clear and export only read a store: a mistyped path is said, not made into a new empty
   // store; before any run has stored a proof there is simply nothing (stats and clear succeed)
   if (sub !== 'import' && !existsSync(path)) {
     if (sub === 'export') {
-      err(`no proof store at ${path}: nothing to export`);
+      err(noStoreToExport(path));
       return 1;
     }
-    out(`no proof store at ${path} (nothing stored there yet)`);
+    out(noStoreYet(path));
     return 0;
   }
   const store = ProofStore.open(path, { onWarning: (w) => err(`warning: ${w}`) });
   if (!store.usable) {
-    err(`the proof store ${path} cannot be used`);
+    err(storeCannotBeUsed(path));
     return 1;
   }
   try {
     if (sub === 'stats') {
-      const s = store.stats();
-      out(`proof store: ${s.path}`);
-      out(`records: ${s.records} (${plural(s.exact, 'exact value')}, ${plural(s.bounds, 'bound')})`);
-      out(`file size: ${mb(s.fileBytes)} (limit ${mb(s.maxBytes)}; the cheapest proofs are evicted beyond it)`);
+      for (const line of storeStatsLines(store.stats())) out(line);
     } else if (sub === 'clear') {
       const n = store.clear();
-      out(`removed ${plural(n, 'proof')} from ${path}`);
+      out(proofsRemoved(n, path));
     } else if (sub === 'export') {
       let n;
       try {
@@ -92,24 +95,22 @@ export function cacheCommand(argv: string[], path: string | null): number {
         return 1;
       }
       // to stdout ('-'), the count goes to stderr so that the export stays a clean file
-      (file === '-' ? err : out)(`exported ${plural(n, 'proof')} to ${file === '-' ? 'standard output' : file}`);
+      (file === '-' ? err : out)(proofsExported(n, file === '-' ? STANDARD_OUTPUT : file!));
     } else {
       let r;
       try {
         r =
           file === '-'
-            ? store.importText(readInput('-', MAX_IMPORT_BYTES), 'standard input', reprove(verifyMs))
+            ? store.importText(readInput('-', MAX_IMPORT_BYTES), STANDARD_INPUT, reprove(verifyMs))
             : store.importFrom(file!, reprove(verifyMs));
       } catch (e) {
         err((e as Error).message);
         return 1;
       }
-      const name = file === '-' ? 'standard input' : file;
-      out(
-        `imported ${name}: ${r.read} records, ${r.added} added, ${r.improved} improved, ${r.unchanged} already known, ${r.rejectedCount} rejected`,
-      );
-      for (const x of r.rejected.slice(0, 20)) err(`${name}${x.line ? `:${x.line}` : ''}: rejected: ${x.reason}`);
-      if (r.rejectedCount > 20) err(`… and ${r.rejectedCount - 20} more rejected`);
+      const name = file === '-' ? STANDARD_INPUT : file!;
+      out(importReport(name, r));
+      for (const x of r.rejected.slice(0, 20)) err(recordRejected(name, x.line, x.reason));
+      if (r.rejectedCount > 20) err(moreRejected(r.rejectedCount - 20));
       return r.rejectedCount > 0 ? 1 : 0;
     }
     return 0;
@@ -130,24 +131,21 @@ function reprove(ms: number): (key: string, p: Proof) => Proof | string {
     const st = positionOfKey(key);
     if (typeof st === 'string') return st;
     const r = st.openBoxCount();
-    // `what` is one claim of the record ("its lower bound 3", "its move values": `are` for a plural)
-    const cut = (what: string, done: boolean, verb = 'is') =>
-      done
-        ? `${what} ${verb} false (a search disproves it)`
-        : `${what} ${verb} not proven again within ${ms} ms (--verify-ms)`;
+    // `what` is one claim of the record (recordClaim: `are` for a plural one); `done`: a search disproved it
+    const cut = (what: string, done: boolean, verb: 'is' | 'are' = 'is') => claimNotReproven(what, done, ms, verb);
     if (p.lower > -r) {
       const w = solver.searchWindow(st, p.lower - 1, p.lower, { timeBudgetMs: ms });
-      if (w.lower < p.lower) return cut(`its lower bound ${p.lower}`, w.status === 'done');
+      if (w.lower < p.lower) return cut(recordClaim.lower(p.lower), w.status === 'done');
     }
     if (p.upper < r) {
       const w = solver.searchWindow(st, p.upper, p.upper + 1, { timeBudgetMs: ms });
-      if (w.upper > p.upper) return cut(`its upper bound ${p.upper}`, w.status === 'done');
+      if (w.upper > p.upper) return cut(recordClaim.upper(p.upper), w.status === 'done');
     }
     if (p.moves.length > 0 || p.best.length > 0) {
       const s = solver.solve(st, { moveValues: true, timeBudgetMs: ms });
-      if (s.status !== 'exact' || !s.moveValues) return cut('its move values', false, 'are');
-      for (const [l, v] of p.moves) if (s.moveValues[l] !== v) return cut(`the value ${v} of its move ${l}`, true);
-      if (p.best.length > 0 && p.best.join(',') !== s.best.join(',')) return cut('its optimal moves', true, 'are');
+      if (s.status !== 'exact' || !s.moveValues) return cut(recordClaim.moveValues, false, 'are');
+      for (const [l, v] of p.moves) if (s.moveValues[l] !== v) return cut(recordClaim.moveValue(l, v), true);
+      if (p.best.length > 0 && p.best.join(',') !== s.best.join(',')) return cut(recordClaim.optimalMoves, true, 'are');
     }
     // the estimate stays (it is only ever shown as "best found so far, not proven"); the tried time
     // cannot be checked, and would stop later searches of the position

@@ -28,6 +28,16 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hostname } from 'node:os';
+import {
+  notAProofStore,
+  storeCannotBeCreated,
+  storeCannotBeOpened,
+  storeDamagedSetAside,
+  storeFileProblemWords,
+  storeOfNewerDab,
+  storeOfOlderFormat,
+  storeStaysLocked,
+} from '../engine/phrasebook/store';
 
 export const STORE_FORMAT = 'dab-proof-store';
 /**
@@ -131,21 +141,20 @@ function whyNotOpened(path: string, e: unknown): string {
   const said = (e as Error)?.message ?? String(e);
   try {
     const st = statSync(path);
-    if (st.isDirectory()) return 'it is a folder';
-    if (!st.isFile()) return 'it is not a regular file';
+    if (st.isDirectory()) return storeFileProblemWords('folder');
+    if (!st.isFile()) return storeFileProblemWords('not a file');
     accessSync(path, constants.R_OK | constants.W_OK);
     accessSync(dirname(path), constants.W_OK); // the lock and the journal are made beside it
   } catch (why) {
     const code = (why as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return 'its links loop';
-    if (code === 'ENOTDIR') return 'a folder on its path is a file';
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
-      return 'it or its folder is read-only (the store writes a lock and a journal beside the file)';
+    if (code === 'ELOOP') return storeFileProblemWords('links loop');
+    if (code === 'ENOTDIR') return storeFileProblemWords('path through a file');
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return storeFileProblemWords('read-only');
     if (code === 'ENOENT') {
       try {
         accessSync(dirname(path), constants.W_OK);
       } catch {
-        return 'its folder is read-only or missing';
+        return storeFileProblemWords('folder read-only');
       }
     }
   }
@@ -186,7 +195,7 @@ export class StoreFile {
     try {
       makeDirectories(dirname(path));
     } catch (e) {
-      return { db: null, warnings: [`the proof store ${path} cannot be created: ${whyNotOpened(path, e)}`] };
+      return { db: null, warnings: [storeCannotBeCreated(path, whyNotOpened(path, e))] };
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       let db: Database | null = null;
@@ -197,17 +206,11 @@ export class StoreFile {
         if (verdict === 'ok') return { db: f, warnings };
         f.closeQuietly();
         if (verdict === 'newer') {
-          warnings.push(
-            `the proof store ${path} was written by a newer dab; it is not used (use --store or DAB_STORE for another)`,
-          );
+          warnings.push(storeOfNewerDab(path));
           return { db: null, warnings };
         }
         const to = setAside(path, verdict === 'older' ? 'old' : 'foreign');
-        warnings.push(
-          verdict === 'older'
-            ? `the proof store ${path} is of an older format; it was set aside as ${to} and a new store started`
-            : `${path} is not a dab proof store; it was set aside as ${to} and a new store started`,
-        );
+        warnings.push(verdict === 'older' ? storeOfOlderFormat(path, to) : notAProofStore(path, to));
       } catch (e) {
         try {
           db?.close();
@@ -215,17 +218,15 @@ export class StoreFile {
           /* already unusable */
         }
         if (e instanceof StoreBusy) {
-          warnings.push(`the proof store ${path} stays locked by another process; it is not used this time`);
+          warnings.push(storeStaysLocked(path));
           return { db: null, warnings };
         }
         if (!isDamage(e) || !existsSync(path)) {
-          warnings.push(`the proof store ${path} cannot be opened: ${whyNotOpened(path, e)}`);
+          warnings.push(storeCannotBeOpened(path, whyNotOpened(path, e)));
           return { db: null, warnings };
         }
         const to = setAside(path, 'corrupt');
-        warnings.push(
-          `the proof store ${path} is damaged (${(e as Error).message}); it was set aside as ${to} and a new store started`,
-        );
+        warnings.push(storeDamagedSetAside(path, (e as Error).message, to));
       }
     }
     return { db: null, warnings };

@@ -8,7 +8,7 @@
 import type { BoardState } from '../engine/board/state';
 import { betterEstimate, estimateOf, withEstimate, type Evaluation } from '../engine/analysis/evaluation';
 import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
-import { MOVES_NOT_FOUND, NOT_SEARCHED, searchBudgetReached } from '../engine/phrasebook';
+import { BOUNDS_FROM_STORE, MOVES_NOT_FOUND, NOT_SEARCHED, searchBudgetReached } from '../engine/phrasebook';
 import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
 
@@ -47,7 +47,8 @@ export interface ProofCache {
   close(): void;
 }
 
-export const STORE_NOTE = 'bounds from the proof store';
+/** The note of bounds read from the store (its words: the phrasebook's). */
+export const STORE_NOTE = BOUNDS_FROM_STORE;
 
 /** The proof cache over the store at `path` (null: no store, every call is a no-op). */
 export function openProofCache(path: string | null, opts: StoreOptions = {}): ProofCache | undefined {
@@ -119,7 +120,6 @@ function toEvaluation(state: BoardState, p: Proof | undefined): Evaluation | und
 /** What a search evaluation proves, or undefined when it proves nothing worth keeping. */
 function toProof(state: BoardState, e: Evaluation, triedMs: number): Proof | undefined {
   if (e.method !== 'search' || e.status === 'pending') return undefined;
-  if (e.note === 'cancelled' || e.note?.startsWith('search failed')) return undefined;
   if (!Number.isFinite(e.lower) || !Number.isFinite(e.upper)) return undefined;
   const moves: [number, number][] = [];
   for (const [l, v] of e.moveValues ?? []) if (v !== null && Number.isFinite(v)) moves.push([l, v]);

@@ -41,6 +41,7 @@ import { MAX_SIDE } from '../engine/limits';
 import { BoardState } from '../engine/board/state';
 import { canonicalPosition, lineFromCanonical, lineToCanonical } from '../engine/solver/symmetry';
 import type { Estimate } from '../engine/analysis/evaluation';
+import { recordFault } from '../engine/phrasebook/store';
 
 export interface Proof {
   /** Proven bounds on the value (equal when exact). */
@@ -142,8 +143,8 @@ export function fromStoredRow(raw: Record<string, unknown>): { key: string; proo
   if (line === null || line === undefined) return r;
   if (r.proof.best.length > 0) return r;
   if (typeof line !== 'number' || typeof work !== 'number' || typeof crc !== 'number')
-    return { ...r, dropped: 'estimate fields of the wrong type' };
-  if (estimateCrc(r.key, line, work) !== crc) return { ...r, dropped: 'estimate checksum mismatch' };
+    return { ...r, dropped: recordFault.estimateWrongTypes };
+  if (estimateCrc(r.key, line, work) !== crc) return { ...r, dropped: recordFault.estimateChecksum };
   const proof: Proof = { ...r.proof, estimate: { move: line, nodes: work } };
   const why = checkProof(r.key, proof);
   return why ? { ...r, dropped: why } : { key: r.key, proof };
@@ -154,8 +155,7 @@ const INT = /^-?\d{1,4}$/;
 /** Decode and check a row (a `proofs` row, or an export line with its estimate); a string says why it is rejected. */
 export function fromRow(raw: Record<string, unknown>): { key: string; proof: Proof } | string {
   const { key, lower, upper, best, moves, work, tried, estimate, estimateWork, crc } = raw;
-  if (typeof key !== 'string' || typeof best !== 'string' || typeof moves !== 'string')
-    return 'fields of the wrong type';
+  if (typeof key !== 'string' || typeof best !== 'string' || typeof moves !== 'string') return recordFault.wrongTypes;
   if (
     typeof lower !== 'number' ||
     typeof upper !== 'number' ||
@@ -163,25 +163,25 @@ export function fromRow(raw: Record<string, unknown>): { key: string; proof: Pro
     typeof tried !== 'number' ||
     typeof crc !== 'number'
   )
-    return 'fields of the wrong type';
+    return recordFault.wrongTypes;
   // the estimate: both fields or neither
   if (
     estimate === undefined
       ? estimateWork !== undefined
       : typeof estimate !== 'number' || typeof estimateWork !== 'number'
   )
-    return 'estimate fields of the wrong type';
+    return recordFault.estimateWrongTypes;
   const est = estimate === undefined ? {} : { estimate: estimate as number, estimateWork: estimateWork as number };
-  if (rowCrc({ key, lower, upper, best, moves, work, tried, ...est }) !== crc) return 'checksum mismatch';
+  if (rowCrc({ key, lower, upper, best, moves, work, tried, ...est }) !== crc) return recordFault.checksum;
   const bestLines: number[] = [];
   for (const s of best === '' ? [] : best.split(',')) {
-    if (!INT.test(s)) return `bad best move '${s}'`;
+    if (!INT.test(s)) return recordFault.badBestMove(s);
     bestLines.push(Number(s));
   }
   const moveValues: [number, number][] = [];
   for (const s of moves === '' ? [] : moves.split(',')) {
     const [l, v, extra] = s.split(':');
-    if (extra !== undefined || !INT.test(l ?? '') || !INT.test(v ?? '')) return `bad move value '${s}'`;
+    if (extra !== undefined || !INT.test(l ?? '') || !INT.test(v ?? '')) return recordFault.badMoveValue(s);
     moveValues.push([Number(l), Number(v)]);
   }
   const proof: Proof = {
@@ -200,25 +200,25 @@ export function fromRow(raw: Record<string, unknown>): { key: string; proof: Pro
 /** The position a key stands for (canonical orientation), or a reason it is not a valid key. */
 export function positionOfKey(key: string): BoardState | string {
   const m = /^(\d{1,2})x(\d{1,2}):([0-9a-f]+)$/.exec(key);
-  if (!m) return 'malformed key';
+  if (!m) return recordFault.malformedKey;
   const w = Number(m[1]),
     h = Number(m[2]);
-  if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) return 'board size out of range';
+  if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) return recordFault.boardSizeOutOfRange;
   const g = geometryOf(w, h);
   const nw = (g.lineCount + 31) >>> 5;
   const hex = m[3];
-  if (hex.length !== 8 * nw) return 'key length does not match the board';
+  if (hex.length !== 8 * nw) return recordFault.keyLengthWrong;
   const s = new BoardState(g);
   for (let w32 = 0; w32 < nw; w32++) {
     const word = parseInt(hex.slice(8 * (nw - 1 - w32), 8 * (nw - w32)), 16);
     for (let b = 0; b < 32; b++) {
       if (((word >>> b) & 1) === 0) continue;
       const l = 32 * w32 + b;
-      if (l >= g.lineCount) return 'key has lines off the board';
+      if (l >= g.lineCount) return recordFault.keyLinesOffBoard;
       s.drawSilently(l);
     }
   }
-  if (canonicalPosition(g, s.drawn).key !== key) return 'key is not in canonical form';
+  if (canonicalPosition(g, s.drawn).key !== key) return recordFault.keyNotCanonical;
   return s;
 }
 
@@ -232,46 +232,46 @@ export function checkProof(key: string, p: Proof): string | undefined {
   if (typeof s === 'string') return s;
   const r = s.openBoxCount();
   const int = (v: number) => Number.isInteger(v);
-  if (!int(p.lower) || !int(p.upper) || p.lower > p.upper) return 'bounds out of order';
-  if (p.lower < -r || p.upper > r) return 'bounds outside the boxes left';
-  if (!Number.isInteger(p.tried) || p.tried < 0) return 'bad tried figure';
+  if (!int(p.lower) || !int(p.upper) || p.lower > p.upper) return recordFault.boundsOutOfOrder;
+  if (p.lower < -r || p.upper > r) return recordFault.boundsOutsideBoxes;
+  if (!Number.isInteger(p.tried) || p.tried < 0) return recordFault.badTried;
   // Trivial bounds say something only with the attempt that failed to narrow them.
   if (r > 0 && p.lower === -r && p.upper === r && p.moves.length === 0 && p.tried === 0)
-    return `says nothing proven: its bounds are ±${r}, the boxes left`;
+    return recordFault.saysNothing(r);
   const exact = p.lower === p.upper;
-  if (exact && (p.lower - r) % 2 !== 0) return 'exact value of the wrong parity';
-  if (!Number.isFinite(p.work) || p.work < 0) return 'bad work figure';
+  if (exact && (p.lower - r) % 2 !== 0) return recordFault.wrongParity;
+  if (!Number.isFinite(p.work) || p.work < 0) return recordFault.badWork;
   const undrawn = (l: number) => int(l) && l >= 0 && l < s.geometry.lineCount && !s.drawn[l];
   let last = -1;
   const values = new Map<number, number>();
   for (const [l, v] of p.moves) {
-    if (!undrawn(l) || l <= last) return `move ${l} is not an undrawn line in order`;
+    if (!undrawn(l) || l <= last) return recordFault.moveNotUndrawn(l);
     last = l;
-    if (!int(v) || v < -r || v > r || (v - r) % 2 !== 0) return `move ${l} has an impossible value`;
+    if (!int(v) || v < -r || v > r || (v - r) % 2 !== 0) return recordFault.moveImpossible(l);
     // No move is worth more than the position; a proven move value is a lower bound on it.
-    if (v > p.upper) return `move ${l} is worth more than the upper bound`;
+    if (v > p.upper) return recordFault.moveAboveUpper(l);
     values.set(l, v);
   }
   const maxMove = Math.max(-Infinity, ...values.values());
-  if (maxMove > p.lower) return 'a move value beats the lower bound (bounds not tight to the moves)';
+  if (maxMove > p.lower) return recordFault.moveAboveLower;
   last = -1;
   for (const l of p.best) {
-    if (!undrawn(l) || l <= last) return `best move ${l} is not an undrawn line in order`;
+    if (!undrawn(l) || l <= last) return recordFault.bestNotUndrawn(l);
     last = l;
-    if (!exact) return 'best moves without an exact value';
+    if (!exact) return recordFault.bestWithoutValue;
     const v = values.get(l);
-    if (v !== undefined && v !== p.lower) return `best move ${l} does not have the value`;
+    if (v !== undefined && v !== p.lower) return recordFault.bestWrongValue(l);
   }
   if (exact && values.size === s.undrawnLines().length) {
-    if (maxMove !== p.lower) return 'move values disagree with the value';
+    if (maxMove !== p.lower) return recordFault.movesDisagreeWithValue;
     const optimal = [...values].filter(([, v]) => v === p.lower).map(([l]) => l);
-    if (optimal.join(',') !== p.best.join(',')) return 'best moves disagree with the move values';
+    if (optimal.join(',') !== p.best.join(',')) return recordFault.bestDisagreesWithMoves;
   }
   if (p.estimate !== undefined) {
     const { move, nodes } = p.estimate;
-    if (!undrawn(move)) return `estimated move ${move} is not an undrawn line`;
-    if (!Number.isFinite(nodes) || nodes < 0) return 'bad estimate work figure';
-    if (p.best.length > 0) return 'an estimate beside proven optimal moves';
+    if (!undrawn(move)) return recordFault.estimateNotUndrawn(move);
+    if (!Number.isFinite(nodes) || nodes < 0) return recordFault.badEstimateWork;
+    if (p.best.length > 0) return recordFault.estimateBesideBest;
   }
   return undefined;
 }

@@ -10,7 +10,27 @@
  * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
  * search cost (NIM_REGION_NODES), budget traces by age.
  */
-import { fileErrorWords } from '../engine/phrasebook/files';
+import {
+  exportCannotBeWritten,
+  exportNotRegularFile,
+  exportNotWrittenOver,
+  exportOfNewerDab,
+  importCannotBeRead,
+  importNotRegularFile,
+  importTooLarge,
+  notAProofExport,
+  notStoringFailedProof,
+  recordFault,
+  storeDamagedEstimates,
+  storeDamagedRecords,
+  storeDamagedSetAside,
+  storeDamagedTraces,
+  storedProofReplaced,
+  storeFailed,
+  storeReplaced,
+  unknownExportVersion,
+  type ExportClobber,
+} from '../engine/phrasebook/store';
 import {
   closeSync,
   lstatSync,
@@ -219,7 +239,7 @@ export class ProofStore {
     });
     const why = checkProof(c.key, proof);
     if (why) {
-      this.warn(`not storing a proof that fails its own check (${why}) for ${c.key}`);
+      this.warn(notStoringFailedProof(why, c.key));
       return;
     }
     const old = this.pending.get(c.key);
@@ -360,7 +380,7 @@ export class ProofStore {
     if (!row) return undefined;
     const text = String(row.trace);
     if (Number(row.crc) === traceCrc(key, text)) return text;
-    this.warn(`the proof store ${this.path} has damaged record traces: each is dropped when met`, 'damaged trace');
+    this.warn(storeDamagedTraces(this.path), 'damaged trace');
     this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM traces WHERE key = ?', [key]))), undefined);
     return undefined;
   }
@@ -438,26 +458,26 @@ export class ProofStore {
     } catch {
       target = null;
     }
-    if (target && !target.isFile()) throw new Error(`${file} is not a regular file: not written`);
+    if (target && !target.isFile()) throw new Error(exportNotRegularFile(file));
     // an export replaces only an earlier export (or an empty file): never the store itself, another
     // SQLite file (found by an audit: `export S --store S` lost S), nor a record (`export k.dab`)
-    const clobbered = !target
+    const clobbered: ExportClobber | null = !target
       ? null
       : sameFile(file, this.path)
-        ? 'the proof store itself'
+        ? 'the store'
         : isSqliteFile(file)
-          ? 'an SQLite database'
+          ? 'sqlite'
           : !isExportOrEmpty(file)
-            ? 'not a proof export'
+            ? 'not an export'
             : null;
-    if (clobbered) throw new Error(`${file} is ${clobbered}: not written over (give a new file, e.g. proofs.jsonl)`);
+    if (clobbered) throw new Error(exportNotWrittenOver(file, clobbered));
     const tmp = `${file}.tmp-${process.pid}`;
     try {
       writeFileSync(tmp, text);
       renameSync(tmp, file);
     } catch (e) {
       rmSync(tmp, { force: true });
-      throw new Error(`${file} cannot be written: ${(e as Error).message}`);
+      throw new Error(exportCannotBeWritten(file, (e as Error).message));
     }
     return n;
   }
@@ -471,13 +491,10 @@ export class ProofStore {
     try {
       st = statSync(file);
     } catch (e) {
-      throw new Error(`${file}: ${fileErrorWords(e)}`);
+      throw new Error(importCannotBeRead(file, e));
     }
-    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
-    if (st.size > MAX_IMPORT_BYTES)
-      throw new Error(
-        `${file} is ${(st.size / 1e6).toFixed(0)} MB: an import reads files up to ${MAX_IMPORT_BYTES / 1e6} MB`,
-      );
+    if (!st.isFile()) throw new Error(importNotRegularFile(file));
+    if (st.size > MAX_IMPORT_BYTES) throw new Error(importTooLarge(file, st.size, MAX_IMPORT_BYTES));
     return this.importText(readFileSync(file, 'utf8'), file, verify);
   }
 
@@ -500,10 +517,10 @@ export class ProofStore {
       header = undefined;
     }
     const h = header as { format?: unknown; version?: unknown } | undefined;
-    if (!h || h.format !== EXPORT_FORMAT) throw new Error(`${name} is not a dab proof export (line 1)`);
+    if (!h || h.format !== EXPORT_FORMAT) throw new Error(notAProofExport(name));
     if (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)
-      throw new Error(`${name}: line 1 has no format version dab knows (${JSON.stringify(h.version)?.slice(0, 20)})`);
-    if (h.version > EXPORT_VERSION) throw new Error(`${name} was written by a newer dab (format version ${h.version})`);
+      throw new Error(unknownExportVersion(name, versionAsWritten(lines[0], h)));
+    if (h.version > EXPORT_VERSION) throw new Error(exportOfNewerDab(name, h.version));
     const good: [string, Proof][] = [];
     for (let i = 1; i < lines.length; i++) {
       if (lines[i].trim() === '') continue;
@@ -512,11 +529,11 @@ export class ProofStore {
       try {
         raw = JSON.parse(lines[i]);
       } catch {
-        reject({ line: i + 1, reason: 'not JSON' });
+        reject({ line: i + 1, reason: recordFault.notJson });
         continue;
       }
       if (typeof raw !== 'object' || raw === null) {
-        reject({ line: i + 1, reason: 'not a record' });
+        reject({ line: i + 1, reason: recordFault.notARecord });
         continue;
       }
       const r = fromRow(raw as Record<string, unknown>);
@@ -538,7 +555,7 @@ export class ProofStore {
           f.write(() => {
             for (const [key, proof] of chunk) {
               const outcome = this.writeMerged(f, key, proof, 'keep');
-              if (outcome === 'conflict') reject({ line: 0, reason: `contradicts the stored proof of ${key}` });
+              if (outcome === 'conflict') reject({ line: 0, reason: recordFault.contradictsStored(key) });
               else report[outcome]++;
             }
           }, 10_000),
@@ -568,10 +585,7 @@ export class ProofStore {
     }
     const r = fromStoredRow(raw);
     if (typeof r === 'string' || r.key !== key) {
-      this.warn(
-        `the proof store ${this.path} has damaged records: each is dropped when met (the first: ${typeof r === 'string' ? r : 'wrong key'})`,
-        'damaged record',
-      );
+      this.warn(storeDamagedRecords(this.path, typeof r === 'string' ? r : recordFault.wrongKey), 'damaged record');
       this.guard(
         (f) =>
           f.write(() =>
@@ -586,10 +600,7 @@ export class ProofStore {
     }
     if (r.dropped) {
       // the proof stands; only its estimate is not believed
-      this.warn(
-        `the proof store ${this.path} has damaged estimates: each is dropped when met (the first: ${r.dropped})`,
-        'damaged estimate',
-      );
+      this.warn(storeDamagedEstimates(this.path, r.dropped), 'damaged estimate');
       this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM estimates WHERE key = ?', [key]))), undefined);
     }
     return r.proof;
@@ -610,7 +621,7 @@ export class ProofStore {
       const m = mergeProofs(old.proof, proof);
       if (m === 'conflict') {
         if (onConflict === 'keep') return 'conflict';
-        this.warn(`a stored proof of ${key} contradicts a new one; the new one replaces it`);
+        this.warn(storedProofReplaced(key));
       } else next = tighten(m);
       const row = toRow(key, next),
         was = toRow(key, old.proof);
@@ -698,13 +709,13 @@ export class ProofStore {
     }, undefined);
   }
 
-  /** " (its disk is full)" when the store's file system has (almost) no room left, else "". */
-  private diskFullWords(): string {
+  /** The store's file system has (almost) no room left. */
+  private diskFull(): boolean {
     try {
       const fs = statfsSync(dirname(this.path));
-      return fs.bavail * fs.bsize < 1024 * 1024 ? ' (its disk is full)' : '';
+      return fs.bavail * fs.bsize < 1024 * 1024;
     } catch {
-      return '';
+      return false;
     }
   }
 
@@ -725,15 +736,11 @@ export class ProofStore {
       if (e instanceof StoreBusy) return fallback;
       if (e instanceof StoreDamaged) {
         const to = f.setAsideDamaged();
-        this.warn(
-          to
-            ? `the proof store ${this.path} is damaged (${e.message}); it was set aside as ${to} and a new store started`
-            : `the proof store ${this.path} was replaced by another process`,
-        );
+        this.warn(to ? storeDamagedSetAside(this.path, e.message, to) : storeReplaced(this.path));
         this.reopen();
         return fallback;
       }
-      this.warn(`the proof store ${this.path} failed: ${(e as Error).message}${this.diskFullWords()}`);
+      this.warn(storeFailed(this.path, (e as Error).message, this.diskFull()));
       return fallback;
     }
   }
@@ -790,6 +797,15 @@ function rawKey(state: BoardState): string {
   let hex = '';
   for (let w = nw - 1; w >= 0; w--) hex += words[w].toString(16).padStart(8, '0');
   return `${g.width}x${g.height}:${hex}`;
+}
+
+/**
+ * The text of line 1's version field as written, e.g. `1e400` (which JSON.parse reads as Infinity,
+ * and JSON.stringify writes as null), for the message; undefined when the header has no version.
+ */
+function versionAsWritten(line: string, header: { version?: unknown }): string | undefined {
+  if (!('version' in header)) return undefined;
+  return /"version"\s*:\s*([^,}]*)/.exec(line)?.[1].trim() ?? JSON.stringify(header.version);
 }
 
 /** Two paths name one file (links followed); false when either cannot be read. */

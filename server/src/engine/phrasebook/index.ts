@@ -14,6 +14,7 @@
  *   search.ts     why a value is not known yet; the background search's progress report
  *   proofs.ts     proven bounds and results in words, why a value stayed unproven, labels of estimates
  *   files.ts      files that cannot be read or written
+ *   store.ts      the proof store: its file, records not believed, export and import, `dab cache` text
  */
 export * from './grammar';
 export * from './values';
@@ -24,3 +25,4 @@ export * from './board';
 export * from './search';
 export * from './proofs';
 export * from './files';
+export * from './store';
