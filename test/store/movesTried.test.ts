@@ -73,3 +73,23 @@ test('moves tried: through the store, and the CLI does not search again for the 
   assert.ok(Date.now() - t < 60_000);
   again.close();
 });
+
+test('moves tried: an ask of a fraction of a ms is kept rounded up (a warm run asking it again is answered); without a store, one run does not search twice', () => {
+  const solver = createSolver();
+  const state = playedPosition(4, 4, 30, mulberry32(5));
+  const full = searchEvaluate(solver, state, {});
+  const proofs = openProofCache(join(tempDir(), 'q.sqlite'))!;
+  proofs.put(state, { ...full, best: [], moveValues: undefined }, 0);
+  const cache = createSearchCache({ timeBudgetMs: 50, threads: 1 }, proofs);
+  cache.prove(state, { ms: 50, moveValues: false });
+  assert.equal(cache.completeMoves(state, 40.2)?.best.length, 0, 'not found in 40.2 ms');
+  assert.ok(proofs.lookup(state)!.triedMs >= 40.2, `kept as ${proofs.lookup(state)!.triedMs} ms`);
+  proofs.close();
+  // no store: the run itself remembers the search that found nothing
+  const bare = createSearchCache({ timeBudgetMs: 50, threads: 1 });
+  bare.prove(state, { ms: 50, moveValues: false });
+  assert.equal(bare.completeMoves(state, 40)?.best.length, 0);
+  const t = Date.now();
+  assert.equal(bare.completeMoves(state, 40)?.best.length, 0);
+  assert.ok(Date.now() - t < 40, `${Date.now() - t} ms: not searched again`);
+});

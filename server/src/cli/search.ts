@@ -7,7 +7,10 @@
  * has beyond the time kept for the optimal moves (extensionMs), so a larger --record-budget-ms
  * pushes the proven results further back. If that fails too, earlier positions (deeper still) get
  * only a short probe, and after a few such failures none: their bounds then come from earlier
- * proofs alone, and the report says why. The record's budget is a RecordClock (which also knows the
+ * proofs alone, and the report says why. The optimal moves of a position a mistake was played
+ * from (the review's "Best: …") are searched right after its value, briefly; those of the other
+ * exact positions, and the mistakes' not found then, come after every proof while the record's
+ * budget lasts, the mistakes' first. The record's budget is a RecordClock (which also knows the
  * run's --total-budget-ms): a record whose budget cut a search keeps its trace in the store, and a
  * run of it with the same budgets replays that trace (recordClock.ts), so a warm run repeats the
  * cold one at once.
@@ -65,21 +68,24 @@ export const DEFAULT_POSITION_BUDGET_MS = CLI_POSITION_BUDGET_MS;
 export const DEFAULT_RECORD_BUDGET_MS = CLI_RECORD_BUDGET_MS;
 /** After this many positions of a record whose result stayed unproven, earlier ones are not searched. */
 const FAILURES_BEFORE_STOP = 3;
-/** After a failure, earlier positions get this fraction of the per-position budget (result only). */
+/** After a failure, earlier positions get this fraction of the per-position budget (result only; whole ms). */
 const PROBE_FRACTION = 0.15;
 /** A position's second search is at most this many per-position budgets. */
 const EXTENSION_FACTOR = 4;
 /**
- * Per-position budgets of a record's budget that second searches leave to what comes after them:
- * measured on the bench's plausible 5x5 records, the optimal moves of the exact positions take
- * about one (the first pass reaches its first unproven result after 1-2).
+ * Per-position budgets of a record's budget that second searches leave to what comes after them,
+ * the optimal moves searched after the proofs: measured on the bench's plausible 5x5 records, the
+ * optimal moves of the exact positions take about one (the first pass reaches its first unproven
+ * result after 1-2).
  */
 const EXTENSION_RESERVE = 1;
 /**
  * The optimal moves of a position a mistake was played from are searched right after its value,
  * for at most this fraction of the per-position budget (measured on the bench's plausible 5x5
  * records: about 0.2 s for every such position from ply 22 on, 1-3.5 s at plies 19-20); those
- * it does not find wait for what the record's budget has left after the proofs.
+ * it does not find wait for what the record's budget has left after the proofs. Asked in whole ms,
+ * as every ask is: the store keeps how long a search tried in whole ms, and a warm run must find
+ * that it tried as long as it is asked to (else it would search again).
  */
 const QUICK_MOVES_FRACTION = 0.2;
 /** A second search shorter than this fraction of the per-position budget is not made. */
@@ -133,6 +139,8 @@ export function createSearchCache(
   const solver = createSolver(budget.tableMb ?? BATCH_TABLE_MB, solverThreads(budget.threads));
   const cache = new Map<string, Evaluation>();
   const nims = new Map<string, NimSummary>();
+  /** How long the optimal moves of an exact position were searched for in this run without being found (ms). */
+  const movesTried = new Map<string, number>();
   // the proof store first: an exact stored value is the answer; stored bounds join what the search proves
   const run = (state: BoardState, b: PositionBudget): Evaluation => {
     const nimBudget = b.nimBudget ?? NIM_BUDGET_CLI;
@@ -200,9 +208,10 @@ export function createSearchCache(
       const key = state.key();
       const old = cache.get(key);
       if (!old || old.status !== 'exact' || old.best.length > 0) return old;
-      // an earlier run searched for them as long and found none: the same search again would not
-      if ((proofs?.lookup(state)?.triedMs ?? 0) >= ms) return old;
+      // this run or an earlier one searched for them as long and found none: the same search again would not
+      if (Math.max(movesTried.get(key) ?? 0, proofs?.lookup(state)?.triedMs ?? 0) >= ms) return old;
       const done = completeMoves(solver, state, old, { timeBudgetMs: ms });
+      if (done.best.length === 0) remember(movesTried, key, ms);
       proofs?.put(state, done, ms);
       return remember(cache, key, done);
     },
@@ -310,15 +319,18 @@ function movesWanted(e: Evaluation | undefined): boolean {
 
 /**
  * Whether the move played from a line's position k is proven to lose value: that position is
- * searched (movesWanted), it and the next one are exact, and the move is worth less than the
- * position. `proven`: proveLine's evaluations of the line.
+ * searched and exact (movesWanted), and the next one's bounds prove the move worth less (as the
+ * review finds mistakes: "gives away at least N boxes" needs no exact value after the move).
+ * `proven`: proveLine's evaluations of the line.
  */
 function mistakePlayedFrom(line: LineModel, proven: readonly Evaluation[], k: number): boolean {
   const e = proven[k],
     next = proven[k + 1];
-  if (!movesWanted(e) || next?.status !== 'exact') return false;
+  if (!movesWanted(e) || next === undefined) return false;
   const { completes, again } = playedMove(line.states[k], line.states[k + 1]);
-  return playedMoveFloor(completes, again, { lower: next.value!, upper: next.value! }) < e.value!;
+  // the move's most: completes + v(next) when its player moves again, completes - v(next) when not
+  const most = again ? completes + next.upper : completes - next.lower;
+  return most < e.value!;
 }
 
 function resultProven(state: BoardState, e: Evaluation): boolean {
@@ -352,7 +364,7 @@ function proveLine(
       let ms = o.positionBudgetMs;
       reason = 'budget';
       if (failures >= FAILURES_BEFORE_STOP) [ms, reason] = [0, 'skipped'];
-      else if (failures > 0) [ms, reason] = [Math.min(ms, Math.max(20, ms * PROBE_FRACTION)), 'probe'];
+      else if (failures > 0) [ms, reason] = [Math.min(ms, Math.max(20, Math.round(ms * PROBE_FRACTION))), 'probe'];
       const granted = clock.grant(ms);
       if (granted < ms) [ms, reason] = [granted, clock.cutByTotal ? 'total-budget' : 'record-budget'];
       // the Nimstring view shares the record's budget too (at most one position's worth)
@@ -402,7 +414,7 @@ function proveLine(
     proven[k] = e;
     // the best move instead of a mistake played from here, at once when it is cheap (most are)
     if (mistakePlayedFrom(line, proven, k)) {
-      const ms = clock.grant(QUICK_MOVES_FRACTION * o.positionBudgetMs);
+      const ms = clock.grant(Math.round(QUICK_MOVES_FRACTION * o.positionBudgetMs));
       if (ms > 0) cache.completeMoves(state, ms);
     }
     const result = resultOf(e.lower, e.upper, scoreLead(state));
