@@ -9,8 +9,8 @@
  * only a short probe, and after a few such failures none: their bounds then come from earlier
  * proofs alone, and the report says why. The optimal moves of a position a mistake was played
  * from (the review's "Best: …") are searched right after its value, briefly; those of the other
- * exact positions, and the mistakes' not found then, come after every proof while the record's
- * budget lasts, the mistakes' first. The record's budget is a RecordClock (which also knows the
+ * exact positions, and of mistakes whose moves were not found then, come after every proof while
+ * the record's budget lasts, mistakes first. The record's budget is a RecordClock (which also knows the
  * run's --total-budget-ms): a record whose budget cut a search keeps its trace in the store, and a
  * run of it with the same budgets replays that trace (recordClock.ts), so a warm run repeats the
  * cold one at once.
