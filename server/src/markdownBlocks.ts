@@ -20,7 +20,7 @@ import {
   MARKDOWN_RENDER_GAP_MS,
 } from './engine/limits';
 import { NOTE_PREVIEW_BLOCK_TIME_SPENT, NOTE_PREVIEW_TIME_SPENT } from './engine/phrasebook/values';
-import { badFenceOption, repeatedFenceOption } from './engine/phrasebook/board';
+import { badFenceOption, blockNotDrawn, repeatedFenceOption } from './engine/phrasebook/board';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -62,7 +62,7 @@ export function renderDabBlock(info: string, content: string): string {
         ? `<div class="dab-block dab-error"><p>dab: ${escapeHtml(r.error)}</p><pre><code>${escapeHtml(content)}</code></pre></div>\n`
         : `<div class="dab-block">${pictureSvg(r.view)}</div>\n`;
   } catch (e) {
-    html = `<div class="dab-block dab-error"><p>dab could not draw this block: ${escapeHtml(e instanceof Error ? e.message : String(e))}</p></div>\n`;
+    html = `<div class="dab-block dab-error"><p>${blockNotDrawn(escapeHtml(e instanceof Error ? e.message : String(e)))}</p></div>\n`;
   }
   render.lastEnd = Date.now();
   render.spentMs += render.lastEnd - start;

@@ -8,6 +8,9 @@ import {
   PLAY_DOCUMENT_CHANGED,
   PLAY_DOCUMENT_NOT_OPEN,
   PLAY_NEEDS_BOARD_ENTRY,
+  SERVER_ALREADY_INITIALIZED,
+  SERVER_NOT_INITIALIZED,
+  SERVER_SHUT_DOWN,
   SHOW_POSITION_NOTHING,
   internalErrorMessage,
 } from './engine/phrasebook';
@@ -191,8 +194,8 @@ function guarded<T>(f: () => T, fallback?: T): T {
 
 /** Requests are answered only between initialize and shutdown (the errors the LSP specification names). */
 function checkLifecycle(): void {
-  if (lifecycle === 'new') throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the server is not initialized');
-  if (lifecycle === 'shut down') throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is shut down');
+  if (lifecycle === 'new') throw new ResponseError(ErrorCodes.ServerNotInitialized, SERVER_NOT_INITIALIZED);
+  if (lifecycle === 'shut down') throw new ResponseError(ErrorCodes.InvalidRequest, SERVER_SHUT_DOWN);
 }
 
 /**
@@ -297,7 +300,7 @@ function applySettings(raw: unknown): void {
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  if (lifecycle !== 'new') throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is already initialized');
+  if (lifecycle !== 'new') throw new ResponseError(ErrorCodes.InvalidRequest, SERVER_ALREADY_INITIALIZED);
   lifecycle = 'running';
   const caps = params?.capabilities ?? {};
   const formats = caps.textDocument?.hover?.contentFormat;
@@ -428,7 +431,7 @@ function followCursor(uri: unknown, pos: { line: number; character: number } | u
 }
 
 connection.onShutdown(() => {
-  if (lifecycle === 'new') throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the server is not initialized');
+  if (lifecycle === 'new') throw new ResponseError(ErrorCodes.ServerNotInitialized, SERVER_NOT_INITIALIZED);
   lifecycle = 'shut down';
   search.dispose();
   proofs?.close();

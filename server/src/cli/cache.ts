@@ -27,10 +27,10 @@ import {
   STORE_IS_OFF,
   storeCannotBeUsed,
   storeStatsLines,
-  unknownCacheOption,
+  unknownOption,
   VERIFY_MS_NEEDS_NUMBER,
   VERIFY_MS_ONLY_FOR_IMPORT,
-} from '../engine/phrasebook/store';
+} from '../engine/phrasebook';
 
 export const CACHE_USAGE = cacheUsage(IMPORT_VERIFY_MS);
 
@@ -53,7 +53,7 @@ export function cacheCommand(argv: string[], path: string | null): number {
   const err = (s: string) => printErr(`dab: ${s}\n`);
   const unknown = args.find((a) => a.startsWith('-') && a !== '-');
   if (unknown !== undefined || (at >= 0 && sub !== 'import')) {
-    err(`${unknown !== undefined ? unknownCacheOption(unknown) : VERIFY_MS_ONLY_FOR_IMPORT}\n${CACHE_USAGE}`);
+    err(`${unknown !== undefined ? unknownOption(unknown) : VERIFY_MS_ONLY_FOR_IMPORT}\n${CACHE_USAGE}`);
     return 2;
   }
   const needsFile = sub === 'export' || sub === 'import';

@@ -8,14 +8,7 @@ import { printErr } from './terminal';
 import { readInputOrSay } from './input';
 import { basename } from 'node:path';
 import { dblToDab, readDbl } from '../engine/notation';
-
-const USAGE = `usage: dab import FILE.dbl [--position]
-
-  Prints the .dab entry for a Dabble/KSquares .dbl file (first line W,H in boxes, then one drawn
-  line a row, (x1, y1) - (x2, y2), dots counted from 0 at the top left): a game when the lines
-  in order are a legal game (no line twice), else a position.
-  --position   always write a position (lines, with tomove and score from the replayed game)
-  FILE may be '-' for standard input.`;
+import { GIVE_ONE_DBL_FILE, IMPORT_USAGE as USAGE, STDIN_ENTRY_TITLE } from '../engine/phrasebook/cli';
 
 export function importDbl(argv: string[]): number {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -25,7 +18,7 @@ export function importDbl(argv: string[]): number {
   const asPosition = argv.includes('--position');
   const files = argv.filter((a) => a !== '--position');
   if (files.length !== 1 || (files[0].startsWith('-') && files[0] !== '-')) {
-    printErr(`dab import: give one .dbl file\n${USAGE}\n`);
+    printErr(`dab import: ${GIVE_ONE_DBL_FILE}\n${USAGE}\n`);
     return 2;
   }
   const file = files[0];
@@ -34,7 +27,7 @@ export function importDbl(argv: string[]): number {
   const imp = readDbl(text);
   for (const d of imp.diagnostics)
     printErr(`${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);
-  const out = dblToDab(imp, file === '-' ? 'stdin' : basename(file).replace(/\.dbl$/i, ''), asPosition);
+  const out = dblToDab(imp, file === '-' ? STDIN_ENTRY_TITLE : basename(file).replace(/\.dbl$/i, ''), asPosition);
   if (!out) return 1;
   process.stdout.write(out.text);
   return 0;

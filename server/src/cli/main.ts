@@ -6,6 +6,26 @@
 import { mostSolverThreads } from '../solverThreads';
 import { availableParallelism } from 'node:os';
 import { fileErrorWords } from '../engine/phrasebook/files';
+import {
+  MAX_LOSS_NEEDS_NUMBER,
+  MAX_LOSS_ONLY_FOR_CHECK,
+  NO_FILES_GIVEN,
+  STORE_CONFLICT,
+  STORE_NEEDS_PATH,
+  TABLE_MB_NEEDS_NUMBER,
+  THREADS_NEEDS_NUMBER,
+  analyzeUsage,
+  needsMilliseconds,
+  noDabFilesIn,
+  noSuchPath,
+  pathSkipped,
+  tableMbCapped,
+  threadsCapped,
+  unknownCommand,
+  unknownOption,
+  versionLine,
+  warning,
+} from '../engine/phrasebook/cli';
 import { printErr, printOut } from './terminal';
 import { realpathSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,42 +52,12 @@ import { cacheCommand, CACHE_USAGE } from './cache';
 import { relaunchWithHugePages } from '../relaunch';
 import { version } from '../../../package.json';
 
-const USAGE = `usage:
-  dab analyze [--json] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
-  dab check [--json] [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
-  dab render FILE [--entry N] [--ply K] [--budget-ms N] [--store PATH|--no-store] [-o OUT.svg]
-  dab import FILE.dbl [--position]
-  dab cache stats|clear|export FILE|import FILE [--verify-ms N] [--store PATH|--no-store]
-  dab --version
-
-  analyze   print the value of every position and the review of every move
-  check     print only problems; exit 1 on any error, wrong value claim,
-            or (with --max-loss N) a move of the main line (not of a variation)
-            that throws away more than N boxes
-  render    draw one entry as SVG (dab render --help)
-  import    print the .dab entry for a Dabble/KSquares .dbl file (dab import --help)
-  cache     the proof store: every value and bound proven so far (dab cache --help)
-  --json         one JSON document (see the README for its shape); check adds a diagnostic
-                 with the code max-loss for each move over --max-loss
-  --budget-ms N  search time per position (default ${DEFAULT_POSITION_BUDGET_MS}); beyond it a value is
-                 "unknown" with the bounds and the result proven so far; 0: no search
-                 (what the store and the closed forms know; unlike the editor's setting,
-                 where 0 means no limit)
-  --record-budget-ms N
-                 search time per record (default ${DEFAULT_RECORD_BUDGET_MS}); positions are proven
-                 from the end of the record backwards, the result first, then the margin;
-                 a position whose result stays unproven gets a second, result-only
-                 search of what the record has left beyond one --budget-ms (kept for
-                 the optimal moves), at most 4 times --budget-ms
-  --total-budget-ms N
-                 search time for the whole run (default: no limit beyond the records')
-  --no-search    only the exact closed-form analysis, no board search
-  --table-mb N   the solver's table memory in MiB (default 128, at most ${MAX_TABLE_MB}), shared by its threads
-  --threads N    the solver's threads, at most one a core and ${MAX_SOLVER_THREADS} (default: every core, at most 2)
-  --store PATH   the proof store to read and add to (default: $DAB_STORE, else
-                 the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
-  --no-store     neither read nor write the proof store
-Directories are searched for *.dab files; - reads a file from standard input.`;
+const USAGE = analyzeUsage({
+  positionBudgetMs: DEFAULT_POSITION_BUDGET_MS,
+  recordBudgetMs: DEFAULT_RECORD_BUDGET_MS,
+  maxTableMb: MAX_TABLE_MB,
+  maxThreads: MAX_SOLVER_THREADS,
+});
 
 interface Options {
   command: 'analyze' | 'check';
@@ -88,12 +78,10 @@ interface Options {
   notes: string[];
 }
 
-const STORE_CONFLICT = 'dab: --store and --no-store cannot both be given';
-
 function parseArgs(argv: string[]): Options | string {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return USAGE;
-  if (command !== 'analyze' && command !== 'check') return `dab: unknown command '${command ?? ''}'\n${USAGE}`;
+  if (command !== 'analyze' && command !== 'check') return `dab: ${unknownCommand(command ?? '')}\n${USAGE}`;
   const o: Options = {
     command,
     json: false,
@@ -111,48 +99,44 @@ function parseArgs(argv: string[]): Options | string {
     if (a === '--help' || a === '-h') return USAGE;
     else if (a === '--json') o.json = true;
     else if (a === '--no-store') {
-      if (typeof o.store === 'string') return `${STORE_CONFLICT}\n${USAGE}`;
+      if (typeof o.store === 'string') return `dab: ${STORE_CONFLICT}\n${USAGE}`;
       o.store = null;
     } else if (a === '--store') {
-      if (!rest[i + 1]) return `dab: --store needs a path (--no-store turns the store off)\n${USAGE}`;
-      if (o.store === null) return `${STORE_CONFLICT}\n${USAGE}`;
+      if (!rest[i + 1]) return `dab: ${STORE_NEEDS_PATH}\n${USAGE}`;
+      if (o.store === null) return `dab: ${STORE_CONFLICT}\n${USAGE}`;
       o.store = rest[++i];
     } else if (a === '--no-search') o.search = false;
     else if (a === '--budget-ms') {
       const v = num();
-      if (v === undefined) return `dab: --budget-ms needs a number of milliseconds\n${USAGE}`;
+      if (v === undefined) return `dab: ${needsMilliseconds(a)}\n${USAGE}`;
       o.budgetMs = v;
     } else if (a === '--table-mb') {
       const v = num();
-      if (v === undefined || v < 1) return `dab: --table-mb needs a number of MiB (at least 1)\n${USAGE}`;
-      if (v > MAX_TABLE_MB) o.notes.push(`dab: --table-mb ${v}: using ${MAX_TABLE_MB}, the largest table dab makes`);
+      if (v === undefined || v < 1) return `dab: ${TABLE_MB_NEEDS_NUMBER}\n${USAGE}`;
+      if (v > MAX_TABLE_MB) o.notes.push(`dab: ${tableMbCapped(v, MAX_TABLE_MB)}`);
       o.tableMb = Math.min(v, MAX_TABLE_MB);
     } else if (a === '--threads') {
       const v = plainDecimal(rest[++i]);
-      if (v === undefined || v < 1) return `dab: --threads needs a whole number of threads (at least 1)\n${USAGE}`;
+      if (v === undefined || v < 1) return `dab: ${THREADS_NEEDS_NUMBER}\n${USAGE}`;
       // capped as the solver caps it (solverThreads.ts): the note says so
       const cores = availableParallelism();
       const most = mostSolverThreads();
-      if (v > most)
-        o.notes.push(
-          `dab: --threads ${v}: using ${most}, ${most === cores ? `one a core (this machine has ${cores})` : 'the most dab uses'}`,
-        );
+      if (v > most) o.notes.push(`dab: ${threadsCapped(v, most, cores)}`);
       o.threads = Math.min(v, most);
     } else if (a === '--record-budget-ms' || a === '--total-budget-ms') {
       const v = num();
-      if (v === undefined) return `dab: ${a} needs a number of milliseconds\n${USAGE}`;
+      if (v === undefined) return `dab: ${needsMilliseconds(a)}\n${USAGE}`;
       if (a === '--record-budget-ms') o.recordBudgetMs = v;
       else o.totalBudgetMs = v;
     } else if (a === '--max-loss') {
       const v = num();
-      if (v === undefined) return `dab: --max-loss needs a number of boxes\n${USAGE}`;
+      if (v === undefined) return `dab: ${MAX_LOSS_NEEDS_NUMBER}\n${USAGE}`;
       o.maxLoss = v;
-    } else if (a.startsWith('-') && a !== '-') return `dab: unknown option '${a}'\n${USAGE}`;
+    } else if (a.startsWith('-') && a !== '-') return `dab: ${unknownOption(a)}\n${USAGE}`;
     else o.files.push(a);
   }
-  if (o.files.length === 0) return `dab: no files given\n${USAGE}`;
-  if (o.command === 'analyze' && o.maxLoss !== null)
-    return `dab: --max-loss is for dab check (analyze reports every loss)\n${USAGE}`;
+  if (o.files.length === 0) return `dab: ${NO_FILES_GIVEN}\n${USAGE}`;
+  if (o.command === 'analyze' && o.maxLoss !== null) return `dab: ${MAX_LOSS_ONLY_FOR_CHECK}\n${USAGE}`;
   return o;
 }
 
@@ -177,7 +161,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       st = statSync(p);
     } catch (e) {
       if (named) missing.push(p);
-      else printErr(`dab: warning: ${p}: skipped (${fileErrorWords(e)})\n`);
+      else printErr(`dab: ${warning(pathSkipped(p, fileErrorWords(e)))}\n`);
       return;
     }
     if (!st.isDirectory()) {
@@ -190,7 +174,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       real = realpathSync(p);
       names = readdirSync(p).sort();
     } catch (e) {
-      printErr(`dab: warning: ${p}: skipped (${fileErrorWords(e)})\n`);
+      printErr(`dab: ${warning(pathSkipped(p, fileErrorWords(e)))}\n`);
       return;
     }
     if (seen.has(real)) return;
@@ -235,12 +219,12 @@ function cacheMain(argv: string[]): number {
     if (argv[i] === '--no-store' || argv[i] === '--store') {
       // an empty path (a script's unset variable) must not fall back to the default store: `cache clear` would wipe it
       if (argv[i] === '--store' && !argv[i + 1]) {
-        printErr(`dab: --store needs a path (--no-store turns the store off)\n${CACHE_USAGE}\n`);
+        printErr(`dab: ${STORE_NEEDS_PATH}\n${CACHE_USAGE}\n`);
         return 2;
       }
       const next = argv[i] === '--store' ? argv[++i] : null;
       if (store !== undefined && (store === null) !== (next === null)) {
-        printErr(`${STORE_CONFLICT}\n${CACHE_USAGE}\n`);
+        printErr(`dab: ${STORE_CONFLICT}\n${CACHE_USAGE}\n`);
         return 2;
       }
       store = next;
@@ -277,7 +261,7 @@ export function main(argv: string[]): number {
   }
   // -V too, as many tools spell it (-v would read as "verbose")
   if (argv[0] === '--version' || argv[0] === '-V') {
-    printOut(`dab ${version}\n`);
+    printOut(`${versionLine(version)}\n`);
     return 0;
   }
   if (argv[0] === 'render') return render(argv.slice(1));
@@ -292,12 +276,12 @@ export function main(argv: string[]): number {
   const o = parsed;
   for (const n of o.notes) printErr(n + '\n');
   const { files, missing, emptyFolders } = expand(o.files);
-  for (const m of missing) printErr(`dab: ${m}: no such file or directory\n`);
-  for (const d of emptyFolders) printErr(`dab: ${d}: no .dab files in this folder\n`);
+  for (const m of missing) printErr(`dab: ${noSuchPath(m)}\n`);
+  for (const d of emptyFolders) printErr(`dab: ${noDabFilesIn(d)}\n`);
   if (files.length === 0) return 2;
   const proofs = o.search
     ? openProofCache(o.store === null ? null : resolveStorePath(o.store), {
-        onWarning: (w) => printErr(`dab: warning: ${w}\n`),
+        onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
       })
     : undefined;
   const cache = o.search

@@ -3,7 +3,7 @@
  * a terminal (never in a pipe, a file or with --json), cleared before any output.
  */
 import { terminalSafe } from './terminal';
-import { seconds } from '../engine/phrasebook';
+import { progressParts } from '../engine/phrasebook';
 
 export interface ProgressInfo {
   entry: number;
@@ -32,14 +32,7 @@ export function createProgress(stream: NodeJS.WriteStream, enabled: boolean): Pr
       const now = Date.now();
       if (now - lastPaint < REPAINT_MS) return;
       lastPaint = now;
-      const parts = [
-        `dab: ${file}`,
-        `record ${p.entry + 1}/${p.entries}`,
-        `proving ply ${p.ply}/${p.plies}`,
-        ...(p.proven ? [`last: ${p.proven}`] : []),
-        `budget left ${seconds(p.msLeft)}`,
-      ];
-      let line = terminalSafe(parts.join(' · '));
+      let line = terminalSafe(progressParts(file, p).join(' · '));
       const width = stream.columns || 100;
       if (line.length > width - 1) line = line.slice(0, width - 2) + '…';
       stream.write(`\r\x1b[K${line}`);

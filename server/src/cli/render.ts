@@ -10,20 +10,23 @@ import { pictureOf } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
 import { isSqliteFile, openProofCache, resolveStorePath } from '../store';
 import { fileErrorWords } from '../engine/phrasebook/files';
-
-export const RENDER_USAGE = `usage:
-  dab render FILE [--entry N] [--ply K] [--budget-ms N] [--store PATH|--no-store] [-o OUT.svg]
-
-  --entry N      the N-th entry of the file (default 1)
-  --ply K        the position after K moves (default: the end of the record)
-  --budget-ms N  search time for the entry in total (default 10000); a position not
-                 proven within it is drawn as unknown, with its proven bounds
-  --store PATH   the proof store to read and add to, as for dab analyze (default: $DAB_STORE,
-                 else the user's cache directory): what dab analyze proved is drawn at once
-  --no-store     neither read nor write the proof store
-  -o OUT.svg     write to a file (default, or '-': standard output); never the file drawn
-                 nor another existing .dab file
-  FILE may be '-' for standard input.`;
+import {
+  ENTRY_NEEDS_NUMBER,
+  NO_FILE_GIVEN,
+  OUTPUT_NEEDS_FILE,
+  PLY_NEEDS_NUMBER,
+  RENDER_USAGE,
+  STORE_CONFLICT,
+  STORE_NEEDS_PATH,
+  fileProblem,
+  givenTwice,
+  needsMilliseconds,
+  oneFileAtATime,
+  outputClobber,
+  outputNotWrittenOver,
+  unknownOption,
+  warning,
+} from '../engine/phrasebook/cli';
 
 /** Exit 0 when written, 1 when the file cannot be drawn, 2 for bad usage. */
 export function render(args: string[]): number {
@@ -45,7 +48,7 @@ export function render(args: string[]): number {
     // each option once: of two, which one was meant cannot be known
     const option = a === '--output' ? '-o' : a;
     if (['--entry', '--ply', '--budget-ms', '-o', '--store', '--no-store'].includes(option)) {
-      if (given.has(option)) return usage(`${a} given twice`);
+      if (given.has(option)) return usage(givenTwice(a));
       given.add(option);
     }
     if (a === '--help' || a === '-h') {
@@ -53,37 +56,37 @@ export function render(args: string[]): number {
       return 0;
     } else if (a === '--entry') {
       const v = int();
-      if (!v) return usage('--entry needs an entry number (1, 2, …)');
+      if (!v) return usage(ENTRY_NEEDS_NUMBER);
       entry = v;
     } else if (a === '--ply') {
       ply = int();
-      if (ply === undefined) return usage('--ply needs a number of moves (0, 1, …)');
+      if (ply === undefined) return usage(PLY_NEEDS_NUMBER);
     } else if (a === '--budget-ms') {
       const v = int();
-      if (v === undefined) return usage('--budget-ms needs a number of milliseconds');
+      if (v === undefined) return usage(needsMilliseconds(a));
       budgetMs = v;
     } else if (a === '--store' || a === '--no-store') {
-      if (store !== undefined) return usage('--store and --no-store cannot both be given');
+      if (store !== undefined) return usage(STORE_CONFLICT);
       // an empty path (a script's unset variable) must not fall back to the default store
-      if (a === '--store' && !args[i + 1]) return usage('--store needs a path (--no-store turns the store off)');
+      if (a === '--store' && !args[i + 1]) return usage(STORE_NEEDS_PATH);
       store = a === '--store' ? args[++i] : null;
     } else if (a === '-o' || a === '--output') {
       out = args[++i];
-      if (!out || (out.startsWith('-') && out !== '-')) return usage("-o needs a file name ('-' for standard output)");
-    } else if (a.startsWith('-') && a !== '-') return usage(`unknown option '${a}'`);
+      if (!out || (out.startsWith('-') && out !== '-')) return usage(OUTPUT_NEEDS_FILE);
+    } else if (a.startsWith('-') && a !== '-') return usage(unknownOption(a));
     else if (file === undefined) file = a;
-    else return usage(`one file at a time ('${a}' is a second one)`);
+    else return usage(oneFileAtATime(a));
   }
-  if (!file) return usage('no file given');
+  if (!file) return usage(NO_FILE_GIVEN);
   const clobbers = out && out !== '-' ? overwritesRecord(out, file) : null;
-  if (clobbers) {
-    printErr(`dab render: -o ${out} ${clobbers}: not written over (give another file, e.g. OUT.svg)\n`);
+  if (clobbers && out) {
+    printErr(`dab render: ${outputNotWrittenOver(out, clobbers)}\n`);
     return 2;
   }
   const text = readInputOrSay(file);
   if (text === null) return 1;
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {
-    onWarning: (w) => printErr(`dab: warning: ${w}\n`),
+    onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
   });
   let r;
   try {
@@ -92,14 +95,14 @@ export function render(args: string[]): number {
     cache?.close();
   }
   if ('error' in r) {
-    printErr(`dab render: ${file}: ${r.error}\n`);
+    printErr(`dab render: ${fileProblem(file, r.error)}\n`);
     return 1;
   }
   if (out && out !== '-') {
     try {
       writeFileSync(out, r.svg + '\n');
     } catch (e) {
-      printErr(`dab render: ${out}: ${fileErrorWords(e)}\n`);
+      printErr(`dab render: ${fileProblem(out, fileErrorWords(e))}\n`);
       return 1;
     }
   } else process.stdout.write(r.svg + '\n');
@@ -120,7 +123,7 @@ function overwritesRecord(out: string, file: string): string | null {
   if (file !== '-') {
     try {
       const f = statSync(file);
-      if (f.dev === o.dev && f.ino === o.ino) return 'is the file drawn';
+      if (f.dev === o.dev && f.ino === o.ino) return outputClobber.fileDrawn;
     } catch {
       // the input cannot be read: reading it says so
     }
@@ -130,14 +133,14 @@ function overwritesRecord(out: string, file: string): string | null {
     try {
       closeSync(openSync(out, constants.O_WRONLY | constants.O_NONBLOCK));
     } catch {
-      return 'is a pipe that nothing reads';
+      return outputClobber.unreadPipe;
     }
     return null;
   }
   if (!o.isFile()) return null; // a device or a folder: writing says what is wrong
-  if (/\.dab$/i.test(realpathSync(out))) return 'is a .dab file';
+  if (/\.dab$/i.test(realpathSync(out))) return outputClobber.dabFile;
   // the proof store render now reads, or another (found by a review)
-  if (isSqliteFile(out)) return 'is an SQLite database (a proof store?)';
+  if (isSqliteFile(out)) return outputClobber.sqlite;
   // another name of a file (a hard link) may be a record under its other name (found by an audit)
-  return o.nlink > 1 ? 'has other names (hard links), and one of them may be a record' : null;
+  return o.nlink > 1 ? outputClobber.hardLinks : null;
 }

@@ -1,6 +1,6 @@
 /** What the search of each record proved, how long it took and what stayed unproven and why (text and JSON). */
 import type { DocumentReport } from '../engine/analysis/analyzeDocument';
-import { seconds, unprovenReasonWords } from '../engine/phrasebook';
+import { entryName, pliesWords, recordSearchSummary, unprovenReasonWords } from '../engine/phrasebook';
 import type { RecordProof } from './search';
 
 /** Consecutive unproven plies with the same reason, as [from, to, reason, resultProven]. */
@@ -51,18 +51,9 @@ export function searchSummary(proofs: RecordProof[], report: DocumentReport, pos
   for (const p of proofs) {
     const e = report.entries[p.entry];
     if (!e || e.kind === 'endgame' || (p.exact === p.positions && p.variationExact === p.variationPositions)) continue;
-    out.push(
-      `search of ${e.kind} ${e.title !== null ? JSON.stringify(e.title) : '(untitled)'}: ${seconds(p.ms)} (budget ${seconds(p.budgetMs)} per record, ${seconds(positionBudgetMs)} per position); ` +
-        `${p.exact} of ${p.positions} positions exact${p.firstExactPly !== null ? ` (the earliest at ply ${p.firstExactPly})` : ''}, ` +
-        `${p.resultProven} with the result proven${p.firstResultPly !== null ? ` (the earliest at ply ${p.firstResultPly})` : ''}` +
-        (p.variationPositions > 0
-          ? `; variations: ${p.variationExact} of ${p.variationPositions} positions exact, ${p.variationResultProven} with the result proven`
-          : ''),
-    );
+    out.push(recordSearchSummary(entryName(e.kind, e.title), p, positionBudgetMs));
     for (const g of groups(p))
-      out.push(
-        `  ${g.from === g.to ? `ply ${g.from}` : `plies ${g.from}-${g.to}`}: ${unprovenReasonWords(g.reason, g.resultProven, positionBudgetMs)}`,
-      );
+      out.push(`  ${pliesWords(g.from, g.to)}: ${unprovenReasonWords(g.reason, g.resultProven, positionBudgetMs)}`);
   }
   return out.length ? out.join('\n') + '\n\n' : '';
 }

@@ -13,18 +13,25 @@ import {
   NOT_ANALYSED_BY_CLI,
   endgameFacts,
   gameOver,
+  bestList,
+  checkTally,
+  entryHeading,
   listAll,
   listOr,
   longChainRule,
   maxLossMessage,
   moveVerdict,
+  moverLine,
   nimVerdict,
-  plural,
   provenFacts,
   reviewSummary,
-  signed,
+  startLine,
+  summaryLine,
+  thenLine,
   unknownValue,
   valuePhrase,
+  valueWords,
+  variationLine,
   variationSummary,
 } from '../engine/phrasebook';
 
@@ -47,7 +54,7 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
         out.push(`${file}:${p.range.line + 1}:${p.range.character + 1}: error: ${p.message} [max-loss]`);
       }
     }
-    out.push(`${file}: ${plural(report.entries.length, 'entry', 'entries')}, ${plural(errors, 'error')}`);
+    out.push(`${file}: ${checkTally(report.entries.length, errors)}`);
     return out.join('\n') + '\n';
   }
   if (report.diagnostics.length) out.push('');
@@ -61,14 +68,14 @@ function positionLine(p: PositionReport, e: EntryReport, more = '         '): st
   if (p.method === 'over' && p.remaining === 0) return gameOver(p.score, p.unowned);
   let s =
     p.value !== null
-      ? `${who} to move: ${valuePhrase(p, e.players)} (value ${signed(p.value)})`
-      : `${who} to move: ${unknownValue(p)}`;
+      ? `${moverLine(who)}: ${valuePhrase(p, e.players)} (${valueWords(p.value)})`
+      : `${moverLine(who)}: ${unknownValue(p)}`;
   const proven = p.value === null ? provenFacts(p, e.players) : '';
   if (proven) s += `\n${more}${proven}`;
   if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
     s += `; ${p.endgame.components}: ${endgameFacts(p.endgame)}`;
   }
-  if (p.best.length) s += `; best: ${listAll(p.best, 12, ' ')}`;
+  if (p.best.length) s += `; ${bestList(listAll(p.best, 12, ' '))}`;
   else if (p.bestSoFar?.length) s += `; ${BEST_SO_FAR_LABEL}: ${p.bestSoFar.join(' ')}`;
   if (p.value === null && p.nim) s += `\n${more}${nimVerdict(p.nim, who, false)} ${longChainRule(p.nim, who)}`;
   return s;
@@ -76,15 +83,15 @@ function positionLine(p: PositionReport, e: EntryReport, more = '         '): st
 
 function formatEntry(e: EntryReport): string[] {
   const out: string[] = [];
-  out.push(`${e.kind} ${e.title !== null ? JSON.stringify(e.title) : '(untitled)'} (line ${e.line + 1})`);
+  out.push(entryHeading(e.kind, e.title, e.line));
   if (e.positions.length === 0) {
     out.push(`  ${e.model.leftOut ? NOT_ANALYSED_BY_CLI : NOT_ANALYSED}`, '');
     return out;
   }
-  out.push(`  start: ${positionLine(e.positions[0], e)}`);
+  out.push(`  ${startLine(positionLine(e.positions[0], e))}`);
   for (const line of formatMoves(e, e, '  ')) out.push(line);
   if (e.moves.length) {
-    out.push(`  summary: ${reviewSummary(e)}`);
+    out.push(`  ${summaryLine(reviewSummary(e))}`);
   }
   out.push('');
   return out;
@@ -95,13 +102,13 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
   const out: string[] = [];
   line.moves.forEach((m, k) => {
     const after = line.positions[m.ply - line.startPly];
-    const best = m.loss && m.best.length ? `; best: ${listOr(m.best, 6)}` : '';
+    const best = m.loss && m.best.length ? `; ${bestList(listOr(m.best, 6))}` : '';
     const loss = `${moveVerdict(m)}${best}`;
     out.push(
       `${indent}${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
     );
     if (after && k === line.moves.length - 1)
-      out.push(`${indent}     then ${positionLine(after, e, `${indent}       `)}`);
+      out.push(`${indent}     ${thenLine(positionLine(after, e, `${indent}       `))}`);
     out.push(...formatVariations(e, m.variations, indent));
   });
   out.push(...formatVariations(e, line.endVariations, indent));
@@ -112,7 +119,7 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
 function formatVariations(e: EntryReport, vs: VariationReport[], indent: string): string[] {
   const out: string[] = [];
   for (const v of vs) {
-    out.push(`${indent}     ( variation ${variationSummary(v, e.players)}`);
+    out.push(`${indent}     ( ${variationLine(variationSummary(v, e.players))}`);
     out.push(...formatMoves(e, v, indent + '      '));
     out.push(`${indent}     )`);
   }

@@ -8,6 +8,17 @@ import { rangeContains } from '../engine/notation';
 import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import {
   MOVES_BY_VALUE,
+  OPENING_TABLE_HEADER,
+  OPTIMAL_OPENING,
+  afterMoveHeading,
+  afterMoveWords,
+  bestList,
+  componentsLine,
+  endgameLine,
+  inVariation,
+  moveValueGroupLabel,
+  moverLine,
+  reviewLine,
   notAnalysedWords,
   bestMovesLine,
   bestSoFarLine,
@@ -25,7 +36,6 @@ import {
   nimVerdict,
   nimWinningMoves,
   reviewSummary,
-  signed,
   unknownValue,
   valueFacts,
   valuePhrase,
@@ -44,8 +54,8 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
   if (at) {
     const { line, move } = at;
     md.push(moveSummary(entry, move));
-    if (isVariation(line)) md.push('', `In a variation ${escapeMarkdown(variationSummary(line, entry.players))}.`);
-    md.push('', '---', '', `**After ${escapeMarkdown(move.move)}:**`, '');
+    if (isVariation(line)) md.push('', inVariation(escapeMarkdown(variationSummary(line, entry.players))));
+    md.push('', '---', '', `**${afterMoveHeading(escapeMarkdown(move.move))}**`, '');
     md.push(...positionLines(entry, afterMove(line, move)));
     return { contents: { kind: 'markdown', value: md.join('\n') }, range: toLspRange(move.range) };
   }
@@ -58,21 +68,21 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
     return { contents: { kind: 'markdown', value: md.join('\n') }, range: toLspRange(comps.range) };
   }
   const { line, position: p } = linePositionAt(entry, pos.line, pos.character);
-  md.push(`**${entry.kind}${title}**${p && p.ply > 0 ? ` — after move ${p.ply}` : ''}`, '');
-  if (isVariation(line)) md.push(`In a variation ${escapeMarkdown(variationSummary(line, entry.players))}.`, '');
+  md.push(`**${entry.kind}${title}**${p && p.ply > 0 ? ` — ${afterMoveWords(p.ply)}` : ''}`, '');
+  if (isVariation(line)) md.push(inVariation(escapeMarkdown(variationSummary(line, entry.players))), '');
   if (!p) md.push(`${escapeMarkdown(capitalized(notAnalysedWords(entry)))}.`);
   else {
     md.push(...positionLines(entry, p));
     if (entry.kind === 'endgame' && p.ply === 0) md.push(...openingTable(p));
   }
-  if (entry.moves.length > 0) md.push('', `Review: ${escapeMarkdown(reviewSummary(entry))}.`);
+  if (entry.moves.length > 0) md.push('', reviewLine(escapeMarkdown(reviewSummary(entry))));
   return { contents: { kind: 'markdown', value: md.join('\n') } };
 }
 
 function moveSummary(entry: EntryReport, m: MoveReport): string {
   const who = escapeMarkdown(entry.players[m.player]);
   const head = `**${m.ply}. ${who}: ${escapeMarkdown(m.move)}${m.glyph ? escapeMarkdown(m.glyph) : ''}**${m.completes ? ` (${completesWords(m.completes)})` : ''}`;
-  const best = m.loss && m.best.length ? ` Best: ${escapeMarkdown(listOr(m.best, 6))}.` : '';
+  const best = m.loss && m.best.length ? ` ${capitalized(bestList(escapeMarkdown(listOr(m.best, 6))))}.` : '';
   return `${head} — ${moveVerdict(m)}.${best}`;
 }
 
@@ -86,19 +96,19 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
     return out;
   }
   if (p.value !== null) {
-    out.push(`${who} to move: ${escapeMarkdown(valuePhrase(p, entry.players))}.`);
+    out.push(`${moverLine(who)}: ${escapeMarkdown(valuePhrase(p, entry.players))}.`);
     out.push('', escapeMarkdown(valueFacts(p, entry.players[p.toMove])));
   } else {
-    out.push(`${who} to move: ${escapeMarkdown(unknownValue(p))}.`);
+    out.push(`${moverLine(who)}: ${escapeMarkdown(unknownValue(p))}.`);
     const proven = provenFacts(p, entry.players);
     if (proven) out.push('', escapeMarkdown(proven));
   }
   const eg = p.endgame;
   if (eg && eg.size > 0 && eg.value !== undefined) {
-    out.push('', `Endgame ${escapeMarkdown(eg.components)}: ${endgameFacts(eg)} (controller's margins)`);
+    out.push('', endgameLine(escapeMarkdown(eg.components), endgameFacts(eg)));
   }
   if (p.loony?.components.length) {
-    out.push('', `Components: ${escapeMarkdown(listAll(p.loony.components.map((c) => c.name)))}`);
+    out.push('', componentsLine(escapeMarkdown(listAll(p.loony.components.map((c) => c.name)))));
   }
   if (p.decision) out.push('', decisionLine(p.decision));
   if (p.state && p.moveValues && p.moveValues.size > 1) out.push('', ...moveValueLines(p));
@@ -119,10 +129,10 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
 function openingTable(p: PositionReport | undefined): string[] {
   const eg = p?.endgame;
   if (!eg || eg.value === undefined || eg.openings.length === 0) return [];
-  const rows = ['', '| open | v(G;C) | controller | |', '|---|---|---|---|'];
+  const rows = ['', OPENING_TABLE_HEADER, '|---|---|---|---|'];
   for (const o of eg.openings) {
     rows.push(
-      `| ${componentWords(o.component)} | ${o.valueAfter ?? '?'} | ${o.decision ?? '?'} | ${o.optimal ? 'optimal' : ''} |`,
+      `| ${componentWords(o.component)} | ${o.valueAfter ?? '?'} | ${o.decision ?? '?'} | ${o.optimal ? OPTIMAL_OPENING : ''} |`,
     );
   }
   return rows;
@@ -162,7 +172,7 @@ function moveValueLines(p: PositionReport): string[] {
       10,
       ' ',
     );
-    return `- ${k === '?' ? 'unknown' : signed(Number(k))}: ${shown}`;
+    return `- ${moveValueGroupLabel(k === '?' ? null : Number(k))}: ${shown}`;
   });
   return [MOVES_BY_VALUE, '', ...rows];
 }

@@ -126,6 +126,22 @@ export function boardValueText(e: EntryReport, p: PositionReport): string {
   return `${advice}. ${capitalized(finalInWords(final, e.players, p.unowned))}.`;
 }
 
+/** An abstract endgame's value for its controller: "Endgame 3+4l: … (controller's margins)" (`facts`: endgameFacts). */
+export function endgameLine(components: string, facts: string): string {
+  return `Endgame ${components}: ${facts} (controller's margins)`;
+}
+
+/** The loony endgame's components: "Components: 3, 4l" (`list`: listed already). */
+export function componentsLine(list: string): string {
+  return `Components: ${list}`;
+}
+
+/** The header row of the hover's table of an endgame's openings (a Markdown table row). */
+export const OPENING_TABLE_HEADER = '| open | v(G;C) | controller | |';
+
+/** The mark of an optimal opening in that table. */
+export const OPTIMAL_OPENING = 'optimal';
+
 /** After an opening: "Keep control: +1 · take all: -2 → keep control". */
 export function decisionLine(d: NonNullable<PositionReport['decision']>): string {
   const best = d.best === 'either' ? 'either is optimal' : decisionWords(d.best);

@@ -2,7 +2,7 @@
  * The board picture in words: its caption, the summary screen readers hear, and the titles of its
  * parts (boxes, chains, lines, graph points). The value sentence itself is advice.ts's boardValueText.
  */
-import { boxes } from './grammar';
+import { afterMoveWords, boxes } from './grammar';
 import { clip } from '../notation/text';
 
 /**
@@ -180,7 +180,7 @@ export function graphPointLabel(
       ? `value unknown, ${first} between ${withSign(bounds[0])} and ${withSign(bounds[1])}`
       : 'value unknown';
   }
-  return `${ply === 0 ? 'start' : 'after move ' + ply}: ${words}${mistake ? ', mistake' : ''}`;
+  return `${ply === 0 ? 'start' : afterMoveWords(ply)}: ${words}${mistake ? ', mistake' : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +235,11 @@ export function nothingToDraw(entry: number, problem?: { line: number; message: 
   return problem
     ? `entry ${entry} has nothing to draw: line ${problem.line}: ${problem.message}`
     : `entry ${entry} has nothing to draw`;
+}
+
+/** A ```dab block whose drawing failed (`message`: the error's). */
+export function blockNotDrawn(message: string): string {
+  return `dab could not draw this block: ${message}`;
 }
 
 /** A word of a ```dab fence that is not an option it knows. */

@@ -42,3 +42,8 @@ export function listAll(items: readonly string[], max = Infinity, separator = ',
   const shown = items.slice(0, max);
   return shown.join(separator) + andMore(items.length, shown.length);
 }
+
+/** Where in a record a position is: "after move 7". */
+export function afterMoveWords(ply: number): string {
+  return `after move ${ply}`;
+}

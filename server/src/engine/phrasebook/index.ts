@@ -15,6 +15,8 @@
  *   proofs.ts     proven bounds and results in words, why a value stayed unproven, labels of estimates
  *   files.ts      files that cannot be read or written
  *   store.ts      the proof store: its file, records not believed, export and import, `dab cache` text
+ *   cli.ts        the command line: usage, usage errors and notes, files named, render's refusals, analyze's text
+ *   lsp.ts        the language server's errors for requests out of turn
  */
 export * from './grammar';
 export * from './values';
@@ -26,3 +28,5 @@ export * from './search';
 export * from './proofs';
 export * from './files';
 export * from './store';
+export * from './cli';
+export * from './lsp';

@@ -161,6 +161,31 @@ export function bestMovesLine(best: string[], max: number, format: (move: string
 /** The heading of the hover's list of every legal move grouped by value. */
 export const MOVES_BY_VALUE = 'Every move, by its value for the player to move:';
 
+/** A group of that list: its value, "+2", or "unknown" for moves not valued. */
+export function moveValueGroupLabel(value: number | null): string {
+  return value === null ? 'unknown' : signed(value);
+}
+
+/** The optimal moves after a verdict or a value: "best: a1-b1 or c2-c3" (`moves`: listed already). */
+export function bestList(moves: string): string {
+  return `best: ${moves}`;
+}
+
+/** The hover of a move in a variation: "In a variation instead of move 3: …." (`summary`: variationSummary). */
+export function inVariation(summary: string): string {
+  return `In a variation ${summary}.`;
+}
+
+/** The heading of the position a move leaves: "After a1-b1:". */
+export function afterMoveHeading(move: string): string {
+  return `After ${move}:`;
+}
+
+/** The hover's review of an entry: "Review: …." (`summary`: reviewSummary). */
+export function reviewLine(summary: string): string {
+  return `Review: ${summary}.`;
+}
+
 /** An endgame's play steps past MAX_ENDGAME_PLAY_WORK, at the first of them. */
 export function playNotAnalysedMessage(steps: number, components: number): string {
   return `${plural(steps, 'step')} of play from here ${steps === 1 ? 'is' : 'are'} not analysed: with ${components.toLocaleString('en-US')} components, dab values the play of this endgame for its first steps only.`;

@@ -3,7 +3,7 @@
  * search ('game "sixty", after move 23 (under the cursor; attempt 2, up to 1.0 s) · 34 of 61 positions
  * proven · 14 s of 120 s CPU').
  */
-import { plural } from './grammar';
+import { afterMoveWords, plural } from './grammar';
 
 /** A position still being worked on (its bounds so far are proven). */
 export const SEARCHING_IN_BACKGROUND = 'searching: proofs improve in the background';
@@ -57,8 +57,8 @@ export function entryLabel(kind: string, title: string | null): string {
 
 /** A position in the progress report: "…, start", "…, after move 23", "…, variation, after move 7". */
 export function positionLabel(entry: string, ply: number, variation = false): string {
-  if (variation) return `${entry}, variation, after move ${ply}`;
-  return ply === 0 ? `${entry}, start` : `${entry}, after move ${ply}`;
+  if (variation) return `${entry}, variation, ${afterMoveWords(ply)}`;
+  return ply === 0 ? `${entry}, start` : `${entry}, ${afterMoveWords(ply)}`;
 }
 
 /** The progress report's title. */

@@ -255,11 +255,6 @@ export const VERIFY_MS_NEEDS_NUMBER = '--verify-ms needs a whole number of milli
 /** --verify-ms given to a cache command other than import. */
 export const VERIFY_MS_ONLY_FOR_IMPORT = '--verify-ms is for dab cache import';
 
-/** An option `dab cache` does not know. */
-export function unknownCacheOption(option: string): string {
-  return `unknown option '${option}'`;
-}
-
 /** A cache command that is not one of stats, clear, export FILE, import FILE (`words`: what was given). */
 export function badCacheCommand(words: string): string {
   return `bad cache command '${words}'`;

@@ -68,6 +68,11 @@ export function valuePhrase(p: PositionReport, players: [string, string]): strin
   return `${rest}; ${finalInWords(predictedFinal(p.score, p.remaining, p.value, p.toMove), players, p.unowned)}`;
 }
 
+/** A known value, short: "value +2", "value 0". */
+export function valueWords(value: number): string {
+  return `value ${signed(value)}`;
+}
+
 /** "game over: 5-4". */
 export function gameOver(score: [number, number], unowned = 0): string {
   const left = unowned > 0 ? ` (not counting ${boxes(unowned)} with no owner)` : '';
