@@ -30,6 +30,7 @@ import {
   storeReplaced,
   unknownExportVersion,
   type ExportClobber,
+  type StoreStats,
 } from '../engine/phrasebook/store';
 import {
   closeSync,
@@ -102,14 +103,7 @@ export interface StoreOptions {
   onWarning?: (message: string) => void;
 }
 
-export interface StoreStats {
-  path: string;
-  records: number;
-  exact: number;
-  bounds: number;
-  fileBytes: number;
-  maxBytes: number;
-}
+export type { StoreStats };
 
 export interface ImportReport {
   read: number;

@@ -289,15 +289,18 @@ function mb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** `dab cache stats`: where the store is, what it holds and its size, one line each. */
-export function storeStatsLines(s: {
+/** What `dab cache stats` tells of a store (ProofStore.stats). */
+export interface StoreStats {
   path: string;
   records: number;
   exact: number;
   bounds: number;
   fileBytes: number;
   maxBytes: number;
-}): string[] {
+}
+
+/** `dab cache stats`: where the store is, what it holds and its size, one line each. */
+export function storeStatsLines(s: StoreStats): string[] {
   return [
     `proof store: ${s.path}`,
     `records: ${s.records} (${plural(s.exact, 'exact value')}, ${plural(s.bounds, 'bound')})`,
