@@ -2,7 +2,7 @@
  * What every command reads from its command line: files (regular, of a sane size, or '-' for
  * standard input) and numbers (plain decimals).
  */
-import { fileErrorWords, fileTooLarge } from '../engine/phrasebook/files';
+import { NOT_A_REGULAR_FILE, fileErrorWords, fileTooLarge } from '../engine/phrasebook/files';
 import { readFileSync, readSync, statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '../engine/limits';
 import { printErr } from './terminal';
@@ -56,7 +56,7 @@ export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
     return withoutBom(Buffer.concat(chunks).toString('utf8'));
   }
   const st = statSync(file);
-  if (!st.isFile()) throw new Error('not a regular file');
+  if (!st.isFile()) throw new Error(NOT_A_REGULAR_FILE);
   if (st.size > maxBytes) throw tooBig(st.size, maxBytes);
   return withoutBom(readFileSync(file, 'utf8'));
 }

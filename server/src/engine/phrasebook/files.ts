@@ -5,6 +5,9 @@ export function fileTooLarge(bytes: number, max: number): string {
   return `${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${max / 1e6} MB`;
 }
 
+/** A path that names something other than a file (a device, a socket): "dab: FILE: not a regular file". */
+export const NOT_A_REGULAR_FILE = 'not a regular file';
+
 /** Why a file cannot be used, from the error the system gave: "no such file", "permission denied", … */
 export function fileErrorWords(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
