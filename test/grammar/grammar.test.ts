@@ -222,6 +222,28 @@ test('grammar: littlegolem turn strings', async () => {
   hasScope(m, ']', 'punctuation.section.turn.end.dab');
 });
 
+test('grammar: SGF properties, their values over lines, and SGF turns', async () => {
+  const [, m, c, next] = await tokenize(
+    'game\n  moves (;FF[4]C[a comment\nover two lines];B[haa]C[x \\] y];W[hab])\ngame "b"',
+  );
+  hasScope(m, 'FF', 'entity.name.tag.property.sgf.dab');
+  hasScope(m, '4', 'comment.block.property.sgf.dab');
+  hasScope(m, 'a comment', 'comment.block.property.sgf.dab');
+  hasScope(c, 'over two lines', 'comment.block.property.sgf.dab');
+  hasScope(c, ']', 'punctuation.section.property.end.dab');
+  hasScope(c, 'B', 'variable.other.player.littlegolem.dab');
+  hasScope(c, 'haa', 'support.constant.move.littlegolem.dab');
+  hasScope(c, '\\]', 'constant.character.escape.dab');
+  hasScope(c, ' y', 'comment.block.property.sgf.dab');
+  hasScope(c, 'W', 'variable.other.player.littlegolem.dab');
+  hasScope(c, 'hab', 'support.constant.move.littlegolem.dab');
+  hasScope(next, 'game', 'keyword.other.entry.game.dab');
+  // An unclosed value ends before the next entry header, as the reader has it.
+  const [, open, header] = await tokenize('game\n  moves ;b[haa]C[never closed\ngame "b"');
+  hasScope(open, 'never closed', 'comment.block.property.sgf.dab');
+  hasScope(header, 'game', 'keyword.other.entry.game.dab');
+});
+
 test('grammar: lines field and malformed move tokens', async () => {
   const [, l, bad] = await tokenize('position\n  lines a1-b1 c2-c3\n  moves a1-b1 zz9 a1-');
   hasScope(l, 'lines', 'keyword.other.field.lines.dab');

@@ -386,10 +386,53 @@ test("SGF's B[…] and W[…] are the two players' turns; other properties' valu
       ['a2-b2', 1],
     ],
   );
-  const cut = readDab('game\n  size 3x3\n  moves ;b[haa]C[two\n  words];r[hab]\n');
+});
+
+test("an SGF property's value may run over lines; C[…] is its node's move comment", () => {
+  // A comment over three lines, with a move, parentheses, '[' and ';' after an escaped ']', and a
+  // header word: all part of the value, as SGF has it.
+  const doc = readDab(
+    'game\n  size 3x3\n  moves (;FF[4]C[about\ngame (a1-b1) \\];x[y\nend]PB[x]\n;B[haa]C[good\n  move]C[!];W[hab])\n',
+  );
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [
+      ['information', 'bad-turn', R(2, 10, 2, 15)],
+      ['information', 'bad-turn', R(4, 4, 4, 9)],
+    ],
+  );
+  assert.deepEqual(
+    doc.models[0].plies.map((m) => [m.name, m.player, m.comment]),
+    [
+      ['a1-b1', 0, 'good move !'],
+      ['b1-c1', 1, null],
+    ],
+  );
+  const first = doc.entries[0].moves!.moves[0];
+  assert.deepEqual(first.commentRange, R(5, 7, 6, 11));
+  assert.deepEqual(
+    doc.entries[0].moves!.comments.map((c) => c.text),
+    ['about game (a1-b1) ];x[y end', 'good move', '!'],
+  );
+  // A turn inside a value over lines is most likely a forgotten ']': a warning says so.
+  const cut = readDab('game\n  size 3x3\n  moves ;b[haa]C[two\n  words;r[hab]\n');
+  assert.deepEqual(
+    cut.diagnostics.map((d) => [d.severity, d.code, d.range]),
+    [['warning', 'bad-turn', R(2, 15, 3, 14)]],
+  );
   assert.match(
-    cut.diagnostics.find((d) => d.code === 'bad-turn' && d.severity === 'error')!.message,
-    /ends on its line/,
+    cut.diagnostics[0].message,
+    /if a '\]' is missing before it, the moves after it are read as part of the value/,
+  );
+  // Never past the next entry header: unterminated on its line, and the next entry is read.
+  const open = readDab('game\n  size 3x3\n  moves ;b[haa]C[never closed\ngame\n  size 2x2\n  moves a1-b1 [x]\n');
+  assert.deepEqual(
+    open.diagnostics.filter((d) => d.severity === 'error' && d.range.line < 3).map((d) => [d.code, d.range, d.message]),
+    [['bad-turn', R(2, 15, 2, 29), "unterminated property 'C[': add ']'"]],
+  );
+  assert.deepEqual(
+    open.models.map((m) => m.plies.map((p) => p.name)),
+    [['a1-b1'], ['a1-b1']],
   );
 });
 

@@ -11,6 +11,8 @@ import type { RawToken } from './tokens';
 import { MAX_VARIATION_DEPTH } from '../limits';
 
 const GLYPHS = new Set(['!', '?', '!!', '??', '!?', '?!']);
+/** The letter of a turn's bracket: littlegolem's b and r, SGF's B and W (the lexer reads other properties whole). */
+const TURN_WORD = /^[bBrRwW]$/;
 
 /** An open parenthesis: SGF wrapping (ignored), or a variation being read. */
 interface Group {
@@ -68,6 +70,8 @@ class MovesReader {
   private readonly groups: Group[] = [];
   /** Whether the last token (comments aside) closed an SGF tree or branch. */
   private sgfJustClosed = false;
+  /** The last move of the turn in the current SGF node (`;B[haa]`), which its C[…] comments on. */
+  private nodeMove: MoveToken | null = null;
 
   constructor(
     private readonly report: Report,
@@ -94,6 +98,12 @@ class MovesReader {
           a.comment = a.comment === null ? t.text : `${a.comment} ${t.text}`;
           a.commentRange = a.commentRange === null ? t.range : span(a.commentRange, t.range);
         }
+        k++;
+        continue;
+      }
+      if (t.type !== 'property') this.nodeMove = null;
+      if (t.type === 'property') {
+        this.property(t);
         k++;
         continue;
       }
@@ -144,7 +154,7 @@ class MovesReader {
         nx.text === '[' &&
         nx.range.line === t.range.line &&
         nx.range.character === t.range.endCharacter &&
-        /^[A-Za-z]+$/.test(t.text)
+        TURN_WORD.test(t.text)
       ) {
         k = this.turn(toks, k);
         continue;
@@ -293,35 +303,28 @@ class MovesReader {
     return m;
   }
 
-  /** A littlegolem property `x[...]` whose letter is at `k`; returns the index after it. */
+  /**
+   * A turn `b[...]` (littlegolem's b and r, SGF's B and W) whose letter is at `k`; returns the index
+   * after it. (Other properties come from the lexer whole, as 'property' tokens.)
+   */
   private turn(toks: RawToken[], k: number): number {
     const f = this.f;
     const t = toks[k];
     const nx = toks[k + 1];
     // SGF's B and W are the first and second player's turns, as littlegolem's b and r (found by an audit)
     const letter = t.text.toLowerCase() === 'w' ? 'r' : t.text.toLowerCase();
-    const isTurn = letter === 'b' || letter === 'r';
-    // Collect to ']' on the same line. Any other property than a turn (a comment C[…], a player's
-    // name) may hold ';', '[' and an escaped '\]' in its value, as SGF allows: skipped to its end.
+    // Collect to ']' on the same line.
     let m = k + 2;
     const inner: RawToken[] = [];
     let closed: RawToken | null = null;
     while (m < toks.length && toks[m].range.line === t.range.line) {
       const x = toks[m];
-      const prev = m > k + 2 ? toks[m - 1] : null;
-      const escaped =
-        !isTurn &&
-        prev !== null &&
-        prev.type === 'word' &&
-        prev.text.endsWith('\\') &&
-        prev.range.endLine === x.range.line &&
-        prev.range.endCharacter === x.range.character;
-      if (x.type === 'punct' && x.text === ']' && !escaped) {
+      if (x.type === 'punct' && x.text === ']') {
         closed = x;
         m++;
         break;
       }
-      if (isTurn && x.type === 'punct' && (x.text === '[' || x.text === ';')) break;
+      if (x.type === 'punct' && (x.text === '[' || x.text === ';')) break;
       inner.push(x);
       m++;
     }
@@ -329,26 +332,14 @@ class MovesReader {
       ? span(t.range, closed.range)
       : span(t.range, inner.length ? inner[inner.length - 1].range : nx.range);
     this.attach = null;
-    if (!closed)
-      this.report(
-        'error',
-        whole,
-        'bad-turn',
-        isTurn
-          ? `unterminated turn '${t.text}[': add ']'`
-          : `unterminated property '${t.text}[': add ']' (a property's value ends on its line)`,
-      );
-    if (this.depth > 0 && isTurn) {
+    if (!closed) this.report('error', whole, 'bad-turn', `unterminated turn '${t.text}[': add ']'`);
+    if (this.depth > 0) {
       this.report(
         'error',
         whole,
         'bad-variation',
         'a littlegolem turn cannot stand in a variation: write its moves, e.g. (hab vac)',
       );
-      return m;
-    }
-    if (!isTurn) {
-      this.report('information', whole, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
       return m;
     }
     const turn: LittlegolemTurn = { player: letter === 'b' ? 0 : 1, letter: t.text, range: whole, moves: [] };
@@ -377,7 +368,36 @@ class MovesReader {
     }
     if (closed && !inner.some((x) => x.type !== 'comment'))
       this.report('error', whole, 'bad-turn', 'empty turn: a littlegolem turn holds at least one move');
+    if (turn.moves.length) this.nodeMove = f.moves[turn.moves[turn.moves.length - 1]];
     return m;
+  }
+
+  /**
+   * An SGF property other than a turn (from the lexer, its value possibly over several lines): SGF's
+   * comment C[…] is kept as the comment of its node's move (`;B[haa]C[good]`), as a brace comment
+   * after the move would be; any other property (FF[4], PB[name], SZ[5]…) is ignored with a note.
+   */
+  private property(t: RawToken): void {
+    if (t.unterminated) this.report('error', t.range, 'bad-turn', `unterminated property '${t.text}[': add ']'`);
+    else if (t.range.endLine > t.range.line && /;\s*[bBrRwW]\[/.test(t.value ?? ''))
+      // a value over several lines with a turn in it: most likely a forgotten ']' that swallowed moves
+      this.report(
+        'warning',
+        t.range,
+        'bad-turn',
+        `the value of '${t.text}[' runs over several lines and holds a turn (';b[…'): if a ']' is missing before it, the moves after it are read as part of the value`,
+      );
+    if (t.text === 'C' && !t.unterminated) {
+      const text = t.value ?? '';
+      this.f.comments.push({ text, range: t.range });
+      const m = this.nodeMove;
+      if (m && text) {
+        m.comment = m.comment === null ? text : `${m.comment} ${text}`;
+        m.commentRange = m.commentRange === null ? t.range : span(m.commentRange, t.range);
+      }
+      return;
+    }
+    this.report('information', t.range, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
   }
 
   /** A word of the move list: an optional move number, a move (or glued codes), an optional glyph. */

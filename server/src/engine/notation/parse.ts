@@ -300,7 +300,7 @@ class Parser {
       keyword: word,
       keywordRange: range(i, f, i, f + word.length),
       headRange: range(i, f, i, after),
-      sink: newSink(),
+      sink: newSink(name === 'moves'),
     };
     return this.field;
   }

@@ -7,21 +7,54 @@ import type { Range } from './ast';
 import { collapse, isSpace, range, trimmedEnd, type Report } from './text';
 
 export interface RawToken {
-  type: 'word' | 'string' | 'comment' | 'punct';
-  /** Raw text (for strings: without the quotes, unescaped; for comments: inner text, whitespace collapsed). */
+  type: 'word' | 'string' | 'comment' | 'punct' | 'property';
+  /**
+   * Raw text (for strings: without the quotes, unescaped; for comments: inner text, whitespace
+   * collapsed; for properties: the property's name).
+   */
   text: string;
+  /** A property's value: SGF escapes resolved, lines joined by a space, whitespace collapsed. */
+  value?: string;
   range: Range;
   unterminated?: boolean;
 }
 
-/** Where the tokens of one field go, with a brace comment still open at the end of a line. */
+/** Where the tokens of one field go, with a brace comment or a property value still open at the end of a line. */
 export interface Sink {
   tokens: RawToken[];
   brace: { line: number; character: number; parts: string[] } | null;
+  /**
+   * Whether SGF properties are read here (the moves field): a name of letters glued to '[', other
+   * than a turn's b, r, B or W, whose value runs to the first unescaped ']', over lines if need be.
+   */
+  sgf: boolean;
+  prop: { line: number; character: number; name: string; parts: string[] } | null;
 }
 
-export function newSink(): Sink {
-  return { tokens: [], brace: null };
+export function newSink(sgf = false): Sink {
+  return { tokens: [], brace: null, sgf, prop: null };
+}
+
+/** The letters of a turn's bracket (littlegolem's b and r, SGF's B and W): read as turns, not properties. */
+const TURN_LETTERS = new Set(['b', 'r', 'w']);
+
+/**
+ * The end of an SGF property value on `text` from `c`: the index of the first ']' not escaped by a
+ * backslash, or -1. (SGF: a backslash escapes the character after it; one at the end of a line
+ * joins the lines.)
+ */
+function propertyEnd(text: string, c: number): number {
+  for (let k = c; k < text.length; k++) {
+    const ch = text[k];
+    if (ch === '\\') k++;
+    else if (ch === ']') return k;
+  }
+  return -1;
+}
+
+/** An SGF value's escapes resolved: a backslash and the character after it stand for that character. */
+function unescapeProperty(s: string): string {
+  return s.replace(/\\(.?)/g, '$1');
 }
 
 /**
@@ -70,6 +103,8 @@ export class Lexer {
   private readonly nextClose: Int32Array;
   /** For each line: the next line strictly after it that is an entry header (n when none). */
   private readonly nextStrictHeader: Int32Array;
+  /** For each line: the next line strictly after it holding a ']' (n when none). */
+  private readonly nextBracket: Int32Array;
 
   constructor(
     private readonly lines: string[],
@@ -78,22 +113,47 @@ export class Lexer {
     const n = lines.length;
     this.nextClose = new Int32Array(n);
     this.nextStrictHeader = new Int32Array(n);
+    this.nextBracket = new Int32Array(n);
     let close = n,
-      header = n;
+      header = n,
+      bracket = n;
     for (let i = n - 1; i >= 0; i--) {
       this.nextClose[i] = close;
       this.nextStrictHeader[i] = header;
+      this.nextBracket[i] = bracket;
       const l = lines[i];
       if (l.indexOf('}') >= 0) close = i;
+      if (l.indexOf(']') >= 0) bracket = i;
       if (STRICT_HEADER.test(l)) header = i; // linear: the pattern cannot backtrack
     }
   }
 
-  /** Tokenize `text` of line `ln` from `from`; returns true when a brace comment stays open into the next line. */
+  /**
+   * Tokenize `text` of line `ln` from `from`; returns true when a brace comment or a property value
+   * stays open into the next line.
+   */
   lex(text: string, ln: number, from: number, sink: Sink): boolean {
     let c = from;
     const n = text.length;
     while (c < n) {
+      if (sink.prop) {
+        const close = propertyEnd(text, c);
+        sink.prop.parts.push(text.slice(c, close < 0 ? n : close));
+        if (close < 0) {
+          c = n;
+          break;
+        }
+        const p = sink.prop;
+        sink.tokens.push({
+          type: 'property',
+          text: p.name,
+          value: collapse(unescapeProperty(p.parts.join(' '))),
+          range: range(p.line, p.character, ln, close + 1),
+        });
+        sink.prop = null;
+        c = close + 1;
+        continue;
+      }
       if (sink.brace) {
         const close = text.indexOf('}', c);
         if (close < 0) {
@@ -138,8 +198,32 @@ export class Lexer {
       }
       let k = c + 1;
       while (k < n && WORD_STOP[text.charCodeAt(k)] === 0) k++;
-      sink.tokens.push({ type: 'word', text: text.slice(c, k), range: range(ln, c, ln, k) });
+      const word = text.slice(c, k);
+      if (sink.sgf && text[k] === '[' && /^[A-Za-z]+$/.test(word) && !TURN_LETTERS.has(word.toLowerCase())) {
+        sink.prop = { line: ln, character: c, name: word, parts: [] };
+        c = k + 1;
+        continue;
+      }
+      sink.tokens.push({ type: 'word', text: word, range: range(ln, c, ln, k) });
       c = k;
+    }
+    if (sink.prop) {
+      const p = sink.prop;
+      // Carry the value on when a ']' comes on a later line before the next header, as SGF allows.
+      if (this.nextBracket[ln] < this.nextStrictHeader[ln] && this.nextBracket[ln] < this.lines.length) return true;
+      sink.tokens.push({
+        type: 'property',
+        text: p.name,
+        value: collapse(unescapeProperty(p.parts.join(' '))),
+        range: range(
+          p.line,
+          p.character,
+          ln,
+          ln === p.line ? Math.max(trimmedEnd(text), p.character + 1) : text.length,
+        ),
+        unterminated: true,
+      });
+      sink.prop = null;
     }
     if (sink.brace) {
       const b = sink.brace;
