@@ -50,6 +50,8 @@ test('a mistake inside a variation is diagnosed, hovered and hinted like one in 
   assert.match(h.contents.value, /16\. Bob: a2-b2\?\*\* — gives away 6 boxes and changes the result/);
   assert.match(h.contents.value, /In a variation instead of move 15: Alice gives away 0 boxes, Bob 6 boxes\./);
   assert.match(h.contents.value, /Alice to move: Alice wins the rest by 3/);
+  // the annotator's comment on the move, under the engine's verdict
+  assert.match(h.contents.value, /\n\n\*Comment:\* gives the chain back\n/);
 
   const hints: any[] = await client.request('textDocument/inlayHint', {
     textDocument: { uri },
@@ -80,4 +82,26 @@ test('variations are listed in the outline under their entry, nested, and folded
     folds.some((f) => f.startLine === first && f.endLine === first + 1),
     JSON.stringify(folds),
   );
+});
+
+test("an SGF comment C[…] over lines is its move's comment in the hover, escaped", async () => {
+  const sgf =
+    'game "sgf"\n  size 2x2\n  moves (;FF[4]C[a record\nwith notes]\n;B[haa]C[a *quiet*\n  start <b>];W[hab])\n';
+  const uri = client.open('sgf.dab', sgf);
+  const d = await client.waitForDiagnostics(uri, () => true, 60000);
+  assert.deepEqual(
+    d.diagnostics.map((x) => [x.code, x.severity]),
+    [['bad-turn', 3]],
+  );
+  const h = await client.request('textDocument/hover', {
+    textDocument: { uri },
+    position: { line: 4, character: 5 },
+  });
+  assert.match(h.contents.value, /^\*\*1\. /);
+  assert.match(h.contents.value, /\n\n\*Comment:\* a \\\*quiet\\\* start &lt;b&gt;\n/);
+  const other = await client.request('textDocument/hover', {
+    textDocument: { uri },
+    position: { line: 5, character: 16 },
+  });
+  assert.doesNotMatch(other.contents.value, /Comment:/);
 });

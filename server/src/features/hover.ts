@@ -1,10 +1,11 @@
 /**
- * Hover: the value in words of the entry, component list, move or play step under the cursor. The
+ * Hover: the value in words of the entry, component list, move (with its comment) or play step under the cursor. The
  * sentences come from the phrasebook (server/src/engine/phrasebook); this module lays them out in
  * Markdown and escapes the text that comes from the file.
  */
 import type { Hover, Position } from 'vscode-languageserver';
 import { rangeContains } from '../engine/notation';
+import { clip } from '../engine/notation/text';
 import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyzeDocument';
 import {
   MOVES_BY_VALUE,
@@ -16,6 +17,7 @@ import {
   componentsLine,
   endgameLine,
   inVariation,
+  moveCommentLine,
   moveValueGroupLabel,
   moverLine,
   reviewLine,
@@ -44,6 +46,9 @@ import {
 import { afterMove, entryAt, escapeMarkdown, lineMoveAt, linePositionAt, toLspRange } from './convert';
 import { isVariation } from './cursorLine';
 
+/** A move's comment is shown up to this many characters (a file may hold any length). */
+const MAX_HOVER_COMMENT = 2000;
+
 export function hover(report: DocumentReport, pos: Position): Hover | null {
   const entry = entryAt(report, pos.line);
   if (!entry) return null;
@@ -54,6 +59,7 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
   if (at) {
     const { line, move } = at;
     md.push(moveSummary(entry, move));
+    if (move.comment) md.push('', moveCommentLine(escapeMarkdown(clip(move.comment, MAX_HOVER_COMMENT))));
     if (isVariation(line)) md.push('', inVariation(escapeMarkdown(variationSummary(line, entry.players))));
     md.push('', '---', '', `**${afterMoveHeading(escapeMarkdown(move.move))}**`, '');
     md.push(...positionLines(entry, afterMove(line, move)));

@@ -176,6 +176,11 @@ export function inVariation(summary: string): string {
   return `In a variation ${summary}.`;
 }
 
+/** The annotator's comment on a move, as written in the file (`{…}` or SGF's `C[…]`); Markdown, already escaped. */
+export function moveCommentLine(comment: string): string {
+  return `*Comment:* ${comment}`;
+}
+
 /** The heading of the position a move leaves: "After a1-b1:". */
 export function afterMoveHeading(move: string): string {
   return `After ${move}:`;
