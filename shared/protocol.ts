@@ -154,6 +154,8 @@ export interface BoardView {
   drawn: BoardViewLine[];
   /** The line drawn by the last move, if any (also in `drawn`). */
   lastMove?: BoardViewLine;
+  /** The annotator's comment on the last move, as written in the file (`{…}` or SGF's `C[…]`), cut at 2,000 characters. */
+  lastMoveComment?: string;
   /** Completed boxes: lower-left dot and owner (0, 1) or null when unknown. */
   boxes: { at: DotXY; owner: 0 | 1 | null }[];
   /** Chains and loops of a loony endgame, each with its boxes (lower-left dots). */

@@ -26,6 +26,7 @@ const kindEl = $('kind');
 const scoreEl = $('score');
 const moverEl = $('mover');
 const valueEl = $('value');
+const commentEl = $('comment');
 const boardEl = $('board');
 const legendEl = $('legend');
 const lineInfoEl = $('line-info');
@@ -72,6 +73,8 @@ function render(): void {
     pvBox.hidden = true;
     playOutBox.hidden = true;
     lineInfoEl.textContent = '';
+    commentEl.textContent = '';
+    commentEl.hidden = true;
     statusEl.textContent = emptyEl.textContent;
     return;
   }
@@ -82,6 +85,9 @@ function render(): void {
   scoreEl.textContent = scoreLine(view);
   moverEl.textContent = moverLine(view);
   valueEl.textContent = view.valueText || (view.value === null ? 'value unknown' : '');
+  // the annotator's comment on the move that led here (text from the file: textContent only)
+  commentEl.textContent = typeof view.lastMoveComment === 'string' ? view.lastMoveComment : '';
+  commentEl.hidden = !commentEl.textContent;
   // Proofs land in the background and the view is sent again: redraw the board only when what it
   // shows changed (the graph changes more often), and keep the focused line focused.
   const boardKey = JSON.stringify({ ...view, graph: undefined, pvStep });

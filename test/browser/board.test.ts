@@ -446,7 +446,11 @@ test(
   { skip: skip ? 'DAB_SKIP_BROWSER=1' : false },
   async () => {
     const { page, dialogs, errors, csp } = await webviewPage();
-    const view = { ...midGame(), entryTitle: '<img src=x onerror=alert(1)>' };
+    const view = {
+      ...midGame(),
+      entryTitle: '<img src=x onerror=alert(1)>',
+      lastMoveComment: '<img src=q onerror=alert(6)> a *quiet* move',
+    };
     await page.evaluate(
       (v) =>
         window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 5, character: 2 } }, '*'),
@@ -458,6 +462,8 @@ test(
       score: document.getElementById('score')!.textContent,
       mover: document.getElementById('mover')!.textContent,
       value: document.getElementById('value')!.textContent,
+      comment: document.getElementById('comment')!.textContent,
+      commentShown: getComputedStyle(document.getElementById('comment')!).display !== 'none',
       ply: document.getElementById('ply')!.textContent,
       navHidden: (document.getElementById('nav') as HTMLElement).hidden,
       graphPoints: document.querySelectorAll('#graph .point').length,
@@ -471,6 +477,8 @@ test(
     assert.equal(shown.mover, 'Bob to move');
     assert.equal(shown.value, 'Bob to move wins the rest by 2 (final 5-4)');
     assert.equal(shown.ply, 'move 11 of 14');
+    assert.equal(shown.comment, '<img src=q onerror=alert(6)> a *quiet* move', 'the comment shows as text');
+    assert.equal(shown.commentShown, true);
     assert.equal(shown.navHidden, false);
     assert.equal(shown.graphPoints, 5);
     assert.equal(shown.imgs, 0);
@@ -499,6 +507,15 @@ test(
     assert.ok(!svg.includes('<img'), 'no raw img in the export');
     assert.ok(!/class=/.test(svg), 'the export carries colours, not classes');
     assert.ok(/stroke-dasharray="[^"n]*\d/.test(svg), 'dashed best moves survive the export');
+
+    // a move without a comment hides the box
+    await page.evaluate(
+      (v) =>
+        window.postMessage({ type: 'view', view: v, uri: 'file:///x.dab', position: { line: 5, character: 8 } }, '*'),
+      { ...view, lastMoveComment: undefined, ply: 12 },
+    );
+    await page.waitForFunction(() => (document.getElementById('comment') as HTMLElement).hidden);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('comment')!).display), 'none');
 
     await page.evaluate(() => window.postMessage({ type: 'empty', message: 'Place the cursor in an entry' }, '*'));
     await page.waitForFunction(() => document.body.classList.contains('is-empty'));

@@ -104,4 +104,20 @@ test("an SGF comment C[…] over lines is its move's comment in the hover, escap
     position: { line: 5, character: 16 },
   });
   assert.doesNotMatch(other.contents.value, /Comment:/);
+  // the board view carries the comment of the move that led to its position, as text
+  const after1 = await client.request('dab/boardView', { uri, position: { line: 4, character: 5 }, ply: 1 });
+  assert.equal(after1.lastMoveComment, 'a *quiet* start <b>');
+  const after2 = await client.request('dab/boardView', { uri, position: { line: 4, character: 5 }, ply: 2 });
+  assert.equal(after2.lastMoveComment, undefined);
+});
+
+test('the board view inside a variation carries the comment of its move', async () => {
+  const uri = client.open('variations-board.dab', text);
+  const row = lineOf('a2-b2? {gives the chain back}');
+  const v = await client.request('dab/boardView', {
+    uri,
+    position: { line: row, character: lines[row].indexOf('a2-b2?') + 1 },
+  });
+  assert.ok(v.variation, 'the board shows the variation');
+  assert.equal(v.lastMoveComment, 'gives the chain back');
 });

@@ -1,6 +1,7 @@
 /** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
-import type { DocumentReport, EntryReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import { clip } from '../engine/notation/text';
 import { boardValueText, lineInWords, shortText } from '../engine/phrasebook';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import type { Evaluation } from '../engine/analysis/evaluation';
@@ -40,11 +41,15 @@ export function boardView(
     params.ply !== undefined
       ? entry.positions[Math.max(0, Math.min(params.ply, entry.positions.length - 1))]
       : positionAt(entry, params.position.line, params.position.character);
-  const last = p && p.ply > 0 ? entry.moves[p.ply - 1]?.move : undefined;
+  const last = p && p.ply > 0 ? entry.moves[p.ply - 1] : undefined;
   return p ? viewOf(entry, p, known, last) : null;
 }
 
-function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, lastName?: string): BoardView {
+/** A move's comment is sent up to this many characters (a file may hold any length). */
+const MAX_COMMENT = 2000;
+
+function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, last?: MoveReport): BoardView {
+  const lastName = last?.move;
   // names and title as the picture shows them (names are repeated in every line's words), cut from
   // what the file says (the picture isolates right-to-left text itself: render/board.ts)
   const names = full.model.players;
@@ -60,6 +65,7 @@ function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, lastNa
     ply: p.ply,
     plyCount: entry.moves.length,
     valueText: boardValueText(entry, p),
+    ...(last?.comment ? { lastMoveComment: clip(last.comment, MAX_COMMENT) } : {}),
     moveRanges: entry.moves.map((m) => ({
       line: m.range.line,
       character: m.range.character,

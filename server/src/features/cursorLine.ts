@@ -3,7 +3,7 @@
  * line; and the position shown there (after the last of that line's moves at or before the cursor).
  * The board view draws it and a click on the board plays on from it.
  */
-import type { EntryReport, LineReport, PositionReport, VariationReport } from '../engine/analysis/analyzeDocument';
+import type { EntryReport, LineReport, MoveReport, PositionReport, VariationReport } from '../engine/analysis/analyzeDocument';
 import { rangeContains } from '../engine/notation';
 
 export function lineAt(entry: EntryReport, line: number, character: number): LineReport {
@@ -45,9 +45,9 @@ export function parentLine(entry: EntryReport, v: VariationReport): LineReport {
  * The move that reached ply `ply` along `l` (a variation: through the lines it branches from, as
  * played), or undefined at the entry's start.
  */
-export function moveToPly(entry: EntryReport, l: LineReport, ply: number): string | undefined {
+export function moveToPly(entry: EntryReport, l: LineReport, ply: number): MoveReport | undefined {
   for (let cur = l; ; cur = parentLine(entry, cur)) {
-    if (ply > cur.startPly) return cur.moves[ply - cur.startPly - 1]?.move;
+    if (ply > cur.startPly) return cur.moves[ply - cur.startPly - 1];
     if (!isVariation(cur)) return undefined;
   }
 }
