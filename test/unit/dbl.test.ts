@@ -155,6 +155,13 @@ test('dbl: a title keeps to one line, repeats are warned about 20 at a time, lon
   assert.equal(rep[20].range.line, 22, 'on the first row not listed');
   const long = readDbl('5,5\n(0,0)-(99999999999,0)\n').diagnostics;
   assert.match(long[0].message, /a column number of at most 6 digits/);
+  // leading zeros are no digits, in the rows as in the size line (found by an audit: 400 of them
+  // were "at most 6 digits, found '0'")
+  const zeros = readDbl(`${'0'.repeat(400)}2,2\n(${'0'.repeat(400)}1, 0) - (2, 000)\n(0,0)-(0,0000001)\n`);
+  assert.deepEqual(zeros.diagnostics, []);
+  assert.deepEqual([zeros.width, zeros.height, zeros.lines.length], [2, 2, 2]);
+  assert.equal(dblToDab(zeros, 'z')!.text, 'game "z"\n  size 2x2\n  moves b3-c3 a2-a3\n');
+  assert.match(readDbl('5,5\n(0,0)-(0001234567,0)\n').diagnostics[0].message, /at most 6 digits/);
   const r = spawnSync(process.execPath, ['bin/dab.js', 'import', '-'], {
     encoding: 'utf8',
     input: '1,1\n(0,0)-(1,0)\n',

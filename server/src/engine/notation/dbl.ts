@@ -186,12 +186,15 @@ function readRow(row: string, ln: number, g: BoardGeometry, report: Report): Dbl
     skip();
     const s = c;
     while (c < row.length && row[c] >= '0' && row[c] <= '9') c++;
-    if (c === s || c - s > MAX_DIGITS) {
-      tooLong = c - s > MAX_DIGITS;
+    // leading zeros are no digits of the number (as in the size line: 007 is 7)
+    let first = s;
+    while (first < c - 1 && row[first] === '0') first++;
+    if (c === s || c - first > MAX_DIGITS) {
+      tooLong = c - first > MAX_DIGITS;
       if (tooLong) c = s;
       return undefined;
     }
-    return Number(row.slice(s, c));
+    return Number(row.slice(first, c));
   };
   const what = (name: string) => (tooLong ? `${name} of at most ${MAX_DIGITS} digits` : name);
   const dot = (): { x: number; y: number; range: Range } | undefined => {
