@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES, MAX_SOLVER_THREADS } from '../../server/src/engine/limits';
+import { CLI_MAX_POSITIONS, MAX_FILE_BYTES, MAX_SOLVER_THREADS } from '../../server/src/engine/limits';
 import { MAX_TABLE_MB } from '../../server/src/engine/solver';
 
 const dab = (...args: string[]) =>
@@ -283,6 +283,31 @@ test('cli: contradictory, repeated or misplaced options are refused; a clamped n
     assert.equal(r.status, 2, flag);
     assert.match(r.stderr, new RegExp(`^dab render: ${flag} given twice`));
   }
+});
+
+test('cli: check fails a file whose entries over the per-file bound were not checked, and says how many', () => {
+  // 19,300 complete 2x2 games (13 positions each) pass CLI_MAX_POSITIONS; the entries after, one
+  // with an illegal move, are left out: not a pass, whatever they hold
+  const dir = mkdtempSync(join(tmpdir(), 'dab-bound-'));
+  const game = 'game\n  size 2x2\n  moves a1-b1 b1-c1 a3-b3 b3-c3 a1-a2 c1-c2 a2-a3 c2-c3 a2-b2 b1-b2 b2-b3 b2-c2\n';
+  const count = Math.ceil(CLI_MAX_POSITIONS / 13) + 50;
+  writeFileSync(join(dir, 'many.dab'), game.repeat(count) + 'game "bad"\n  size 2x2\n  moves a1-b1 a1-b1\n');
+  const r = dab('check', '--no-search', '--no-store', join(dir, 'many.dab'));
+  assert.equal(r.status, 1, r.stderr);
+  const left = r.stdout.match(/This entry and the (\d+) entries after it are not analysed by dab/);
+  assert.ok(left, r.stdout.slice(-2000));
+  assert.match(
+    r.stdout,
+    new RegExp(
+      `many\\.dab: ${count + 1} entries \\(${Number(left[1]) + 1} not checked: over the bound\\), 0 errors\\n$`,
+    ),
+  );
+  // the same games under the bound pass
+  writeFileSync(join(dir, 'few.dab'), game.repeat(100));
+  const ok = dab('check', '--no-search', '--no-store', join(dir, 'few.dab'));
+  assert.equal(ok.status, 0, ok.stdout);
+  assert.match(ok.stdout, /few\.dab: 100 entries, 0 errors\n$/);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('cli: check --json holds the moves over --max-loss, as check prints them', () => {

@@ -54,7 +54,8 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
         out.push(`${file}:${p.range.line + 1}:${p.range.character + 1}: error: ${p.message} [max-loss]`);
       }
     }
-    out.push(`${file}: ${checkTally(report.entries.length, errors)}`);
+    const notChecked = report.entries.filter((e) => e.model.leftOut).length;
+    out.push(`${file}: ${checkTally(report.entries.length, errors, notChecked)}`);
     return out.join('\n') + '\n';
   }
   if (report.diagnostics.length) out.push('');

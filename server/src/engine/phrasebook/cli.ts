@@ -225,9 +225,13 @@ export function entryHeading(kind: string, title: string | null, line: number): 
   return `${entryName(kind, title)} (line ${line + 1})`;
 }
 
-/** `dab check`'s last line for a file: "3 entries, 1 error". */
-export function checkTally(entries: number, errors: number): string {
-  return `${plural(entries, 'entry', 'entries')}, ${plural(errors, 'error')}`;
+/**
+ * `dab check`'s last line for a file: "3 entries, 1 error", or "3 entries (1 not checked: over the
+ * bound), 0 errors" when the per-file bound left entries out (the run then fails).
+ */
+export function checkTally(entries: number, errors: number, notChecked = 0): string {
+  const left = notChecked > 0 ? ` (${notChecked} not checked: over the bound)` : '';
+  return `${plural(entries, 'entry', 'entries')}${left}, ${plural(errors, 'error')}`;
 }
 
 /** The start position of an entry: "start: Alice to move: …". */
