@@ -17,7 +17,8 @@ import {
 } from '../../server/src/engine/phrasebook';
 import { unprovenReasonWords } from '../../server/src/engine/phrasebook/proofs';
 import { searchLimitReached } from '../../server/src/engine/phrasebook/search';
-import { reviewSummary } from '../../server/src/engine/phrasebook/moves';
+import { reviewSummary, wrongValueBoundsMessage } from '../../server/src/engine/phrasebook/moves';
+import type { PositionReport } from '../../server/src/engine/analysis/analyzeDocument';
 
 test('alternatives are listed one way, with one wording for the rest left out', () => {
   assert.equal(listOr([]), '');
@@ -99,4 +100,21 @@ test("the review's totals say they are sums of each move's loss (which may excee
     summary: { lost: [70, 3], lostAtLeast: [false, false], resultChanging: 1, unknownMoves: 0 },
   } as unknown as Parameters<typeof reviewSummary>[0];
   assert.equal(reviewSummary(e), "Alice's errors add up to 70 boxes, Bob's to 3 boxes; 1 result-changing error");
+});
+
+test('a wrong value claim against bounds that met says the proven value, not "between -3 and -3" (found by an audit)', () => {
+  const start = { remaining: 9, toMove: 0 } as unknown as PositionReport;
+  const players: [string, string] = ['Alice', 'Bob'];
+  assert.equal(
+    wrongValueBoundsMessage(3, start, -3, -3, players),
+    'value 3 is wrong: 9 boxes are left, and the value for Alice to move is proven to be -3',
+  );
+  assert.equal(
+    wrongValueBoundsMessage(3, start, -5, 1, players),
+    'value 3 is wrong: 9 boxes are left, and the value for Alice to move is proven to be between -5 and +1',
+  );
+  assert.equal(
+    wrongValueBoundsMessage(2, start, -9, 9, players),
+    'value 2 is wrong: 9 boxes are left, so the value for Alice to move is odd',
+  );
 });

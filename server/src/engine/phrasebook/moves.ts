@@ -24,6 +24,9 @@ export function wrongValueBoundsMessage(
   const left = `${boxes(start.remaining)} ${start.remaining === 1 ? 'is' : 'are'} left`;
   if (Math.abs(claimed - start.remaining) % 2 === 1)
     return `value ${claimed} is wrong: ${left}, so the value ${who} is ${start.remaining % 2 === 0 ? 'even' : 'odd'}`;
+  // bounds that met (proven from both sides as the proofs landed) are the value (found by an audit)
+  if (lower === upper)
+    return `value ${claimed} is wrong: ${left}, and the value ${who} is proven to be ${signed(lower)}`;
   const proven = lower > -start.remaining || upper < start.remaining ? 'is proven to be' : 'is';
   return `value ${claimed} is wrong: ${left}, and the value ${who} ${proven} between ${signed(lower)} and ${signed(upper)}`;
 }
