@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { parseDab, readDab, readDbl } from '../../server/src/engine/notation';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { MAX_DIAGNOSTICS, MAX_ENDGAME_PLAY_WORK } from '../../server/src/engine/limits';
+import { mulberry32 } from '../support/random';
 
 test('score: signs are refused, not dropped ("-3 0" is no score of 3 boxes)', () => {
   const read = (sc: string) => readDab(`game\n  size 2x2\n  score ${sc}\n`).models[0];
@@ -131,4 +132,59 @@ test('a character beyond U+FFFF (an emoji) is never cut in half by a range or a 
     assert.doesNotMatch(d.message, /[\ud800-\udbff](?![\udc00-\udfff])/);
   const long = readDab(`game\n  size 2x2\n  moves a1-b1${'🎲'.repeat(30)}\n`);
   for (const d of long.diagnostics) assert.doesNotMatch(d.message, /[\ud800-\udbff](?![\udc00-\udfff])/);
+});
+
+test('random SGF-like move lists (values over lines, escapes, turns, brackets) never throw; every range is in the text', () => {
+  const r = mulberry32(38);
+  const atoms = [
+    'C[',
+    ']',
+    '\\',
+    '\\]',
+    ';b[',
+    ';r[',
+    ';B[',
+    ';W[',
+    'haa',
+    'hab',
+    'vba',
+    '(',
+    ')',
+    '(;',
+    '{',
+    '}',
+    '\n',
+    '\n  ',
+    ' ',
+    'game\n',
+    '  moves ',
+    '  size 3x3\n',
+    'FF[4]',
+    'PB[',
+    'a1-b1',
+    '#',
+    '"',
+    '[',
+    ';',
+    '\r\n',
+    '\u{1F600}',
+  ];
+  for (let k = 0; k < 3000; k++) {
+    let s = 'game\n  size 3x3\n  moves ';
+    const len = 1 + Math.floor(r() * 60);
+    for (let i = 0; i < len; i++) s += atoms[Math.floor(r() * atoms.length)];
+    const d = readDab(s);
+    const lines = s.split(/\r\n|\r|\n/);
+    for (const x of d.diagnostics) {
+      const R = x.range;
+      const inside =
+        R.endLine < lines.length &&
+        (R.line < R.endLine || (R.line === R.endLine && R.character <= R.endCharacter)) &&
+        R.character <= lines[R.line].length &&
+        R.endCharacter <= lines[R.endLine].length;
+      assert.ok(inside, `${JSON.stringify(s)}: ${JSON.stringify(x)}`);
+      assert.doesNotMatch(x.message, /undefined|NaN|\[object/);
+    }
+    for (const m of d.models) for (const p of m.plies) assert.ok(p.comment === null || !/[\r\n]/.test(p.comment));
+  }
 });
