@@ -165,6 +165,11 @@ export interface MovesField extends FieldBase {
   turns: LittlegolemTurn[];
   /** Every brace comment of the field, including those not attached to a move. */
   comments: Token[];
+  /**
+   * SGF's PB[…] and PW[…] (first and second player; SGF's black moves first), the first of each:
+   * the players' names when the entry has no `players` field.
+   */
+  sgfPlayers: [Token | null, Token | null];
 }
 
 export interface Component {

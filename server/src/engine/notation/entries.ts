@@ -185,7 +185,7 @@ export function checkEntry(e: Entry, push: (r: Range, code: string, message: str
   }
   // Resolve tomove against the players.
   if (e.tomove && e.tomove.text !== null) {
-    const names: [string, string] = e.players?.names ?? ['A', 'B'];
+    const names = playerNames(e);
     const p = resolvePlayer(e.tomove.text, names);
     const low = e.tomove.text.toLowerCase();
     const bothInitial =
@@ -206,4 +206,14 @@ export function checkEntry(e: Entry, push: (r: Range, code: string, message: str
     }
     e.tomove.player = p;
   }
+}
+
+/**
+ * The players' names: the players field's, else those of SGF's PB[…] and PW[…] in the moves (a
+ * name not given stays A or B), else A and B.
+ */
+export function playerNames(e: Entry): [string, string] {
+  if (e.players?.names) return e.players.names;
+  const [pb, pw] = e.moves?.sgfPlayers ?? [null, null];
+  return [pb?.text ?? 'A', pw?.text ?? 'B'];
 }

@@ -18,6 +18,8 @@ import type {
   Variation,
 } from './ast';
 import { initialOf } from './names';
+import { playerNames } from './entries';
+import { clip } from './text';
 import { MAX_REPORTS_OF_A_KIND, MAX_MODEL_DIAGNOSTICS } from '../limits';
 
 export interface MoveModel {
@@ -222,10 +224,25 @@ function turnReason(plies: readonly MoveModel[], player: string): string {
     : `the move before completed no box, so the turn passed`;
 }
 
+/** SGF's PB[…] and PW[…] next to a players field are not used: a note at each. */
+function unusedSgfNames(entry: Entry, diagnostics: Diagnostic[]): void {
+  if (!entry.players?.names) return;
+  for (const t of entry.moves?.sgfPlayers ?? [])
+    if (t)
+      diag(
+        diagnostics,
+        'information',
+        t.range,
+        'bad-turn',
+        `the SGF name '${clip(t.text)}' is not used: the players field names the players`,
+      );
+}
+
 /** Build the model of one parsed entry. Never throws. */
 export function buildEntry(entry: Entry): EntryModel {
   const diagnostics: Diagnostic[] = [];
-  const players: [string, string] = entry.players?.names ?? ['A', 'B'];
+  const players = playerNames(entry);
+  unusedSgfNames(entry, diagnostics);
   const toMove: Player = entry.tomove?.player ?? 0;
   const m: EntryModel = {
     entry,

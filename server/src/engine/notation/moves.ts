@@ -77,7 +77,7 @@ class MovesReader {
     private readonly report: Report,
     base: FieldBase,
   ) {
-    this.f = { ...base, moves: [], turns: [], comments: [] };
+    this.f = { ...base, moves: [], turns: [], comments: [], sgfPlayers: [null, null] };
   }
 
   read(toks: RawToken[]): MovesField {
@@ -375,7 +375,8 @@ class MovesReader {
   /**
    * An SGF property other than a turn (from the lexer, its value possibly over several lines): SGF's
    * comment C[…] is kept as the comment of its node's move (`;B[haa]C[good]`), as a brace comment
-   * after the move would be; any other property (FF[4], PB[name], SZ[5]…) is ignored with a note.
+   * after the move would be; PB[…] and PW[…] name the players (the model uses them when the entry has
+   * no players field); any other property (FF[4], SZ[5]…) is ignored with a note.
    */
   private property(t: RawToken): void {
     if (t.unterminated) this.report('error', t.range, 'bad-turn', `unterminated property '${t.text}[': add ']'`);
@@ -395,6 +396,12 @@ class MovesReader {
         m.comment = m.comment === null ? text : `${m.comment} ${text}`;
         m.commentRange = m.commentRange === null ? t.range : span(m.commentRange, t.range);
       }
+      return;
+    }
+    const who = t.text === 'PB' ? 0 : t.text === 'PW' ? 1 : null;
+    const name = t.value?.trim() ?? '';
+    if (who !== null && name !== '' && !t.unterminated && this.f.sgfPlayers[who] === null) {
+      this.f.sgfPlayers[who] = { text: name, range: t.range };
       return;
     }
     this.report('information', t.range, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
