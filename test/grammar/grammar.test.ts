@@ -242,6 +242,13 @@ test('grammar: SGF properties, their values over lines, and SGF turns', async ()
   const [, open, header] = await tokenize('game\n  moves ;b[haa]C[never closed\ngame "b"');
   hasScope(open, 'never closed', 'comment.block.property.sgf.dab');
   hasScope(header, 'game', 'keyword.other.entry.game.dab');
+  // nor into a field line or a tag line; a header word inside a value does not end it
+  const [, , field, tag] = await tokenize('game\n  moves ;b[haa]C[never closed\n  value 0\n[Event "x"]');
+  hasScope(field, 'value', 'keyword.other.field.value.dab');
+  lacksScope(tag, '[', 'comment.block.property');
+  const [, , inside, after] = await tokenize('game\n  moves ;b[haa]C[about\ngame (a1-b1) y]\n;r[hab]');
+  hasScope(inside, 'game (a1-b1) y', 'comment.block.property.sgf.dab');
+  hasScope(after, 'hab', 'support.constant.move.littlegolem.dab');
 });
 
 test('grammar: lines field and malformed move tokens', async () => {

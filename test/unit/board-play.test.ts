@@ -190,6 +190,13 @@ test('board: a click lands after the colon of an empty moves:, and after the bra
     { text: 'game\n  size 2x2\n  moves (;b[haa];r[hab])\n', line: 'a3-b3', want: /\(;b\[haa\];r\[hab\];b\[hca\]\)$/m },
     // a variation on the last move of a bracket goes after its ']'
     { text: 'game\n  size 2x2\n  moves ;b[haa];r[hab]\n', ply: 1, line: 'a3-b3', want: /;r\[hab\] \(a3-b3\)$/m },
+    // after the SGF comment of the bracket's move, which stays that move's (found by a review)
+    {
+      text: 'game\n  size 2x2\n  moves ;B[haa]C[a good start];W[hab]\n',
+      ply: 0,
+      line: 'a3-b3',
+      want: /;B\[haa\]C\[a good start\] \(a3-b3\);W\[hab\]$/m,
+    },
   ];
   for (const c of cases) {
     const report = analyse(c.text);
@@ -205,6 +212,18 @@ test('board: a click lands after the colon of an empty moves:, and after the bra
     const played = again.entries[0].moves.map((m) => m.move);
     if (c.ply === undefined) assert.equal(played[played.length - 1], c.line, after);
   }
+  const sgf = analyse(
+    apply(
+      cases[5].text,
+      playLine(analyse(cases[5].text), { uri: 'x', position: { line: 2, character: 200 }, line: 'a3-b3', ply: 0 }),
+    ),
+  );
+  assert.equal(sgf.entries[0].moves[0].comment, 'a good start');
+  // nothing is written after an SGF value left open: it would be read into it
+  const open = analyse('game\n  size 2x2\n  moves ;b[haa]C[left open\n');
+  const none = playLine(open, { uri: 'x', position: { line: 2, character: 3 }, line: 'a3-b3' });
+  assert.equal(none.edit, undefined);
+  assert.ok(none.error, 'says why');
   // a move in the middle of a bracket cannot take a variation: said, nothing written
   const glued = analyse('game\n  size 2x2\n  moves ;b[haahba]\n');
   const mid = playLine(glued, { uri: 'x', position: { line: 2, character: 3 }, line: 'a3-b3', ply: 0 });

@@ -161,7 +161,8 @@ test('dbl: a title keeps to one line, repeats are warned about 20 at a time, lon
   assert.deepEqual(zeros.diagnostics, []);
   assert.deepEqual([zeros.width, zeros.height, zeros.lines.length], [2, 2, 2]);
   assert.equal(dblToDab(zeros, 'z')!.text, 'game "z"\n  size 2x2\n  moves b3-c3 a2-a3\n');
-  assert.match(readDbl('5,5\n(0,0)-(0001234567,0)\n').diagnostics[0].message, /at most 6 digits/);
+  assert.match(readDbl('5,5\n(0,0)-(0001234567,0)\n').diagnostics[0].message, /at most 6 digits, found '0001234567'/);
+  assert.match(long[0].message, /found '99999999999'/, 'the number is quoted, not its first digit');
   const r = spawnSync(process.execPath, ['bin/dab.js', 'import', '-'], {
     encoding: 'utf8',
     input: '1,1\n(0,0)-(1,0)\n',

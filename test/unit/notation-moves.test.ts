@@ -208,10 +208,13 @@ test('littlegolem turn string pasted as the move list', () => {
   const sgf = readDab('game\nsize 2x1\nmoves (;FF[4]PB[x]\n b[haa]r[hab]\n;b[hba];r[hbb];b[vab];r[vaavac])\n');
   assert.deepEqual(
     sgf.diagnostics.map((d) => [d.severity, d.code]),
-    [['information', 'bad-turn']],
+    [
+      ['information', 'bad-turn'],
+      ['information', 'bad-turn'],
+    ],
   );
   assert.equal(sgf.models[0].plies.length, 7);
-  assert.deepEqual(sgf.models[0].players, ['x', 'B'], 'PB[x] names the first player');
+  assert.deepEqual(sgf.models[0].players, ['A', 'B'], 'PB[x] alone names nobody');
 });
 
 test('littlegolem brackets that disagree with the inferred turns are warnings', () => {
@@ -394,7 +397,10 @@ test("an SGF property's value may run over lines; C[…] is its node's move comm
   );
   assert.deepEqual(
     doc.diagnostics.map((d) => [d.severity, d.code, d.range]),
-    [['information', 'bad-turn', R(2, 10, 2, 15)]],
+    [
+      ['information', 'bad-turn', R(2, 10, 2, 15)],
+      ['information', 'bad-turn', R(4, 4, 4, 9)],
+    ],
   );
   assert.deepEqual(
     doc.models[0].plies.map((m) => [m.name, m.player, m.comment]),
@@ -464,8 +470,8 @@ test("SGF's PB[…] and PW[…] name the players when the entry has no players f
     doc.diagnostics.map((d) => d.message),
     ["littlegolem/SGF property 'FF' is ignored"],
   );
-  // one of the two: the other keeps its letter; an empty name names nobody
-  assert.deepEqual(readDab('game\n  size 2x2\n  moves (;PW[bob]PB[ ];B[haa])\n').models[0].players, ['A', 'bob']);
+  // an empty name names nobody, and one name alone is not used
+  assert.deepEqual(readDab('game\n  size 2x2\n  moves (;PW[bob]PB[ ];B[haa])\n').models[0].players, ['A', 'B']);
   // a players field wins, and each SGF name gets a note at its property
   const both = readDab('game\n  size 2x2\n  players "Ann" "Bo"\n  moves (;PB[alice]PW[bob];B[haa];W[hab])\n');
   assert.deepEqual(both.models[0].players, ['Ann', 'Bo']);
@@ -479,4 +485,51 @@ test("SGF's PB[…] and PW[…] name the players when the entry has no players f
   // the names as players everywhere: a tomove field may name one
   const to = readDab('position\n  size 2x2\n  tomove bob\n  lines a1-b1\n  moves (;PB[alice]PW[bob];W[hab])\n');
   assert.equal(to.models[0].toMove, 1);
+});
+
+// Found by a review of the SGF reading.
+test('SGF: a forgotten ] never swallows fields; comments find their move in any order; names only together', () => {
+  const forgot = readDab('game\n  size 2x2\n  moves ;B[haa]C[forgot\n  value 0\n  tomove B\n[Event "x"]\n');
+  assert.deepEqual(
+    forgot.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.range, d.message]),
+    [[R(2, 15, 2, 23), "unterminated property 'C[': add ']'"]],
+  );
+  assert.equal(forgot.entries[0].value?.value, 0, 'the value field is read');
+  assert.equal(forgot.entries[0].tomove?.text, 'B', 'the tomove field is read');
+  assert.equal(forgot.entries[0].moves!.openValue, true);
+  const comments = (src: string) => readDab(src).models[0].plies.map((p) => p.comment);
+  // C before the move in its node, after a move written out, a brace after a bracket
+  assert.deepEqual(comments('game\n  size 2x2\n  moves ;C[before]B[haa];W[hab]C[after]\n'), ['before', 'after']);
+  assert.deepEqual(comments('game\n  size 2x2\n  moves haa C[x] hab\n'), ['x', null]);
+  assert.deepEqual(comments('game\n  size 2x2\n  moves ;B[haa] {brace};W[hab]\n'), ['brace', null]);
+  // an empty C[] is no comment; SGF's soft line break (a backslash at the end) joins without a space
+  const soft = readDab('game\n  size 2x2\n  moves ;B[haa]C[]C[abc\\\ndef \\\\\nghi]\n');
+  assert.equal(soft.models[0].plies[0].comment, 'abcdef \\ ghi');
+  assert.equal(soft.entries[0].moves!.comments.length, 1);
+  // a turn in a value, on one line too, is most likely a forgotten ]
+  assert.match(
+    readDab('game\n  size 2x2\n  moves ;B[haa]C[good;W[hab]\n').diagnostics[0].message,
+    /holds a turn .*if a '\]' is missing before it/,
+  );
+  // a variation holding only a property is empty
+  assert.deepEqual(
+    readDab('game\n  size 2x2\n  moves a1-b1 (C[x]) b1-c1\n').diagnostics.map((d) => d.code),
+    ['bad-variation'],
+  );
+  // PB alone names nobody (the other player's default B would be SGF's B); the same name twice is
+  // warned about; a broken players field is not replaced by the SGF names
+  const one = readDab('game\n  size 2x2\n  moves (;PB[Bob];B[haa])\n');
+  assert.deepEqual(one.models[0].players, ['A', 'B']);
+  assert.match(
+    one.diagnostics[0].message,
+    /the SGF name 'Bob' is not used: SGF's PB\[…\] and PW\[…\] name the players only together/,
+  );
+  const same = readDab('game\n  size 2x2\n  moves (;PB[Ann]PW[Ann];B[haa])\n');
+  assert.deepEqual(same.models[0].players, ['Ann', 'Ann']);
+  assert.deepEqual(
+    same.diagnostics.map((d) => [d.severity, d.message]),
+    [['warning', "both players are named 'Ann'"]],
+  );
+  const broken = readDab('game\n  size 2x2\n  players "x" "y" "z"\n  moves (;PB[Ann]PW[Bo];B[haa])\n');
+  assert.deepEqual(broken.models[0].players, ['A', 'B']);
 });

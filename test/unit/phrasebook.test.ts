@@ -15,7 +15,8 @@ import {
   unknownValue,
   valueLabel,
 } from '../../server/src/engine/phrasebook';
-import { unprovenReasonWords } from '../../server/src/engine/phrasebook/proofs';
+import { provenSoFarWords, unprovenReasonWords } from '../../server/src/engine/phrasebook/proofs';
+import { graphPointLabel } from '../../server/src/engine/phrasebook/board';
 import { searchLimitReached } from '../../server/src/engine/phrasebook/search';
 import { reviewSummary, wrongValueBoundsMessage } from '../../server/src/engine/phrasebook/moves';
 import type { PositionReport } from '../../server/src/engine/analysis/analyzeDocument';
@@ -116,5 +117,19 @@ test('a wrong value claim against bounds that met says the proven value, not "be
   assert.equal(
     wrongValueBoundsMessage(2, start, -9, 9, players),
     'value 2 is wrong: 9 boxes are left, so the value for Alice to move is odd',
+  );
+});
+
+test('bounds that met read as the value in the graph label and the progress line (found by a review)', () => {
+  assert.equal(graphPointLabel('Alice', 3, null, [-3, -3], false), 'after move 3: Alice -3');
+  assert.equal(graphPointLabel('Alice', 0, null, [0, 0], true), 'start: even, mistake');
+  assert.equal(
+    graphPointLabel('Alice', 3, null, [-3, 1], false),
+    'after move 3: value unknown, Alice between −3 and +1',
+  );
+  assert.equal(provenSoFarWords(17, { status: 'bounds', value: null, lower: 5, upper: 5 }, 'win'), 'ply 17 exact (+5)');
+  assert.equal(
+    provenSoFarWords(17, { status: 'bounds', value: null, lower: 1, upper: 25 }, 'win'),
+    'ply 17 win proven for the player to move',
   );
 });

@@ -121,7 +121,7 @@ export function playLine(
     const tok = nextToken;
     const turn = bracket(tok);
     if (turn && turn.moves[turn.moves.length - 1] !== tokens.indexOf(tok)) return { error: PLAY_INSIDE_BRACKET };
-    at = turn ? endOf(turn.range) : writtenEnd(tok);
+    at = turn ? later(writtenEnd(tok), endOf(turn.range)) : writtenEnd(tok);
     const num = tok.number !== null ? `${tok.number}. ` : '';
     newText = ` (${num}${written.join(' ')})`;
     cursorAt = () => ({ line: at.line, character: at.character + 2 + num.length });

@@ -170,6 +170,8 @@ export interface MovesField extends FieldBase {
    * the players' names when the entry has no `players` field.
    */
   sgfPlayers: [Token | null, Token | null];
+  /** An SGF property's value was left open (no ']' before the next field or header): text written after it would be read into it. */
+  openValue?: true;
 }
 
 export interface Component {

@@ -165,7 +165,9 @@ function readRow(row: string, ln: number, g: BoardGeometry, report: Report): Dbl
   };
   const fail = (what: string): undefined => {
     const at = Math.min(c, row.length);
-    const found = at < row.length ? `'${charAt(row, at)}'` : 'the end of the line';
+    // a number too long is quoted whole (cut), not by its first digit
+    const digits = tooLong ? /^\d+/.exec(row.slice(at))?.[0] : undefined;
+    const found = digits ? `'${clip(digits, 12)}'` : at < row.length ? `'${charAt(row, at)}'` : 'the end of the line';
     report(
       'error',
       at < row.length ? charRange(ln, row, at) : range(ln, at, ln, at),

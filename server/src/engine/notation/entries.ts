@@ -209,11 +209,12 @@ export function checkEntry(e: Entry, push: (r: Range, code: string, message: str
 }
 
 /**
- * The players' names: the players field's, else those of SGF's PB[…] and PW[…] in the moves (a
- * name not given stays A or B), else A and B.
+ * The players' names: the players field's (A and B when it is broken), else those of SGF's PB[…] and
+ * PW[…] in the moves when both are given, else A and B. (One SGF name alone is not used: the other
+ * player's default B would be read as SGF's B, the first player.)
  */
 export function playerNames(e: Entry): [string, string] {
-  if (e.players?.names) return e.players.names;
+  if (e.players) return e.players.names ?? ['A', 'B'];
   const [pb, pw] = e.moves?.sgfPlayers ?? [null, null];
-  return [pb?.text ?? 'A', pw?.text ?? 'B'];
+  return pb && pw ? [pb.text, pw.text] : ['A', 'B'];
 }

@@ -224,25 +224,29 @@ function turnReason(plies: readonly MoveModel[], player: string): string {
     : `the move before completed no box, so the turn passed`;
 }
 
-/** SGF's PB[…] and PW[…] next to a players field are not used: a note at each. */
-function unusedSgfNames(entry: Entry, diagnostics: Diagnostic[]): void {
-  if (!entry.players?.names) return;
-  for (const t of entry.moves?.sgfPlayers ?? [])
-    if (t)
-      diag(
-        diagnostics,
-        'information',
-        t.range,
-        'bad-turn',
-        `the SGF name '${clip(t.text)}' is not used: the players field names the players`,
-      );
+/**
+ * Notes on SGF's PB[…] and PW[…] (playerNames): not used beside a players field, nor alone; the same
+ * name for both is warned about, as in a players field.
+ */
+function sgfNameNotes(entry: Entry, diagnostics: Diagnostic[]): void {
+  const [pb, pw] = entry.moves?.sgfPlayers ?? [null, null];
+  const why = entry.players
+    ? 'the players field names the players'
+    : pb && pw
+      ? null
+      : "SGF's PB[…] and PW[…] name the players only together";
+  for (const t of [pb, pw])
+    if (t && why)
+      diag(diagnostics, 'information', t.range, 'bad-turn', `the SGF name '${clip(t.text)}' is not used: ${why}`);
+  if (!why && pb && pw && pb.text === pw.text)
+    diag(diagnostics, 'warning', pw.range, 'bad-players', `both players are named '${clip(pw.text)}'`);
 }
 
 /** Build the model of one parsed entry. Never throws. */
 export function buildEntry(entry: Entry): EntryModel {
   const diagnostics: Diagnostic[] = [];
   const players = playerNames(entry);
-  unusedSgfNames(entry, diagnostics);
+  sgfNameNotes(entry, diagnostics);
   const toMove: Player = entry.tomove?.player ?? 0;
   const m: EntryModel = {
     entry,

@@ -5,7 +5,7 @@
  * and littlegolem turn brackets (`;b[hdbhae]`, with SGF's `(;` … `)` wrapping ignored, and an SGF
  * tree's branches after the first left out with a warning).
  */
-import type { FieldBase, Glyph, LittlegolemTurn, MoveToken, MovesField, Range, Variation } from './ast';
+import type { FieldBase, Glyph, LittlegolemTurn, MoveToken, MovesField, Range, Token, Variation } from './ast';
 import { clip, span, sub, type Report } from './text';
 import type { RawToken } from './tokens';
 import { MAX_VARIATION_DEPTH } from '../limits';
@@ -70,8 +70,8 @@ class MovesReader {
   private readonly groups: Group[] = [];
   /** Whether the last token (comments aside) closed an SGF tree or branch. */
   private sgfJustClosed = false;
-  /** The last move of the turn in the current SGF node (`;B[haa]`), which its C[…] comments on. */
-  private nodeMove: MoveToken | null = null;
+  /** SGF C[…] comments of the current node read before its move (`;C[x]B[haa]`): they go to that move. */
+  private nodeComments: Token[] = [];
 
   constructor(
     private readonly report: Report,
@@ -89,19 +89,22 @@ class MovesReader {
       const afterSgf = this.sgfJustClosed;
       if (t.type !== 'comment') this.sgfJustClosed = false;
       // a move number alone (12.) makes no content: `(12.)` is an empty variation
-      if (t.type !== 'comment' && t.text !== ')' && !/^\d+\.+$/.test(t.text) && this.groups.length)
+      if (
+        t.type !== 'comment' &&
+        t.type !== 'property' &&
+        t.text !== ')' &&
+        !/^\d+\.+$/.test(t.text) &&
+        this.groups.length
+      )
         this.groups[this.groups.length - 1].content = true;
       if (t.type === 'comment') {
         f.comments.push({ text: t.text, range: t.range });
-        if (this.attach) {
-          const a = this.attach;
-          a.comment = a.comment === null ? t.text : `${a.comment} ${t.text}`;
-          a.commentRange = a.commentRange === null ? t.range : span(a.commentRange, t.range);
-        }
+        if (this.attach) this.comment(this.attach, t);
         k++;
         continue;
       }
-      if (t.type !== 'property') this.nodeMove = null;
+      // a new SGF node (or a variation's edge): comments waiting for their node's move stay unattached
+      if (t.type === 'punct' && (t.text === ';' || t.text === '(' || t.text === ')')) this.nodeComments = [];
       if (t.type === 'property') {
         this.property(t);
         k++;
@@ -164,6 +167,12 @@ class MovesReader {
     }
     while (this.groups.length) this.close(null);
     return f;
+  }
+
+  /** Attach a comment to a move (after the comments it already has). */
+  private comment(m: MoveToken, c: { text: string; range: Range }): void {
+    m.comment = m.comment === null ? c.text : `${m.comment} ${c.text}`;
+    m.commentRange = m.commentRange === null ? c.range : span(m.commentRange, c.range);
   }
 
   /** The list moves go to: the innermost variation's, or the main line. */
@@ -368,7 +377,13 @@ class MovesReader {
     }
     if (closed && !inner.some((x) => x.type !== 'comment'))
       this.report('error', whole, 'bad-turn', 'empty turn: a littlegolem turn holds at least one move');
-    if (turn.moves.length) this.nodeMove = f.moves[turn.moves[turn.moves.length - 1]];
+    if (closed && turn.moves.length) {
+      // comments and glyphs after the bracket go to its last move, as after a move written out
+      const last = f.moves[turn.moves[turn.moves.length - 1]];
+      this.attach = last;
+      for (const c of this.nodeComments) this.comment(last, c);
+      this.nodeComments = [];
+    }
     return m;
   }
 
@@ -379,23 +394,24 @@ class MovesReader {
    * no players field); any other property (FF[4], SZ[5]…) is ignored with a note.
    */
   private property(t: RawToken): void {
-    if (t.unterminated) this.report('error', t.range, 'bad-turn', `unterminated property '${t.text}[': add ']'`);
-    else if (t.range.endLine > t.range.line && /;\s*[bBrRwW]\[/.test(t.value ?? ''))
-      // a value over several lines with a turn in it: most likely a forgotten ']' that swallowed moves
+    if (t.unterminated) {
+      this.f.openValue = true;
+      this.report('error', t.range, 'bad-turn', `unterminated property '${t.text}[': add ']'`);
+    } else if (/;\s*[bBrRwW]\[/.test(t.value ?? ''))
+      // a value with a turn in it: most likely a forgotten ']' that swallowed moves
       this.report(
         'warning',
         t.range,
         'bad-turn',
-        `the value of '${t.text}[' runs over several lines and holds a turn (';b[…'): if a ']' is missing before it, the moves after it are read as part of the value`,
+        `the value of '${t.text}[' holds a turn (';b[…'): if a ']' is missing before it, the moves after it are read as part of the value`,
       );
     if (t.text === 'C' && !t.unterminated) {
-      const text = t.value ?? '';
-      this.f.comments.push({ text, range: t.range });
-      const m = this.nodeMove;
-      if (m && text) {
-        m.comment = m.comment === null ? text : `${m.comment} ${text}`;
-        m.commentRange = m.commentRange === null ? t.range : span(m.commentRange, t.range);
-      }
+      const c = { text: t.value ?? '', range: t.range };
+      if (c.text === '') return;
+      this.f.comments.push(c);
+      // the move before it (in its node, or written out), else its node's move to come
+      if (this.attach) this.comment(this.attach, c);
+      else this.nodeComments.push(c);
       return;
     }
     const who = t.text === 'PB' ? 0 : t.text === 'PW' ? 1 : null;

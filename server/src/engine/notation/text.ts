@@ -106,9 +106,12 @@ export function writtenEnd(t: MoveToken): { line: number; character: number } {
 }
 
 /**
- * The entry has a comment or string left open: text written into its moves now would be read as part
- * of it (found by an audit: the board's move went into an unclosed `{` comment).
+ * The entry has a comment, string or SGF property value left open: text written into its moves now would
+ * be read as part of it (found by an audit: the board's move went into an unclosed `{` comment).
  */
 export function hasOpenText(entry: Entry): boolean {
-  return entry.diagnostics.some((d) => d.code === 'unterminated-comment' || d.code === 'unterminated-string');
+  return (
+    entry.moves?.openValue === true ||
+    entry.diagnostics.some((d) => d.code === 'unterminated-comment' || d.code === 'unterminated-string')
+  );
 }

@@ -5,6 +5,7 @@
  */
 import type { Range } from './ast';
 import { collapse, isSpace, range, trimmedEnd, type Report } from './text';
+import { FIELD_NAMES } from './names';
 
 export interface RawToken {
   type: 'word' | 'string' | 'comment' | 'punct' | 'property';
@@ -28,7 +29,8 @@ export interface Sink {
    * than a turn's b, r, B or W, whose value runs to the first unescaped ']', over lines if need be.
    */
   sgf: boolean;
-  prop: { line: number; character: number; name: string; parts: string[] } | null;
+  /** `soft`: the last line ended with an escaping backslash (SGF's soft line break: the lines join without a space). */
+  prop: { line: number; character: number; name: string; parts: string[]; soft: boolean } | null;
 }
 
 export function newSink(sgf = false): Sink {
@@ -92,6 +94,16 @@ const STRICT_HEADER = new RegExp(
   'i',
 );
 const AFTER_KEYWORD = new RegExp('^' + HEADER_REST.source);
+/**
+ * A line an SGF property value never runs into: a field line (`value 0`, `tomove: B`) or a tag line
+ * (`[Event "x"]`). SGF records are full of ']' (every turn, every tag), so a forgotten ']' would
+ * otherwise swallow the fields after it without a word (found by a review); a comment line that
+ * starts with a field name ends the value early, which is said loudly (unterminated).
+ */
+const PROPERTY_STOP = new RegExp(
+  String.raw`^[ \t\f\v\u00a0\ufeff]*(?:(?:${FIELD_NAMES.join('|')})(?=[ \t\f\v\u00a0\ufeff:]|$)|\[)`,
+  'i',
+);
 
 /** Whether `rest`, the text after a word at the start of a line, is what a header line has after its keyword. */
 export function isHeaderRest(rest: string): boolean {
@@ -105,6 +117,8 @@ export class Lexer {
   private readonly nextStrictHeader: Int32Array;
   /** For each line: the next line strictly after it holding a ']' (n when none). */
   private readonly nextBracket: Int32Array;
+  /** For each line: the next line strictly after it that no property value runs into (a header, field or tag line; n when none). */
+  private readonly nextPropertyStop: Int32Array;
 
   constructor(
     private readonly lines: string[],
@@ -114,16 +128,20 @@ export class Lexer {
     this.nextClose = new Int32Array(n);
     this.nextStrictHeader = new Int32Array(n);
     this.nextBracket = new Int32Array(n);
+    this.nextPropertyStop = new Int32Array(n);
     let close = n,
       header = n,
-      bracket = n;
+      bracket = n,
+      stop = n;
     for (let i = n - 1; i >= 0; i--) {
       this.nextClose[i] = close;
       this.nextStrictHeader[i] = header;
       this.nextBracket[i] = bracket;
+      this.nextPropertyStop[i] = stop;
       const l = lines[i];
       if (l.indexOf('}') >= 0) close = i;
       if (l.indexOf(']') >= 0) bracket = i;
+      if (PROPERTY_STOP.test(l)) stop = i; // linear: anchored, no backtracking
       if (STRICT_HEADER.test(l)) header = i; // linear: the pattern cannot backtrack
     }
   }
@@ -137,13 +155,20 @@ export class Lexer {
     const n = text.length;
     while (c < n) {
       if (sink.prop) {
+        const p = sink.prop;
         const close = propertyEnd(text, c);
-        sink.prop.parts.push(text.slice(c, close < 0 ? n : close));
+        let piece = text.slice(c, close < 0 ? n : close);
+        let slashes = 0;
+        while (slashes < piece.length && piece[piece.length - 1 - slashes] === '\\') slashes++;
+        const soft = close < 0 && slashes % 2 === 1;
+        if (soft) piece = piece.slice(0, -1);
+        if (p.soft && p.parts.length) p.parts[p.parts.length - 1] += piece;
+        else p.parts.push(piece);
+        p.soft = soft;
         if (close < 0) {
           c = n;
           break;
         }
-        const p = sink.prop;
         sink.tokens.push({
           type: 'property',
           text: p.name,
@@ -200,7 +225,7 @@ export class Lexer {
       while (k < n && WORD_STOP[text.charCodeAt(k)] === 0) k++;
       const word = text.slice(c, k);
       if (sink.sgf && text[k] === '[' && /^[A-Za-z]+$/.test(word) && !TURN_LETTERS.has(word.toLowerCase())) {
-        sink.prop = { line: ln, character: c, name: word, parts: [] };
+        sink.prop = { line: ln, character: c, name: word, parts: [], soft: false };
         c = k + 1;
         continue;
       }
@@ -210,7 +235,8 @@ export class Lexer {
     if (sink.prop) {
       const p = sink.prop;
       // Carry the value on when a ']' comes on a later line before the next header, as SGF allows.
-      if (this.nextBracket[ln] < this.nextStrictHeader[ln] && this.nextBracket[ln] < this.lines.length) return true;
+      const stop = Math.min(this.nextStrictHeader[ln], this.nextPropertyStop[ln], this.lines.length);
+      if (this.nextBracket[ln] < stop) return true;
       sink.tokens.push({
         type: 'property',
         text: p.name,

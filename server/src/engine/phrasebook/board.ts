@@ -172,8 +172,10 @@ export function graphPointLabel(
   // The graph writes a true minus sign (U+2212) between bounds: it is read next to "+".
   const withSign = (v: number) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0');
   let words: string;
-  if (valueForFirst !== null) {
-    const v = valueForFirst;
+  // bounds that met are the value (proven from both sides as the proofs landed)
+  const exact = valueForFirst ?? (bounds && bounds[0] === bounds[1] ? bounds[0] : null);
+  if (exact !== null) {
+    const v = exact;
     words = v === 0 ? 'even' : v > 0 ? `${first} +${v}` : `${first} ${v}`;
   } else {
     words = bounds

@@ -88,7 +88,8 @@ export function provenSoFarWords(
   e: { status: string; value: number | null; lower: number; upper: number },
   result: string | null,
 ): string {
-  if (e.status === 'exact') return `ply ${ply} exact (${e.value! > 0 ? '+' : ''}${e.value})`;
+  const exact = e.status === 'exact' ? e.value! : e.lower === e.upper ? e.lower : null;
+  if (exact !== null) return `ply ${ply} exact (${exact > 0 ? '+' : ''}${exact})`;
   return `ply ${ply} ${result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
 }
 
