@@ -9,7 +9,7 @@ import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
-import { allLines, hasOpenText, rangeContains, writtenEnd, type MoveToken } from '../engine/notation';
+import { allLines, hasOpenText, rangeContains, variationEnd, writtenEnd, type MoveToken } from '../engine/notation';
 import { betterLineTitle } from '../engine/phrasebook';
 import { beforeMove, entryAt, lineMoveAt } from './convert';
 
@@ -37,7 +37,14 @@ export function codeActions(
   const token = tokenOf(entry, move);
   const number = token?.number != null ? `${token.number}. ` : '';
   const text = ` (${number}${shown.join(' ')})`;
-  const at = token ? writtenEnd(token) : { line: move.range.endLine, character: move.range.endCharacter };
+  // after the move's bracket when it is a littlegolem/SGF turn's last move; none inside a bracket
+  const field = entry.model.entry.moves;
+  const at = token
+    ? field
+      ? variationEnd(token, field)
+      : writtenEnd(token)
+    : { line: move.range.endLine, character: move.range.endCharacter };
+  if (at === null) return [];
   return [
     {
       title: betterLineTitle(shown),

@@ -15,7 +15,7 @@ import type { DocumentReport, PositionReport } from '../engine/analysis/analyzeD
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { BoardState } from '../engine/board/state';
-import { hasOpenText, writtenEnd, type MoveToken, type Range } from '../engine/notation';
+import { hasOpenText, variationEnd, writtenEnd, type MoveToken, type Range } from '../engine/notation';
 import {
   PLAY_INTO_OPEN_TEXT,
   PLAY_NEEDS_BOARD_ENTRY,
@@ -119,9 +119,9 @@ export function playLine(
   if (next && nextToken) {
     // Inside the line: an alternative to the move played from this position.
     const tok = nextToken;
-    const turn = bracket(tok);
-    if (turn && turn.moves[turn.moves.length - 1] !== tokens.indexOf(tok)) return { error: PLAY_INSIDE_BRACKET };
-    at = turn ? later(writtenEnd(tok), endOf(turn.range)) : writtenEnd(tok);
+    const end = field ? variationEnd(tok, field) : writtenEnd(tok);
+    if (end === null) return { error: PLAY_INSIDE_BRACKET };
+    at = end;
     const num = tok.number !== null ? `${tok.number}. ` : '';
     newText = ` (${num}${written.join(' ')})`;
     cursorAt = () => ({ line: at.line, character: at.character + 2 + num.length });

@@ -2,7 +2,7 @@
  * Ranges and characters: the small helpers every reader of the notation shares. Ranges are
  * 0-based, end exclusive, counted in UTF-16 code units (as in the LSP).
  */
-import type { Diagnostic, Entry, MoveToken, Range, Severity } from './ast';
+import type { Diagnostic, Entry, MoveToken, MovesField, Range, Severity } from './ast';
 
 /** How a reader reports a problem: the parser collects, caps and files it under the current entry. */
 export type Report = (severity: Severity, r: Range, code: string, message: string) => void;
@@ -103,6 +103,23 @@ export function writtenEnd(t: MoveToken): { line: number; character: number } {
       end = { line: r.endLine, character: r.endCharacter };
   }
   return end;
+}
+
+/**
+ * Where a variation after the written move `t` goes: after the move, its glyph, comments and
+ * variations — and after the ']' of its littlegolem/SGF bracket when it is that bracket's last move.
+ * Null for a move inside a bracket before its last (a variation cannot be written there).
+ */
+export function variationEnd(t: MoveToken, field: MovesField): { line: number; character: number } | null {
+  const end = writtenEnd(t);
+  if (t.turn === null) return end;
+  const turn = field.turns[t.turn];
+  if (!turn) return end;
+  if (field.moves[turn.moves[turn.moves.length - 1]] !== t) return null;
+  const r = turn.range;
+  return r.endLine > end.line || (r.endLine === end.line && r.endCharacter > end.character)
+    ? { line: r.endLine, character: r.endCharacter }
+    : end;
 }
 
 /**
