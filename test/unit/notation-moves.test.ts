@@ -506,6 +506,13 @@ test('SGF: a forgotten ] never swallows fields; comments find their move in any 
   const soft = readDab('game\n  size 2x2\n  moves ;B[haa]C[]C[abc\\\ndef \\\\\nghi]\n');
   assert.equal(soft.models[0].plies[0].comment, 'abcdef \\ ghi');
   assert.equal(soft.entries[0].moves!.comments.length, 1);
+  // SGF list values: each bracket is a value of the property; one note a property
+  const list = readDab('game\n  size 2x2\n  moves (;AB[x][y];B[haa]C[c][d])\n');
+  assert.deepEqual(
+    list.diagnostics.map((d) => [d.range, d.message]),
+    [[R(2, 10, 2, 15), "littlegolem/SGF property 'AB' is ignored"]],
+  );
+  assert.equal(list.models[0].plies[0].comment, 'c d');
   // a turn in a value, on one line too, is most likely a forgotten ]
   assert.match(
     readDab('game\n  size 2x2\n  moves ;B[haa]C[good;W[hab]\n').diagnostics[0].message,

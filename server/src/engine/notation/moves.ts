@@ -420,7 +420,8 @@ class MovesReader {
       this.f.sgfPlayers[who] = { text: name, range: t.range };
       return;
     }
-    this.report('information', t.range, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
+    // one note a property: not again for each further value of a list (`AB[x][y]`)
+    if (!t.more) this.report('information', t.range, 'bad-turn', `littlegolem/SGF property '${t.text}' is ignored`);
   }
 
   /** A word of the move list: an optional move number, a move (or glued codes), an optional glyph. */

@@ -16,6 +16,8 @@ export interface RawToken {
   text: string;
   /** A property's value: SGF escapes resolved, lines joined by a space, whitespace collapsed. */
   value?: string;
+  /** A further value of an SGF list property (`AB[x][y]`: the `[y]`). */
+  more?: true;
   range: Range;
   unterminated?: boolean;
 }
@@ -30,7 +32,7 @@ export interface Sink {
    */
   sgf: boolean;
   /** `soft`: the last line ended with an escaping backslash (SGF's soft line break: the lines join without a space). */
-  prop: { line: number; character: number; name: string; parts: string[]; soft: boolean } | null;
+  prop: { line: number; character: number; name: string; parts: string[]; soft: boolean; more?: true } | null;
 }
 
 export function newSink(sgf = false): Sink {
@@ -174,9 +176,14 @@ export class Lexer {
           text: p.name,
           value: collapse(unescapeProperty(p.parts.join(' '))),
           range: range(p.line, p.character, ln, close + 1),
+          ...(p.more ? { more: true as const } : {}),
         });
-        sink.prop = null;
-        c = close + 1;
+        // an SGF list value `AB[x][y]`: each further bracket is another value of the same property
+        sink.prop =
+          text[close + 1] === '['
+            ? { line: ln, character: close + 1, name: p.name, parts: [], soft: false, more: true }
+            : null;
+        c = sink.prop ? close + 2 : close + 1;
         continue;
       }
       if (sink.brace) {
