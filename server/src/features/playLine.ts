@@ -15,7 +15,7 @@ import type { DocumentReport, PositionReport } from '../engine/analysis/analyzeD
 import type { Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { BoardState } from '../engine/board/state';
-import { hasOpenText, variationEnd, writtenEnd, type MoveToken, type Range } from '../engine/notation';
+import { hasOpenText, later, variationEnd, writtenEnd, type MoveToken, type Range } from '../engine/notation';
 import {
   PLAY_INTO_OPEN_TEXT,
   PLAY_NEEDS_BOARD_ENTRY,
@@ -33,7 +33,6 @@ import { REPLY_NODE_BUDGET, REPLY_TIME_BUDGET_MS } from '../engine/limits';
 type Pos = { line: number; character: number };
 
 const endOf = (r: Range): Pos => ({ line: r.endLine, character: r.endCharacter });
-const later = (a: Pos, b: Pos) => (b.line > a.line || (b.line === a.line && b.character > a.character) ? b : a);
 
 const sameStart = (a: Range, b: Range) => a.line === b.line && a.character === b.character;
 

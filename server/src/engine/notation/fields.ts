@@ -8,6 +8,7 @@ import type { FieldBase, LinesField, PlayersField, Range, ScoreField, SizeField,
 import { splitMoveWord } from './moves';
 import { clip, span, sub, type Report } from './text';
 import { values, type RawToken } from './tokens';
+import { sameNamesMessage } from './names';
 
 export interface FieldContext {
   report: Report;
@@ -80,7 +81,7 @@ export function playersField(cx: FieldContext, base: FieldBase, toks: RawToken[]
     return f;
   }
   f.names = [v[0].text, v[1].text];
-  if (v[0].text === v[1].text) cx.report('warning', v[1].range, 'bad-players', `both players are named '${v[0].text}'`);
+  if (v[0].text === v[1].text) cx.report('warning', v[1].range, 'bad-players', sameNamesMessage(v[0].text));
   return f;
 }
 

@@ -15,7 +15,7 @@ export { dotRowLike } from './diagram';
 export { writeDiagram } from './writeDiagram';
 export { MAX_COMPONENTS, MAX_DIAGNOSTICS, MAX_FILE_COMPONENTS } from '../limits';
 export { buildEntry, allLines } from './model';
-export { writtenEnd, variationEnd, hasOpenText } from './text';
+export { writtenEnd, variationEnd, later, hasOpenText } from './text';
 export type { EntryModel, LineModel, MoveModel, VariationModel, PlayStepModel, EndgameModel, SetupLine } from './model';
 
 export interface DabDocument {

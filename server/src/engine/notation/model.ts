@@ -17,7 +17,7 @@ import type {
   Severity,
   Variation,
 } from './ast';
-import { initialOf } from './names';
+import { initialOf, sameNamesMessage } from './names';
 import { playerNames } from './entries';
 import { clip } from './text';
 import { MAX_REPORTS_OF_A_KIND, MAX_MODEL_DIAGNOSTICS } from '../limits';
@@ -239,7 +239,7 @@ function sgfNameNotes(entry: Entry, diagnostics: Diagnostic[]): void {
     if (t && why)
       diag(diagnostics, 'information', t.range, 'bad-turn', `the SGF name '${clip(t.text)}' is not used: ${why}`);
   if (!why && pb && pw && pb.text === pw.text)
-    diag(diagnostics, 'warning', pw.range, 'bad-players', `both players are named '${clip(pw.text)}'`);
+    diag(diagnostics, 'warning', pw.range, 'bad-players', sameNamesMessage(pw.text));
 }
 
 /** Build the model of one parsed entry. Never throws. */

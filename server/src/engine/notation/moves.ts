@@ -9,10 +9,9 @@ import type { FieldBase, Glyph, LittlegolemTurn, MoveToken, MovesField, Range, T
 import { clip, span, sub, type Report } from './text';
 import type { RawToken } from './tokens';
 import { MAX_VARIATION_DEPTH } from '../limits';
+import { isTurnLetter } from './names';
 
 const GLYPHS = new Set(['!', '?', '!!', '??', '!?', '?!']);
-/** The letter of a turn's bracket: littlegolem's b and r, SGF's B and W (the lexer reads other properties whole). */
-const TURN_WORD = /^[bBrRwW]$/;
 
 /** An open parenthesis: SGF wrapping (ignored), or a variation being read. */
 interface Group {
@@ -157,7 +156,7 @@ class MovesReader {
         nx.text === '[' &&
         nx.range.line === t.range.line &&
         nx.range.character === t.range.endCharacter &&
-        TURN_WORD.test(t.text)
+        isTurnLetter(t.text)
       ) {
         k = this.turn(toks, k);
         continue;

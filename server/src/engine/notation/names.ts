@@ -3,6 +3,8 @@
  * misspelt keyword.
  */
 
+import { clip } from './text';
+
 export const FIELD_NAMES = [
   'size',
   'players',
@@ -17,6 +19,16 @@ export const FIELD_NAMES = [
 ] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
 export const ENTRY_KINDS = ['game', 'position', 'endgame'] as const;
+
+/** The warning for two players of one name (a players field, or SGF's PB[…] and PW[…]). */
+export function sameNamesMessage(name: string): string {
+  return `both players are named '${clip(name)}'`;
+}
+
+/** The letter of a turn's bracket: littlegolem's b and r, SGF's B and W (any other name glued to '[' is an SGF property). */
+export function isTurnLetter(word: string): boolean {
+  return /^[bBrRwW]$/.test(word);
+}
 
 /** Resolve a `tomove` word: a name, then first/second/1/2, then a unique initial, then A/B. */
 export function resolvePlayer(text: string, names: [string, string]): 0 | 1 | null {

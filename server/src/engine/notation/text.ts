@@ -116,10 +116,12 @@ export function variationEnd(t: MoveToken, field: MovesField): { line: number; c
   const turn = field.turns[t.turn];
   if (!turn) return end;
   if (field.moves[turn.moves[turn.moves.length - 1]] !== t) return null;
-  const r = turn.range;
-  return r.endLine > end.line || (r.endLine === end.line && r.endCharacter > end.character)
-    ? { line: r.endLine, character: r.endCharacter }
-    : end;
+  return later(end, { line: turn.range.endLine, character: turn.range.endCharacter });
+}
+
+/** The later of two positions in the text. */
+export function later(a: { line: number; character: number }, b: { line: number; character: number }) {
+  return b.line > a.line || (b.line === a.line && b.character > a.character) ? b : a;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Range } from './ast';
 import { collapse, isSpace, range, trimmedEnd, type Report } from './text';
-import { FIELD_NAMES } from './names';
+import { FIELD_NAMES, isTurnLetter } from './names';
 
 export interface RawToken {
   type: 'word' | 'string' | 'comment' | 'punct' | 'property';
@@ -39,9 +39,6 @@ export function newSink(sgf = false): Sink {
   return { tokens: [], brace: null, sgf, prop: null };
 }
 
-/** The letters of a turn's bracket (littlegolem's b and r, SGF's B and W): read as turns, not properties. */
-const TURN_LETTERS = new Set(['b', 'r', 'w']);
-
 /**
  * The end of an SGF property value on `text` from `c`: the index of the first ']' not escaped by a
  * backslash, or -1. (SGF: a backslash escapes the character after it; one at the end of a line
@@ -56,9 +53,12 @@ function propertyEnd(text: string, c: number): number {
   return -1;
 }
 
-/** An SGF value's escapes resolved: a backslash and the character after it stand for that character. */
-function unescapeProperty(s: string): string {
-  return s.replace(/\\(.?)/g, '$1');
+/**
+ * An SGF value from its lines: joined by a space, escapes resolved (a backslash and the character
+ * after it stand for that character), whitespace collapsed.
+ */
+function propertyValue(parts: string[]): string {
+  return collapse(parts.join(' ').replace(/\\(.?)/g, '$1'));
 }
 
 /**
@@ -174,7 +174,7 @@ export class Lexer {
         sink.tokens.push({
           type: 'property',
           text: p.name,
-          value: collapse(unescapeProperty(p.parts.join(' '))),
+          value: propertyValue(p.parts),
           range: range(p.line, p.character, ln, close + 1),
           ...(p.more ? { more: true as const } : {}),
         });
@@ -231,7 +231,7 @@ export class Lexer {
       let k = c + 1;
       while (k < n && WORD_STOP[text.charCodeAt(k)] === 0) k++;
       const word = text.slice(c, k);
-      if (sink.sgf && text[k] === '[' && /^[A-Za-z]+$/.test(word) && !TURN_LETTERS.has(word.toLowerCase())) {
+      if (sink.sgf && text[k] === '[' && /^[A-Za-z]+$/.test(word) && !isTurnLetter(word)) {
         sink.prop = { line: ln, character: c, name: word, parts: [], soft: false };
         c = k + 1;
         continue;
@@ -247,7 +247,7 @@ export class Lexer {
       sink.tokens.push({
         type: 'property',
         text: p.name,
-        value: collapse(unescapeProperty(p.parts.join(' '))),
+        value: propertyValue(p.parts),
         range: range(
           p.line,
           p.character,

@@ -2,7 +2,7 @@
  * The board picture in words: its caption, the summary screen readers hear, and the titles of its
  * parts (boxes, chains, lines, graph points). The value sentence itself is advice.ts's boardValueText.
  */
-import { afterMoveWords, boxes } from './grammar';
+import { afterMoveWords, boxes, metBounds } from './grammar';
 import { clip } from '../notation/text';
 
 /**
@@ -172,8 +172,7 @@ export function graphPointLabel(
   // The graph writes a true minus sign (U+2212) between bounds: it is read next to "+".
   const withSign = (v: number) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0');
   let words: string;
-  // bounds that met are the value (proven from both sides as the proofs landed)
-  const exact = valueForFirst ?? (bounds && bounds[0] === bounds[1] ? bounds[0] : null);
+  const exact = valueForFirst ?? (bounds ? metBounds(bounds[0], bounds[1]) : null);
   if (exact !== null) {
     const v = exact;
     words = v === 0 ? 'even' : v > 0 ? `${first} +${v}` : `${first} ${v}`;

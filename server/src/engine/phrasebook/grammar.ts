@@ -16,6 +16,15 @@ export function signed(v: number | null): string {
   return v > 0 ? `+${v}` : String(v);
 }
 
+/**
+ * The value proven by bounds that met (lower = upper, both finite), else null. A position whose
+ * search is still running keeps its value unset while its proven bounds may already have met (the
+ * analysis promotes met bounds only once the search is done): every sentence reads them as the value.
+ */
+export function metBounds(lower: number | null, upper: number | null): number | null {
+  return lower !== null && lower === upper && Number.isFinite(lower) ? lower : null;
+}
+
 /** "Game over" → sentence case for a text that starts a line or a title. */
 export function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,6 +1,6 @@
 /** Moves and mistakes in words: diagnostics, the hover's verdict on a move, reviews, code actions. */
 import type { EntryReport, LineReport, MoveReport, PositionReport, ReviewSummary } from '../analysis/analyzeDocument';
-import { boxes, listAll, listOr, plural, signed } from './grammar';
+import { boxes, listAll, listOr, metBounds, plural, signed } from './grammar';
 import { outcome, restWinner, valuePhrase } from './values';
 import { resultChangeWords } from './proofs';
 
@@ -24,9 +24,9 @@ export function wrongValueBoundsMessage(
   const left = `${boxes(start.remaining)} ${start.remaining === 1 ? 'is' : 'are'} left`;
   if (Math.abs(claimed - start.remaining) % 2 === 1)
     return `value ${claimed} is wrong: ${left}, so the value ${who} is ${start.remaining % 2 === 0 ? 'even' : 'odd'}`;
-  // bounds that met (proven from both sides as the proofs landed) are the value (found by an audit)
-  if (lower === upper)
-    return `value ${claimed} is wrong: ${left}, and the value ${who} is proven to be ${signed(lower)}`;
+  // bounds that met are the value (found by an audit: "between -3 and -3")
+  const met = metBounds(lower, upper);
+  if (met !== null) return `value ${claimed} is wrong: ${left}, and the value ${who} is proven to be ${signed(met)}`;
   const proven = lower > -start.remaining || upper < start.remaining ? 'is proven to be' : 'is';
   return `value ${claimed} is wrong: ${left}, and the value ${who} ${proven} between ${signed(lower)} and ${signed(upper)}`;
 }

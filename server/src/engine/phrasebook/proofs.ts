@@ -5,6 +5,7 @@
  */
 import type { GameResult, Proof } from '../analysis/prove';
 import { seconds } from './search';
+import { metBounds } from './grammar';
 
 /** The label every unproven best move carries, wherever it is shown. */
 export const BEST_SO_FAR_LABEL = 'best found so far, not proven';
@@ -88,7 +89,7 @@ export function provenSoFarWords(
   e: { status: string; value: number | null; lower: number; upper: number },
   result: string | null,
 ): string {
-  const exact = e.status === 'exact' ? e.value! : e.lower === e.upper ? e.lower : null;
+  const exact = e.status === 'exact' ? e.value! : metBounds(e.lower, e.upper);
   if (exact !== null) return `ply ${ply} exact (${exact > 0 ? '+' : ''}${exact})`;
   return `ply ${ply} ${result !== null ? `${result} proven for the player to move` : `between ${e.lower} and ${e.upper}`}`;
 }

@@ -1,6 +1,6 @@
 /** Values and results in words, so no reader has to know the sign convention. */
 import type { PositionReport } from '../analysis/analyzeDocument';
-import { boxes, signed } from './grammar';
+import { boxes, metBounds, signed } from './grammar';
 
 /**
  * Who wins the boxes still unclaimed, for a value for the player to move: "Alice wins the rest by 2",
@@ -86,8 +86,8 @@ export function gameOver(score: [number, number], unowned = 0): string {
 export function unknownValue(p: Pick<PositionReport, 'pending' | 'lower' | 'upper' | 'note'>): string {
   const known = p.lower !== null && p.upper !== null && Number.isFinite(p.lower) && Number.isFinite(p.upper);
   // bounds that met while the search goes on (for the optimal moves): the value is proven
-  if (known && p.lower === p.upper)
-    return `value ${signed(p.lower)} proven${p.pending ? ' (its best moves still being searched)' : ''}`;
+  const met = metBounds(p.lower, p.upper);
+  if (met !== null) return `value ${signed(met)} proven${p.pending ? ' (its best moves still being searched)' : ''}`;
   const bounds = known ? `between ${signed(p.lower)} and ${signed(p.upper)}` : '';
   if (p.pending) return `searching…${bounds ? ` (value ${bounds})` : ''}`;
   return `value unknown${bounds ? ` (${bounds})` : ''}${p.note ? ` — ${p.note}` : ''}`;
@@ -105,7 +105,8 @@ export function valueLabel(p: PositionReport): string {
       Number.isFinite(p.lower) &&
       Number.isFinite(p.upper) &&
       (p.lower > -p.remaining || p.upper < p.remaining);
-    if (proven && p.lower === p.upper) return `value ${signed(p.lower)}${p.pending ? ' · searching…' : ''}`;
+    const met = metBounds(p.lower, p.upper);
+    if (proven && met !== null) return `value ${signed(met)}${p.pending ? ' · searching…' : ''}`;
     const bounds = proven ? ` (${signed(p.lower)} to ${signed(p.upper)})` : '';
     return `${p.pending ? 'value: searching…' : 'value: unknown'}${bounds}`;
   }
