@@ -322,9 +322,11 @@ export class SearchService {
     d.keys = seen;
     for (const key of d.played.keys()) if (!seen.has(key)) d.played.delete(key);
     // New positions earn their share of the background budget back (one new move of a 60-move
-    // record: 1/60 of it), so that editing never restarts the whole budget.
+    // record: 1/60 of it), so that editing never restarts the whole budget. What was spent beyond the
+    // budget (the last search's tail, the process's overhead shared out after it) is not a debt that
+    // would swallow the share: a new move is always searched for its share.
     if (fresh > 0 && positions.length > 0) {
-      d.spentMs = Math.max(0, d.spentMs - (d.budgetMs * fresh) / positions.length);
+      d.spentMs = Math.max(0, Math.min(d.spentMs, d.budgetMs) - (d.budgetMs * fresh) / positions.length);
       d.spentNotified = false;
     }
     this.dropStaleWork();
