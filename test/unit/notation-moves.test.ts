@@ -540,3 +540,13 @@ test('SGF: a forgotten ] never swallows fields; comments find their move in any 
   const broken = readDab('game\n  size 2x2\n  players "x" "y" "z"\n  moves (;PB[Ann]PW[Bo];B[haa])\n');
   assert.deepEqual(broken.models[0].players, ['A', 'B']);
 });
+
+test('a tomove that fits both SGF names points at PB[…] and PW[…], not at a players field', () => {
+  const d = readDab('game\nsize 2x1\ntomove ann\nmoves (;FF[4]PB[Ann]PW[ANN];B[haa])\n');
+  const bad = d.diagnostics.filter((x) => x.code === 'bad-tomove');
+  assert.equal(bad.length, 1);
+  assert.match(bad[0].message, /exactly as in PB\[…\] and PW\[…\]/);
+  assert.doesNotMatch(bad[0].message, /as in players/);
+  const p = readDab('game\nsize 2x1\nplayers "Ann" "ANN"\ntomove ann\n');
+  assert.match(p.diagnostics.find((x) => x.code === 'bad-tomove')!.message, /exactly as in players/);
+});

@@ -28,7 +28,7 @@ function positionOf(w: number, h: number, seed: number, ply: number, r: () => nu
 test('prove: every bound contains the brute-force value and every proven result is right (tight budgets)', () => {
   const r = mulberry32(8001);
   const solvers = [new Solver({ tableBits: 10 }), new Solver({ tableBits: 16, leafEvaluator: loonyEndgameValue })];
-  const stats = { cases: 0, exact: 0, resultOnly: 0, bounded: 0, trivial: 0 };
+  const stats = { cases: 0, exact: 0, resultOnly: 0, bounded: 0, trivial: 0, optimalMove: 0, winningMove: 0 };
   const boards: [number, number, number][] = [
     // w, h, earliest ply the brute force takes in reasonable time
     [2, 2, 0],
@@ -42,7 +42,8 @@ test('prove: every bound contains the brute-force value and every proven result 
     const total = 2 * w * h + w + h;
     const ply = minPly + Math.floor(r() * (total - minPly));
     const st = positionOf(w, h, 100 + i, ply, r);
-    const truth = bruteForce(st).value;
+    const bf = bruteForce(st);
+    const truth = bf.value;
     const solver = solvers[i % 2];
     if (r() < 0.2) solver.clear();
     const nodeBudget = [1, 5, 20, 100, 500, 5000][Math.floor(r() * 6)];
@@ -55,6 +56,17 @@ test('prove: every bound contains the brute-force value and every proven result 
     if (p.result !== null) assert.equal(p.result, truthResult(truth, lead), `wrong result: ${label}`);
     assert.equal(p.result, resultOf(p.lower, p.upper, lead), label);
     if (p.bestSoFar !== undefined) assert.ok(!st.drawn[p.bestSoFar], label);
+    if (p.provenMove) {
+      // the proven move: legal, worth at least its bound, within the position's bounds
+      const { line, lower } = p.provenMove;
+      assert.ok(!st.drawn[line], label);
+      assert.ok(bf.moveValues[line]! >= lower, `proven move worth ${bf.moveValues[line]}: ${label}`);
+      assert.ok(lower <= p.upper, label);
+      if (p.exact && lower === p.lower) {
+        assert.ok(bf.best.includes(line), `a proven optimal move that is not: ${label}`);
+        stats.optimalMove++;
+      } else if (lead + lower > 0) stats.winningMove++;
+    }
     stats.cases++;
     if (p.exact) stats.exact++;
     else if (p.result !== null) stats.resultOnly++;
@@ -65,6 +77,7 @@ test('prove: every bound contains the brute-force value and every proven result 
   assert.ok(stats.resultOnly > 100, JSON.stringify(stats));
   assert.ok(stats.bounded > 50, JSON.stringify(stats));
   assert.ok(stats.exact > 300, JSON.stringify(stats));
+  assert.ok(stats.optimalMove > 200 && stats.winningMove > 50, JSON.stringify(stats));
   console.log('prove cross-check:', JSON.stringify(stats));
 });
 

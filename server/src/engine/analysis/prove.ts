@@ -57,6 +57,12 @@ export interface Proof {
    * move that refuted the last window, or the best of a failed one. Not proven optimal.
    */
   bestSoFar?: number;
+  /**
+   * A move proven to be worth at least `lower` to the player to move: of the window searches that
+   * ended above their alpha, the move of the one with the highest bound (WindowResult.move). An
+   * optimal move when `lower` is the exact value; a move that keeps the result when its bound proves it.
+   */
+  provenMove?: { line: number; lower: number };
 }
 
 /** Mover's score minus the other player's. */
@@ -131,6 +137,7 @@ export function prove(solver: Solver, state: BoardState, budget: ProofBudget = {
   let nodes = 0,
     searches = 0;
   let stopped: Proof['stopped'];
+  let provenMove: Proof['provenMove'];
   const deadline = budget.timeBudgetMs !== undefined ? t0 + budget.timeBudgetMs : Infinity;
   let guess = Math.max(lo, Math.min(hi, budget.guess ?? 0));
   const test = (t: number): boolean => {
@@ -155,6 +162,7 @@ export function prove(solver: Solver, state: BoardState, budget: ProofBudget = {
       return false;
     }
     searches++;
+    if (w.move && (!provenMove || w.move.lower > provenMove.lower)) provenMove = w.move;
     if (Math.max(lo, w.lower) > Math.min(hi, w.upper)) {
       // bounds from elsewhere contradict a finished search: keep only what this search proved
       lo = Math.max(-R, w.lower);
@@ -189,5 +197,6 @@ export function prove(solver: Solver, state: BoardState, budget: ProofBudget = {
     searches,
     ...(lo < hi && stopped ? { stopped } : {}),
     ...(entry && entry.best >= 0 && !state.drawn[entry.best] ? { bestSoFar: entry.best } : {}),
+    ...(provenMove ? { provenMove } : {}),
   };
 }

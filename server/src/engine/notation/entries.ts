@@ -195,13 +195,13 @@ export function checkEntry(e: Entry, push: (r: Range, code: string, message: str
       push(
         e.tomove.valueRange!,
         'bad-tomove',
-        `'${clip(e.tomove.text)}' ${bothInitial ? 'is the initial of' : 'names, ignoring case,'} both players, ${names.map((x) => `"${clip(x)}"`).join(' and ')}: write the name exactly as in players, or first or second`,
+        `'${clip(e.tomove.text)}' ${bothInitial ? 'is the initial of' : 'names, ignoring case,'} both players, ${names.map((x) => `"${clip(x)}"`).join(' and ')}: write the name exactly as in ${e.players ? 'players' : 'PB[…] and PW[…]'}, or first or second`,
       );
     } else if (p === null) {
       push(
         e.tomove.valueRange!,
         'bad-tomove',
-        `'${clip(e.tomove.text)}' is not a player here: write ${names.map((x) => `"${x}"`).join(' or ')}, first or second`,
+        `'${clip(e.tomove.text)}' is not a player here: write ${names.map((x) => `"${clip(x)}"`).join(' or ')}, first or second`,
       );
     }
     e.tomove.player = p;

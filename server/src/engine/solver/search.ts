@@ -88,6 +88,14 @@ export class Engine extends MoveGenerator {
    * share; not when moves other threads search are deferred, deferBusy).
    */
   reverseRoot = false;
+  /**
+   * After a search from ply 0 that ended above its alpha: a root move and a proven lower bound on its
+   * value (the move whose search raised the root's best, worth at least what it returned; or the
+   * capture rules 1 and 2 force, which is optimal). -1 when the search gives no such move (it failed
+   * low, or ended on the table's bounds, a leaf or the chooser's floor). Searches from ply 0 reset it.
+   */
+  rootMove = -1;
+  rootMoveLower = -INF;
   /** With a table shared by threads: the moves they are searching now (simplified ABDADA), else null. */
   private readonly searchingNow: SearchingNow | null;
   /** The table is shared with other threads (SharedTable). */
@@ -170,6 +178,7 @@ export class Engine extends MoveGenerator {
    */
   search(alpha: number, beta: number, ply: number): number {
     if ((++this.nodes & 4095) === 0) this.tick();
+    if (ply === 0) this.rootMove = -1;
     if (this.threeCount > 0) {
       let l = this.forcedCapture();
       if (l >= 0) {
@@ -190,6 +199,11 @@ export class Engine extends MoveGenerator {
         while (end > top) {
           end -= 2;
           this.unmake(stack[end], stack[end + 1]);
+        }
+        // the first forced capture is an optimal move (rules 1 and 2): worth v(P), so at least v above alpha
+        if (ply === 0 && v > alpha) {
+          this.rootMove = stack[top];
+          this.rootMoveLower = v;
         }
         return v;
       }
@@ -358,6 +372,12 @@ export class Engine extends MoveGenerator {
     } else {
       lo = best;
       hi = best;
+    }
+    // above alpha, bestMove's own search returned best: the move is worth at least that (every
+    // move's value has the parity of R, so the rounding holds for it too)
+    if (ply === 0 && best > a0 && bestMove >= 0) {
+      this.rootMove = bestMove;
+      this.rootMoveLower = best;
     }
     if (useTable)
       this.store(

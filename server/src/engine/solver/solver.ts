@@ -118,18 +118,32 @@ export class Solver {
     // reports as it goes, as solve() does: a helper thread counts its nodes into the caller's
     // result this way (threads.ts), also when the caller finishes first
     reportBounds(e, options, t0, () => [lower, upper]);
+    let move: WindowResult['move'];
     try {
       const v = e.search(alpha, beta, 0);
       if (v <= alpha) upper = ((v - R) & 1) !== 0 ? v - 1 : v;
       else if (v >= beta) lower = ((v - R) & 1) !== 0 ? v + 1 : v;
       else lower = upper = v;
+      if (v > alpha && e.rootMove >= 0) {
+        // a move's value has the parity of R as the position's does: round its bound the same way
+        const l = e.rootMoveLower;
+        move = { line: e.rootMove, lower: (((l - R) & 1) !== 0 ? l + 1 : l) + 0 };
+      }
     } catch (err) {
       if (!(err instanceof Abort)) throw err;
       status = 'unknown';
       e.load(state);
     }
     e.onTick = undefined;
-    return { status, lower: lower + 0, upper: upper + 0, nodes: e.nodes, ms: Date.now() - t0 }; // + 0: no -0
+    // + 0: no -0
+    return {
+      status,
+      lower: lower + 0,
+      upper: upper + 0,
+      nodes: e.nodes,
+      ms: Date.now() - t0,
+      ...(move ? { move } : {}),
+    };
   }
 
   solve(state: BoardState, options: SolveOptions = {}): SolveResult {

@@ -311,13 +311,25 @@ export function readSolve(a: Int32Array, L: number): SolveResult {
   return r;
 }
 
-function readWindow(a: Int32Array): WindowResult {
+/** A window search's answer into an answer buffer: the head, and its proven move in NBEST and HEAD (line, lower). */
+export function writeWindow(a: Int32Array, r: WindowResult): void {
+  writeHead(a, r.status === 'done', null, r.lower, r.upper, r.nodes);
+  a[NBEST] = r.move ? 1 : 0;
+  if (r.move) {
+    a[HEAD] = r.move.line;
+    a[HEAD + 1] = r.move.lower;
+  }
+}
+
+/** The answer writeWindow wrote (ms 0). */
+export function readWindow(a: Int32Array): WindowResult {
   return {
     status: a[STATUS] === 1 ? 'done' : 'unknown',
     lower: a[LOWER],
     upper: a[UPPER],
     nodes: a[NODES_HI] * 0x40000000 + a[NODES_LO],
     ms: 0,
+    ...(a[NBEST] === 1 ? { move: { line: a[HEAD], lower: a[HEAD + 1] } } : {}),
   };
 }
 
@@ -382,7 +394,7 @@ export function runSolverHelper(): void {
       const r = current.solver.searchWindow(state, t.alpha, t.beta, options);
       finished = r.status === 'done';
       nodes = r.nodes;
-      write = (a) => writeHead(a, finished, null, r.lower, r.upper, r.nodes);
+      write = (a) => writeWindow(a, r);
     }
     Atomics.add(control, BUSY_MS, Math.ceil(performance.now() - t0));
     addNodes(control, ALL_KNODES, ALL_REST, nodes);

@@ -58,6 +58,12 @@ export interface WindowResult {
   upper: number;
   nodes: number;
   ms: number;
+  /**
+   * When the search ended above alpha: a move from the position (own orientation) proven to be worth
+   * at least `lower` to the player to move (the move that refuted the window, or the value's move).
+   * It is one of the optimal moves when `lower` is the exact value.
+   */
+  move?: { line: number; lower: number };
 }
 
 export interface SolveResult {
