@@ -78,6 +78,16 @@ const TRACES = `CREATE TABLE IF NOT EXISTS traces (
  */
 const NIM_COSTS = `CREATE TABLE IF NOT EXISTS nim_costs (key TEXT PRIMARY KEY, cost REAL NOT NULL) WITHOUT ROWID;`;
 
+/**
+ * Proven bounds of estimates (proof.ts describes the row): created like `traces`, by any version-4
+ * dab that knows it. A row is a fact about a position and one of its moves (the move is worth at
+ * least `lower`), read only beside an estimate of that same move; a dab that does not know the
+ * table may replace the estimate, and the row then no longer applies, which is never wrong.
+ */
+const ESTIMATE_BOUNDS = `CREATE TABLE IF NOT EXISTS estimate_bounds (
+  key TEXT PRIMARY KEY, line INTEGER NOT NULL, lower INTEGER NOT NULL, crc INTEGER NOT NULL
+) WITHOUT ROWID;`;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS proofs (
@@ -88,7 +98,8 @@ CREATE INDEX IF NOT EXISTS proofs_by_work ON proofs (work);
 CREATE TABLE IF NOT EXISTS nims (key TEXT PRIMARY KEY, budget INTEGER NOT NULL, view TEXT NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID;
 ${ESTIMATES}
 ${TRACES}
-${NIM_COSTS}`;
+${NIM_COSTS}
+${ESTIMATE_BOUNDS}`;
 
 /** The columns of each table of a version-4 store, in order (SCHEMA): a file with other ones is not ours. */
 const COLUMNS: [string, string][] = [
@@ -98,6 +109,7 @@ const COLUMNS: [string, string][] = [
   ['estimates', 'key,line,work,crc'],
   ['traces', 'key,trace,at,crc'],
   ['nim_costs', 'key,cost'],
+  ['estimate_bounds', 'key,line,lower,crc'],
 ];
 
 export class StoreBusy extends Error {}
@@ -249,6 +261,7 @@ export class StoreFile {
           this.db.exec(ESTIMATES);
           this.db.exec(TRACES);
           this.db.exec(NIM_COSTS);
+          this.db.exec(ESTIMATE_BOUNDS);
           this.db.run("UPDATE meta SET value = ? WHERE name = 'version'", [String(STORE_VERSION)]);
           return 'ok';
         }
@@ -259,6 +272,7 @@ export class StoreFile {
           if (tables.includes(table) && this.columnsOf(table) !== columns) return 'foreign';
         if (!tables.includes('traces')) this.db.exec(TRACES);
         if (!tables.includes('nim_costs')) this.db.exec(NIM_COSTS);
+        if (!tables.includes('estimate_bounds')) this.db.exec(ESTIMATE_BOUNDS);
         return 'ok';
       }
       this.db.exec(SCHEMA);

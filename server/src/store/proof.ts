@@ -33,6 +33,15 @@
  * An export line's crc covers the estimate too: `key|lower|upper|best|moves|work|tried|estimate|estimateWork`
  * (a line without an estimate has the checksum of the table row, so version-1 export files still read).
  *
+ * A proven bound on the estimated move — it is worth at least `lower` to the player to move, proven
+ * by the window search it refuted (analysis/prove.ts) — is kept in table `estimate_bounds` and read
+ * only beside an estimate of the same line (an export line carries it as `estimateLower`, which the
+ * line's crc then covers too: `…|estimate|estimateWork|estimateLower`, export version 3):
+ *   key    TEXT     the proof's key
+ *   line   INTEGER  the move (canonical orientation), as in `estimates`
+ *   lower  INTEGER  the proven bound
+ *   crc    INTEGER  CRC-32 of `key|line|lower`
+ *
  * The Nimstring views (table `nims`, keyed by the position as it is, not canonical; not exported)
  * are described in nimView.ts.
  */
@@ -73,6 +82,16 @@ export interface ProofRow {
   /** The estimate's line and work (an export line; absent when there is none). */
   estimate?: number;
   estimateWork?: number;
+  /** The estimate's proven bound (an export line; absent when there is none). */
+  estimateLower?: number;
+  crc: number;
+}
+
+/** A row of the table `estimate_bounds`. */
+export interface EstimateBoundRow {
+  key: string;
+  line: number;
+  lower: number;
   crc: number;
 }
 
@@ -102,7 +121,10 @@ export function crc32(text: string): number {
 }
 
 function rowCrc(r: Omit<ProofRow, 'crc'>): number {
-  const est = r.estimate !== undefined ? `|${r.estimate}|${r.estimateWork}` : '';
+  const est =
+    r.estimate !== undefined
+      ? `|${r.estimate}|${r.estimateWork}${r.estimateLower !== undefined ? `|${r.estimateLower}` : ''}`
+      : '';
   return crc32(`${r.key}|${r.lower}|${r.upper}|${r.best}|${r.moves}|${r.work}|${r.tried}${est}`);
 }
 
@@ -117,12 +139,23 @@ export function toRow(key: string, p: Proof): ProofRow {
     work: Math.max(0, Math.round(p.work)),
     tried: Math.max(0, Math.round(p.tried)),
     ...(p.estimate ? { estimate: p.estimate.move, estimateWork: Math.max(0, Math.round(p.estimate.nodes)) } : {}),
+    ...(p.estimate?.lower !== undefined ? { estimateLower: p.estimate.lower } : {}),
   };
   return { ...r, crc: rowCrc(r) };
 }
 
 function estimateCrc(key: string, line: number, work: number): number {
   return crc32(`${key}|${line}|${work}`);
+}
+
+function estimateBoundCrc(key: string, line: number, lower: number): number {
+  return crc32(`${key}|${line}|${lower}`);
+}
+
+/** The `estimate_bounds` row of an estimate with a proven bound, or undefined when it has none. */
+export function toEstimateBoundRow(key: string, e: Estimate): EstimateBoundRow | undefined {
+  if (e.lower === undefined) return undefined;
+  return { key, line: e.move, lower: e.lower, crc: estimateBoundCrc(key, e.move, e.lower) };
 }
 
 export function toEstimateRow(key: string, e: Estimate): EstimateRow {
@@ -132,12 +165,14 @@ export function toEstimateRow(key: string, e: Estimate): EstimateRow {
 
 /**
  * A `proofs` row joined with its `estimates` row (columns e_line, e_work, e_crc; null when there is
- * none), checked: the proof with its estimate, or why the proof is rejected. `dropped` says why a
- * stored estimate is not used (damaged, or not an estimate of this position); an estimate beside
- * proven optimal moves is stale (an older dab updated the proof), not damaged, and is left out.
+ * none) and its `estimate_bounds` row (b_line, b_lower, b_crc), checked: the proof with its
+ * estimate, or why the proof is rejected. `dropped` says why a stored estimate is not used
+ * (damaged, or not an estimate of this position); an estimate beside proven optimal moves is stale
+ * (an older dab updated the proof), not damaged, and is left out, and so is a bound of another line
+ * than the estimate's (an older dab replaced the estimate).
  */
 export function fromStoredRow(raw: Record<string, unknown>): { key: string; proof: Proof; dropped?: string } | string {
-  const r = fromRow({ ...raw, estimate: undefined, estimateWork: undefined });
+  const r = fromRow({ ...raw, estimate: undefined, estimateWork: undefined, estimateLower: undefined });
   if (typeof r === 'string') return r;
   const { e_line: line, e_work: work, e_crc: crc } = raw;
   if (line === null || line === undefined) return r;
@@ -145,7 +180,15 @@ export function fromStoredRow(raw: Record<string, unknown>): { key: string; proo
   if (typeof line !== 'number' || typeof work !== 'number' || typeof crc !== 'number')
     return { ...r, dropped: recordFault.estimateWrongTypes };
   if (estimateCrc(r.key, line, work) !== crc) return { ...r, dropped: recordFault.estimateChecksum };
-  const proof: Proof = { ...r.proof, estimate: { move: line, nodes: work } };
+  const { b_line: bLine, b_lower: bLower, b_crc: bCrc } = raw;
+  let lower: number | undefined;
+  if (bLine !== null && bLine !== undefined && bLine === line) {
+    if (typeof bLower !== 'number' || typeof bCrc !== 'number')
+      return { ...r, dropped: recordFault.estimateWrongTypes };
+    if (estimateBoundCrc(r.key, line, bLower) !== bCrc) return { ...r, dropped: recordFault.estimateChecksum };
+    lower = bLower;
+  }
+  const proof: Proof = { ...r.proof, estimate: { move: line, nodes: work, ...(lower !== undefined ? { lower } : {}) } };
   const why = checkProof(r.key, proof);
   return why ? { ...r, dropped: why } : { key: r.key, proof };
 }
@@ -154,7 +197,7 @@ const INT = /^-?\d{1,4}$/;
 
 /** Decode and check a row (a `proofs` row, or an export line with its estimate); a string says why it is rejected. */
 export function fromRow(raw: Record<string, unknown>): { key: string; proof: Proof } | string {
-  const { key, lower, upper, best, moves, work, tried, estimate, estimateWork, crc } = raw;
+  const { key, lower, upper, best, moves, work, tried, estimate, estimateWork, estimateLower, crc } = raw;
   if (typeof key !== 'string' || typeof best !== 'string' || typeof moves !== 'string') return recordFault.wrongTypes;
   if (
     typeof lower !== 'number' ||
@@ -171,7 +214,16 @@ export function fromRow(raw: Record<string, unknown>): { key: string; proof: Pro
       : typeof estimate !== 'number' || typeof estimateWork !== 'number'
   )
     return recordFault.estimateWrongTypes;
-  const est = estimate === undefined ? {} : { estimate: estimate as number, estimateWork: estimateWork as number };
+  if (estimateLower !== undefined && (estimate === undefined || typeof estimateLower !== 'number'))
+    return recordFault.estimateBoundWrongTypes;
+  const est: { estimate?: number; estimateWork?: number; estimateLower?: number } =
+    estimate === undefined
+      ? {}
+      : {
+          estimate: estimate as number,
+          estimateWork: estimateWork as number,
+          ...(estimateLower !== undefined ? { estimateLower } : {}),
+        };
   if (rowCrc({ key, lower, upper, best, moves, work, tried, ...est }) !== crc) return recordFault.checksum;
   const bestLines: number[] = [];
   for (const s of best === '' ? [] : best.split(',')) {
@@ -191,7 +243,15 @@ export function fromRow(raw: Record<string, unknown>): { key: string; proof: Pro
     moves: moveValues,
     work,
     tried,
-    ...(est.estimate !== undefined ? { estimate: { move: est.estimate, nodes: est.estimateWork } } : {}),
+    ...(est.estimate !== undefined
+      ? {
+          estimate: {
+            move: est.estimate,
+            nodes: est.estimateWork!,
+            ...(est.estimateLower !== undefined ? { lower: est.estimateLower } : {}),
+          },
+        }
+      : {}),
   };
   const why = checkProof(key, proof);
   return why ?? { key, proof };
@@ -272,6 +332,10 @@ export function checkProof(key: string, p: Proof): string | undefined {
     if (!undrawn(move)) return recordFault.estimateNotUndrawn(move);
     if (!Number.isFinite(nodes) || nodes < 0) return recordFault.badEstimateWork;
     if (p.best.length > 0) return recordFault.estimateBesideBest;
+    // a move's value has the parity of the boxes left, and no move is worth more than the position
+    const b = p.estimate.lower;
+    if (b !== undefined && (!int(b) || b < -r || b > p.upper || (b - r) % 2 !== 0))
+      return recordFault.estimateBoundImpossible(b);
   }
   return undefined;
 }

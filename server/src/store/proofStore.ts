@@ -55,6 +55,7 @@ import {
   fromRow,
   fromStoredRow,
   toCanonical,
+  toEstimateBoundRow,
   toEstimateRow,
   toRow,
   type Proof,
@@ -88,11 +89,15 @@ const MISS_TTL_MS = 5_000;
 /** Records' traces kept at most (the oldest are dropped first): a trace is a few kB. */
 export const MAX_TRACES = 2_000;
 export const EXPORT_FORMAT = 'dab-proofs';
-/** 2: a line may carry the estimate (fields estimate, estimateWork); version-1 files are read as before. */
-export const EXPORT_VERSION = 2;
-/** One record with its estimate, in one statement (one snapshot of both tables). */
-const SELECT_RECORD = `SELECT p.*, e.line AS e_line, e.work AS e_work, e.crc AS e_crc
-  FROM proofs p LEFT JOIN estimates e ON e.key = p.key`;
+/**
+ * 2: a line may carry the estimate (fields estimate, estimateWork); 3: and its proven bound
+ * (estimateLower). Files of earlier versions are read as before.
+ */
+export const EXPORT_VERSION = 3;
+/** One record with its estimate and the estimate's bound, in one statement (one snapshot of the tables). */
+const SELECT_RECORD = `SELECT p.*, e.line AS e_line, e.work AS e_work, e.crc AS e_crc,
+  b.line AS b_line, b.lower AS b_lower, b.crc AS b_crc
+  FROM proofs p LEFT JOIN estimates e ON e.key = p.key LEFT JOIN estimate_bounds b ON b.key = p.key`;
 
 /** What is known about a position, in the position's own orientation. */
 export type Knowledge = Proof;
@@ -407,6 +412,7 @@ export class ProofStore {
             db.run('DELETE FROM nims');
             db.run('DELETE FROM nim_costs');
             db.run('DELETE FROM estimates');
+            db.run('DELETE FROM estimate_bounds');
             db.run('DELETE FROM traces');
           }),
         ),
@@ -586,6 +592,7 @@ export class ProofStore {
             f.read((db) => {
               db.run('DELETE FROM proofs WHERE key = ?', [key]);
               db.run('DELETE FROM estimates WHERE key = ?', [key]);
+              db.run('DELETE FROM estimate_bounds WHERE key = ?', [key]);
             }),
           ),
         undefined,
@@ -595,7 +602,16 @@ export class ProofStore {
     if (r.dropped) {
       // the proof stands; only its estimate is not believed
       this.warn(storeDamagedEstimates(this.path, r.dropped), 'damaged estimate');
-      this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM estimates WHERE key = ?', [key]))), undefined);
+      this.guard(
+        (f) =>
+          f.write(() =>
+            f.read((db) => {
+              db.run('DELETE FROM estimates WHERE key = ?', [key]);
+              db.run('DELETE FROM estimate_bounds WHERE key = ?', [key]);
+            }),
+          ),
+        undefined,
+      );
     }
     return r.proof;
   }
@@ -645,6 +661,15 @@ export class ProofStore {
           e.crc,
         ]);
       }
+      const b = next.estimate && toEstimateBoundRow(key, next.estimate);
+      if (!b) db.run('DELETE FROM estimate_bounds WHERE key = ?', [key]);
+      else
+        db.run('INSERT OR REPLACE INTO estimate_bounds (key, line, lower, crc) VALUES (?, ?, ?, ?)', [
+          b.key,
+          b.line,
+          b.lower,
+          b.crc,
+        ]);
     });
     return outcome;
   }
@@ -698,6 +723,7 @@ export class ProofStore {
             ]);
           // an estimate goes with its proof
           db.run('DELETE FROM estimates WHERE key NOT IN (SELECT key FROM proofs)');
+          db.run('DELETE FROM estimate_bounds WHERE key NOT IN (SELECT key FROM proofs)');
         }),
       );
     }, undefined);

@@ -7,7 +7,7 @@ import { analyzeBoardEndgame, type BoardEndgameAnalysis } from '../endgame';
 import { Solver, ThreadedSolver, type SolveOptions, type ThreadOptions } from '../solver';
 import type { Evaluation } from './evaluation';
 import { nimSummary } from './nim';
-import { prove } from './prove';
+import { prove, type Proof } from './prove';
 import { MOVES_NOT_FOUND, searchBudgetReached, unprovenNote } from '../phrasebook';
 
 export type LoonyAnalysis = Extract<BoardEndgameAnalysis, { ok: true }>;
@@ -125,9 +125,7 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
       upper: proof.upper,
       best,
       ...(best.length === 0 ? { note: MOVES_NOT_FOUND } : {}),
-      ...(best.length === 0 && proof.bestSoFar !== undefined
-        ? { bestSoFar: proof.bestSoFar, bestSoFarNodes: proof.nodes }
-        : {}),
+      ...(best.length === 0 ? estimateFields(proof) : {}),
       ...common,
     };
   }
@@ -137,7 +135,7 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     lower: proof.lower,
     upper: proof.upper,
     best: [],
-    ...(proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar, bestSoFarNodes: proof.nodes } : {}),
+    ...estimateFields(proof),
     // the store gives back the same sentence for the bounds it keeps (searchBudgetReached)
     note:
       proof.stopped === 'cancelled' || proof.nodes === 0
@@ -146,6 +144,13 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
     ...(proof.stopped === 'cancelled' ? { cancelled: true } : {}),
     ...common,
   };
+}
+
+/** A proof's best move so far: its proven move (worth at least its bound) when it has one, else the table's. */
+function estimateFields(proof: Proof): Pick<Evaluation, 'bestSoFar' | 'bestSoFarNodes' | 'bestSoFarLower'> {
+  if (proof.provenMove)
+    return { bestSoFar: proof.provenMove.line, bestSoFarNodes: proof.nodes, bestSoFarLower: proof.provenMove.lower };
+  return proof.bestSoFar !== undefined ? { bestSoFar: proof.bestSoFar, bestSoFarNodes: proof.nodes } : {};
 }
 
 /**
@@ -168,6 +173,7 @@ export function completeMoves(
   delete done.note;
   delete done.bestSoFar;
   delete done.bestSoFarNodes;
+  delete done.bestSoFarLower;
   return done;
 }
 

@@ -32,6 +32,12 @@ export interface Evaluation {
    * the one with more search behind it is kept: betterEstimate).
    */
   bestSoFarNodes?: number;
+  /**
+   * Proven: bestSoFar is worth at least this to the player to move (the move refuted a window
+   * search: prove.ts, provenMove). With the exact value it makes bestSoFar an optimal move; with a
+   * proven result it can prove that the move keeps it (phrasebook/proofs.ts, estimateStanding).
+   */
+  bestSoFarLower?: number;
   /** The Nimstring view, when computed. */
   nim?: import('./nim').NimSummary;
 }
@@ -54,26 +60,40 @@ export function nothingProven(
   return e;
 }
 
-/** A best move found so far (not proven) and the search nodes behind it. */
+/**
+ * A best move found so far (its optimality not proven) and the search nodes behind it; `lower`, when
+ * given, is proven: the move is worth at least that to the player to move.
+ */
 export interface Estimate {
   move: number;
   nodes: number;
+  lower?: number;
 }
 
 /** The estimate of `e`, when it has one and its optimal moves are not known (a proven move outranks any estimate). */
-export function estimateOf(e: Pick<Evaluation, 'best' | 'bestSoFar' | 'bestSoFarNodes'>): Estimate | undefined {
+export function estimateOf(
+  e: Pick<Evaluation, 'best' | 'bestSoFar' | 'bestSoFarNodes' | 'bestSoFarLower'>,
+): Estimate | undefined {
   if (e.best.length > 0 || e.bestSoFar === undefined) return undefined;
-  return { move: e.bestSoFar, nodes: e.bestSoFarNodes ?? 0 };
+  return {
+    move: e.bestSoFar,
+    nodes: e.bestSoFarNodes ?? 0,
+    ...(e.bestSoFarLower !== undefined ? { lower: e.bestSoFarLower } : {}),
+  };
 }
 
 /**
- * Of two estimates of one position, the better informed: the one with more search behind it; `a`
- * on a tie (callers pass the one kept first, so an answer does not flip between equal searches).
- * Every place that keeps estimates (the proof store, the CLI, the editor's knowledge) decides with this.
+ * Of two estimates of one position, the better: the one proven to be worth more (a proven bound
+ * beats none), then the one with more search behind it; `a` on a tie (callers pass the one kept
+ * first, so an answer does not flip between equal searches). Every place that keeps estimates (the
+ * proof store, the CLI, the editor's knowledge) decides with this.
  */
 export function betterEstimate(a: Estimate | undefined, b: Estimate | undefined): Estimate | undefined {
   if (!a) return b;
   if (!b) return a;
+  const la = a.lower ?? -Infinity,
+    lb = b.lower ?? -Infinity;
+  if (la !== lb) return lb > la ? b : a;
   return b.nodes > a.nodes ? b : a;
 }
 
@@ -82,9 +102,11 @@ export function withEstimate(e: Evaluation, est: Estimate | undefined): Evaluati
   const out: Evaluation = { ...e };
   delete out.bestSoFar;
   delete out.bestSoFarNodes;
+  delete out.bestSoFarLower;
   if (est && e.best.length === 0) {
     out.bestSoFar = est.move;
     out.bestSoFarNodes = est.nodes;
+    if (est.lower !== undefined) out.bestSoFarLower = est.lower;
   }
   return out;
 }

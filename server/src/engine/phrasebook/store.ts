@@ -172,6 +172,10 @@ export const recordFault = {
   estimateNotUndrawn: (line: number) => `estimated move ${line} is not an undrawn line`,
   /** The estimate's work is not a finite number >= 0. */
   badEstimateWork: 'bad estimate work figure',
+  /** The estimate's proven bound is no integer, or one no move of the position can have. */
+  estimateBoundImpossible: (lower: unknown) => `estimated move's proven bound ${String(lower)} is impossible here`,
+  /** The estimate's proven bound is a field of the wrong type, or given without an estimate. */
+  estimateBoundWrongTypes: 'estimate bound field of the wrong type, or without an estimate',
   /** An estimate kept although the optimal moves are proven. */
   estimateBesideBest: 'an estimate beside proven optimal moves',
   /** An imported record that contradicts the stored one of its position (which stays). */
