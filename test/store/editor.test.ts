@@ -16,9 +16,17 @@ import { lcg } from '../support/random';
 import { processCpuMs } from '../support/process';
 import { assertTrue, records, tempDir } from './support';
 import { positionOfKey } from '../../server/src/store/proof';
+import { capitalized, estimateLabel } from '../../server/src/engine/phrasebook';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const guess = (h: string) => /^Best found so far, not proven: .*$/m.exec(h)?.[0];
+/** The hover's line of the best move found so far, whatever its proven bound proves of it. */
+const ESTIMATE_LINE = new RegExp(
+  `^(${(['unproven', 'optimal', 'keeps-win', 'keeps-tie'] as const)
+    .map((s) => capitalized(estimateLabel(s)).replace(/[()]/g, '\\$&'))
+    .join('|')}): .*$`,
+  'm',
+);
+const guess = (h: string) => ESTIMATE_LINE.exec(h)?.[0];
 
 const MOVES = 24;
 /** Character of the start of move `k` (1-based) in a plausibleRecord's moves line. */

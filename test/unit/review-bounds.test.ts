@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import { toJson } from '../../server/src/cli/json';
 import assert from 'node:assert/strict';
-import { geometryOf } from '../../server/src/engine/board/geometry';
+import { geometryOf, parseLine } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
@@ -13,8 +13,15 @@ import { playLineTitle, positionAdvice, reviewSummary, valuePhrase } from '../..
 import { formatText, overMaxLoss } from '../../server/src/cli/text';
 import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { nothingProven } from '../../server/src/engine/analysis/evaluation';
+import { estimateStanding } from '../../server/src/engine/analysis/prove';
 
 type R = 'win' | 'tie' | 'loss';
+
+function lineOf(g: ReturnType<typeof geometryOf>, name: string): number {
+  const p = parseLine(g, name);
+  assert.ok(p.ok, name);
+  return p.line;
+}
 const resultOf = (margin: number): R => (margin > 0 ? 'win' : margin < 0 ? 'loss' : 'tie');
 
 /** A record: `setup` lines drawn silently, then moves by a careless player (captures, safe moves, now and then anything). */
@@ -60,6 +67,8 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
     flagged: 0,
     fromPlayed: 0,
     fromPlayedUpper: 0,
+    provenInstead: 0,
+    standing: { optimal: 0, 'keeps-win': 0, 'keeps-tie': 0, unproven: 0 },
   };
   for (let k = 0; k < 160; k++) {
     const [w, h, setup] = (
@@ -99,6 +108,16 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
       const lead = p.score[p.toMove] - p.score[1 - p.toMove];
       if (p.result !== null) assert.equal(p.result, resultOf(lead + bf.value), `wrong result: ${label}`);
       if (p.best.length) assert.deepEqual(p.best, bf.best.map((l) => rec.g.lineName(l)).sort(), label);
+      if (p.bestSoFar && p.bestSoFarLower !== undefined) {
+        // the proven bound on the best move found so far, and what it is said to prove
+        const mv = bf.moveValues[lineOf(rec.g, p.bestSoFar[0])]!;
+        assert.ok(mv >= p.bestSoFarLower, `the move is worth ${mv}, proven at least ${p.bestSoFarLower}: ${label}`);
+        const standing = estimateStanding(p);
+        if (standing === 'optimal') assert.equal(mv, bf.value, `not optimal: ${label}`);
+        if (standing === 'keeps-win') assert.ok(lead + mv > 0, `does not keep the win: ${label}`);
+        if (standing === 'keeps-tie') assert.ok(lead + mv === 0 && lead + bf.value === 0, `not a tie: ${label}`);
+        n.standing[standing]++;
+      }
       n.positions++;
       if (ply < rec.moves.length) s.play(rec.moves[ply]);
     }
@@ -120,6 +139,13 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
       if (m.resultBefore !== null) assert.equal(m.resultBefore, trueBefore, label);
       if (m.resultAfter !== null) assert.equal(m.resultAfter, trueAfter, label);
       if (m.changesResult) assert.notEqual(trueBefore, trueAfter, `false result change: ${label}`);
+      if (m.provenInstead) {
+        const alt = truths[i].mv[lineOf(rec.g, m.provenInstead.move)]!;
+        if (m.provenInstead.standing === 'optimal') assert.equal(alt, truths[i].v, `instead: not optimal: ${label}`);
+        else if (m.provenInstead.standing === 'keeps-win') assert.ok(lead + alt > 0, `instead: no win: ${label}`);
+        else assert.ok(lead + alt === 0 && trueBefore === 'tie', `instead: no tie: ${label}`);
+        n.provenInstead++;
+      }
       const d = flagged.get(`${m.range.line}:${m.range.character}`);
       if (d) {
         n.flagged++;
@@ -139,6 +165,8 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
   // the budgets must exercise the bound-only paths
   assert.ok(n.flaggedUnknownLoss > 10 && n.resultChangeUnknownMargin > 5, JSON.stringify(n));
   assert.ok(n.fromPlayed > 20, `bounds from the played moves: ${JSON.stringify(n)}`);
+  // proven moves where the optimal moves were not searched: exercised, not only possible
+  assert.ok(n.standing.optimal > 20 && n.standing['keeps-win'] > 10 && n.provenInstead > 5, JSON.stringify(n));
 });
 
 test('summaries count proven loss bounds and result changes; --max-loss sees bounds; unowned boxes are named', () => {

@@ -1,6 +1,7 @@
 /** The stable JSON shape of `dab analyze --json` and `dab check --json` (see the spec and the README). */
 import type { DocumentReport, EntryReport, LineReport, VariationReport } from '../engine/analysis/analyzeDocument';
-import { BEST_SO_FAR_LABEL, NIM_VIEW_LABEL } from '../engine/phrasebook';
+import { NIM_VIEW_LABEL, estimateLabel } from '../engine/phrasebook';
+import { estimateStanding } from '../engine/analysis/prove';
 import type { RecordProof } from './search';
 import { searchJson } from './summary';
 import { maxLossProblems } from './text';
@@ -76,7 +77,16 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
       best: p.best,
       ...(kind !== 'endgame' ? { nimber: p.nim && p.nim.nimber !== 'unknown' ? p.nim.nimber : null } : {}),
       result: p.result,
-      ...(p.bestSoFar?.length ? { bestSoFar: { moves: p.bestSoFar, label: BEST_SO_FAR_LABEL } } : {}),
+      ...(p.bestSoFar?.length
+        ? {
+            bestSoFar: {
+              moves: p.bestSoFar,
+              label: estimateLabel(estimateStanding(p)),
+              // proven: the move is worth at least this to the player to move (net boxes of the rest)
+              ...(p.bestSoFarLower !== undefined ? { provenAtLeast: p.bestSoFarLower } : {}),
+            },
+          }
+        : {}),
       ...(p.nim && p.value === null && p.state
         ? {
             nim: {
@@ -124,6 +134,7 @@ function lineJson(line: LineReport, kind: EntryReport['kind']): Record<string, u
       resultBefore: m.resultBefore,
       resultAfter: m.resultAfter,
       best: m.best,
+      ...(m.provenInstead ? { provenInstead: m.provenInstead } : {}),
       line: m.range.line,
       character: m.range.character,
       ...(m.glyph ? { glyph: m.glyph } : {}),

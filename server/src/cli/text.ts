@@ -8,7 +8,6 @@ import type {
   VariationReport,
 } from '../engine/analysis/analyzeDocument';
 import {
-  BEST_SO_FAR_LABEL,
   NOT_ANALYSED,
   NOT_ANALYSED_BY_CLI,
   endgameFacts,
@@ -17,7 +16,6 @@ import {
   checkTally,
   entryHeading,
   listAll,
-  listOr,
   longChainRule,
   maxLossMessage,
   moveVerdict,
@@ -33,7 +31,10 @@ import {
   valueWords,
   variationLine,
   variationSummary,
+  estimateLabel,
+  insteadWords,
 } from '../engine/phrasebook';
+import { estimateStanding } from '../engine/analysis/prove';
 
 export interface TextOptions {
   problemsOnly?: boolean;
@@ -77,7 +78,7 @@ function positionLine(p: PositionReport, e: EntryReport, more = '         '): st
     s += `; ${p.endgame.components}: ${endgameFacts(p.endgame)}`;
   }
   if (p.best.length) s += `; ${bestList(listAll(p.best, 12, ' '))}`;
-  else if (p.bestSoFar?.length) s += `; ${BEST_SO_FAR_LABEL}: ${p.bestSoFar.join(' ')}`;
+  else if (p.bestSoFar?.length) s += `; ${estimateLabel(estimateStanding(p))}: ${p.bestSoFar.join(' ')}`;
   if (p.value === null && p.nim) s += `\n${more}${nimVerdict(p.nim, who, false)} ${longChainRule(p.nim, who)}`;
   return s;
 }
@@ -103,7 +104,8 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
   const out: string[] = [];
   line.moves.forEach((m, k) => {
     const after = line.positions[m.ply - line.startPly];
-    const best = m.loss && m.best.length ? `; ${bestList(listOr(m.best, 6))}` : '';
+    const instead = (m.loss ?? m.lossAtLeast ?? 0) > 0 ? insteadWords(m) : '';
+    const best = instead ? `; ${instead}` : '';
     const loss = `${moveVerdict(m)}${best}`;
     out.push(
       `${indent}${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,

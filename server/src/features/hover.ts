@@ -13,7 +13,6 @@ import {
   OPTIMAL_OPENING,
   afterMoveHeading,
   afterMoveWords,
-  bestList,
   componentsLine,
   endgameLine,
   inVariation,
@@ -32,7 +31,6 @@ import {
   endgameFacts,
   gameOver,
   listAll,
-  listOr,
   longChainRule,
   moveVerdict,
   nimVerdict,
@@ -42,7 +40,9 @@ import {
   valueFacts,
   valuePhrase,
   variationSummary,
+  insteadWords,
 } from '../engine/phrasebook';
+import { estimateStanding } from '../engine/analysis/prove';
 import { afterMove, entryAt, escapeMarkdown, lineMoveAt, linePositionAt, toLspRange } from './convert';
 import { isVariation } from './cursorLine';
 
@@ -88,7 +88,8 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
 function moveSummary(entry: EntryReport, m: MoveReport): string {
   const who = escapeMarkdown(entry.players[m.player]);
   const head = `**${m.ply}. ${who}: ${escapeMarkdown(m.move)}${m.glyph ? escapeMarkdown(m.glyph) : ''}**${m.completes ? ` (${completesWords(m.completes)})` : ''}`;
-  const best = m.loss && m.best.length ? ` ${capitalized(bestList(escapeMarkdown(listOr(m.best, 6))))}.` : '';
+  const instead = (m.loss ?? m.lossAtLeast ?? 0) > 0 ? insteadWords(m, escapeMarkdown) : '';
+  const best = instead ? ` ${capitalized(instead)}.` : '';
   return `${head} — ${moveVerdict(m)}.${best}`;
 }
 
@@ -127,7 +128,7 @@ export function positionLines(entry: EntryReport, p: PositionReport | undefined)
   else if (p.bestSoFar?.length)
     out.push(
       '',
-      bestSoFarLine(p.bestSoFar, (b) => `\`${escapeMarkdown(b)}\``),
+      bestSoFarLine(p.bestSoFar, (b) => `\`${escapeMarkdown(b)}\``, estimateStanding(p)),
     );
   return out;
 }

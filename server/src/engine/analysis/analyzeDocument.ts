@@ -36,7 +36,7 @@ import {
   shownName,
 } from '../phrasebook';
 import type { NimSummary } from './nim';
-import { flipResult, playedMoveFloor, resultOf, type GameResult } from './prove';
+import { estimateStanding, flipResult, playedMoveFloor, resultOf, type GameResult, type ProvenStanding } from './prove';
 
 /** Supplies evaluations of positions that need search; undefined = not known yet (pending). */
 export type SearchLookup = (state: BoardState) => Evaluation | undefined;
@@ -97,6 +97,11 @@ export interface PositionReport {
   result: GameResult | null;
   /** When the optimal moves are unknown: the best move found so far by the deepest finished search (not proven). */
   bestSoFar?: string[];
+  /**
+   * Proven: bestSoFar is worth at least this to the player to move (net boxes of the rest, the boxes
+   * it completes included). What that proves about the move (optimal, keeps the result): estimateStanding.
+   */
+  bestSoFarLower?: number;
   /** Board positions: the Nimstring view (the fallback truth when the exact value is unknown). */
   nim?: NimSummary;
   /** Abstract endgames: the components not yet opened (the one just opened excluded). */
@@ -119,6 +124,11 @@ export interface MoveReport {
   resultBefore: GameResult | null;
   resultAfter: GameResult | null;
   best: string[];
+  /**
+   * When `best` is empty: a move proven to be optimal or to keep the mover's result (the position's
+   * best move found so far, whose proven bound says so: estimateStanding), other than the move played.
+   */
+  provenInstead?: { move: string; standing: ProvenStanding };
   range: Range;
   glyph: string | null;
   comment: string | null;
@@ -317,7 +327,12 @@ function reviewBoardLine(
       state,
       moveValues,
       result: null,
-      ...(e.best.length === 0 && e.bestSoFar !== undefined ? { bestSoFar: [g.lineName(e.bestSoFar)] } : {}),
+      ...(e.best.length === 0 && e.bestSoFar !== undefined
+        ? {
+            bestSoFar: [g.lineName(e.bestSoFar)],
+            ...(e.bestSoFarLower !== undefined ? { bestSoFarLower: e.bestSoFarLower } : {}),
+          }
+        : {}),
       nim: e.nim ?? (e.method !== 'search' ? options.nim?.(state) : undefined),
     });
 
@@ -342,6 +357,12 @@ function reviewBoardLine(
           ? [completes + after.lower, completes + after.upper]
           : [completes - after.upper, completes - after.lower];
     }
+    // the move played is the best move found so far, with a proven bound on what it achieves
+    if (typeof known !== 'number' && before.bestSoFar?.[0] === mv.name && before.bestSoFarLower !== undefined) {
+      const b = before.bestSoFarLower;
+      if (achieved === null) achieved = before.upper !== null ? [b, before.upper] : null;
+      else if (b > achieved[0] && b <= achieved[1]) achieved = [b, achieved[1]];
+    }
     let lossBounds: [number, number] | null = null;
     if (before.best.includes(mv.name!)) lossBounds = [0, 0];
     else if (achieved && before.lower !== null && before.upper !== null)
@@ -356,6 +377,7 @@ function reviewBoardLine(
         completes,
         loss,
         best: before.best,
+        ...provenInsteadOf(before, mv.name!),
         range: mv.range,
         glyph: mv.glyph,
         comment: mv.comment,
@@ -387,6 +409,14 @@ function reviewBoardLine(
       if (v.states.length) reviewBoardLine(report, v, vr, g, options);
     }
   }
+}
+
+/** MoveReport.provenInstead: the position's proven best move so far, when it is not the move played. */
+function provenInsteadOf(before: PositionReport, played: string): Pick<MoveReport, 'provenInstead'> {
+  const move = before.bestSoFar?.[0];
+  if (before.best.length > 0 || move === undefined || move === played) return {};
+  const standing = estimateStanding(before);
+  return standing === 'unproven' ? {} : { provenInstead: { move, standing } };
 }
 
 /** Proven bounds that meet: the exact value, its optimal moves not found. */

@@ -1,8 +1,8 @@
 /** Moves and mistakes in words: diagnostics, the hover's verdict on a move, reviews, code actions. */
 import type { EntryReport, LineReport, MoveReport, PositionReport, ReviewSummary } from '../analysis/analyzeDocument';
-import { boxes, listAll, listOr, metBounds, plural, signed } from './grammar';
+import { boxes, capitalized, listAll, metBounds, plural, signed } from './grammar';
 import { outcome, restWinner, valuePhrase } from './values';
-import { resultChangeWords } from './proofs';
+import { insteadWords, resultChangeWords } from './proofs';
 
 /** Diagnostic: a claimed `value` that the analysis proves wrong. */
 export function wrongValueMessage(claimed: number, start: PositionReport, players: [string, string]): string {
@@ -49,7 +49,8 @@ export function mistakeMessage(kind: EntryReport['kind'], m: MoveReport, players
       : m.changesResult && m.resultBefore !== null && m.resultAfter !== null
         ? ` and ${resultChangeWords(name, m.resultBefore, m.resultAfter)}`
         : '';
-  const best = m.best.length ? ` Best: ${listOr(m.best, 6)}.` : '';
+  const instead = insteadWords(m);
+  const best = instead ? ` ${capitalized(instead)}.` : '';
   const what =
     kind === 'endgame' && (m.move === 'keep' || m.move === 'all')
       ? m.move === 'keep'

@@ -3,9 +3,9 @@
  * that change, why a position stayed unproven, and the labels every estimate carries (the best
  * move found so far, the Nimstring view) wherever it is shown.
  */
-import type { GameResult, Proof } from '../analysis/prove';
+import type { GameResult, Proof, ProvenStanding } from '../analysis/prove';
 import { seconds } from './search';
-import { metBounds } from './grammar';
+import { listOr, metBounds } from './grammar';
 
 /** The label every unproven best move carries, wherever it is shown. */
 export const BEST_SO_FAR_LABEL = 'best found so far, not proven';
@@ -127,7 +127,46 @@ export function provenFacts(
   return `Proven: ${boundsInWords(p.lower, p.upper, p.remaining, lead, players[p.toMove], players[1 - p.toMove])}.`;
 }
 
-/** "Best found so far, not proven: a1-b1" — `format` marks the move (e.g. as code). */
-export function bestSoFarLine(moves: string[], format: (move: string) => string = (m) => m): string {
-  return `${BEST_SO_FAR_LABEL.charAt(0).toUpperCase()}${BEST_SO_FAR_LABEL.slice(1)}: ${moves.map(format).join(', ')}`;
+/**
+ * The label of the best move found so far, by what its proven bound proves (estimateStanding):
+ * "a best move, proven (the other moves were not searched)", "keeps the win, proven (…)", or
+ * BEST_SO_FAR_LABEL when nothing is.
+ */
+export function estimateLabel(standing: ProvenStanding | 'unproven'): string {
+  switch (standing) {
+    case 'optimal':
+      return 'a best move, proven (the other moves were not searched)';
+    case 'keeps-win':
+      return 'keeps the win, proven (not proven to keep the best margin)';
+    case 'keeps-tie':
+      return 'keeps the tie, proven';
+    case 'unproven':
+      return BEST_SO_FAR_LABEL;
+  }
+}
+
+/** "Best found so far, not proven: a1-b1" (or what is proven of it) — `format` marks the move (e.g. as code). */
+export function bestSoFarLine(
+  moves: string[],
+  format: (move: string) => string = (m) => m,
+  standing: ProvenStanding | 'unproven' = 'unproven',
+): string {
+  const label = estimateLabel(standing);
+  return `${label.charAt(0).toUpperCase()}${label.slice(1)}: ${moves.map(format).join(', ')}`;
+}
+
+/**
+ * What to play instead of a mistake: "best: a1-b1 or c2-c3" (every optimal move), or, when those
+ * were not searched, a move proven optimal or proven to keep the result ("best: a1-b1 (proven; the
+ * other moves were not searched)", "instead, a1-b1 keeps the win (proven)"); '' when none is known.
+ */
+export function insteadWords(
+  m: { best: string[]; provenInstead?: { move: string; standing: ProvenStanding } },
+  format: (move: string) => string = (x) => x,
+): string {
+  if (m.best.length) return `best: ${listOr(m.best.map(format), 6)}`;
+  const p = m.provenInstead;
+  if (!p) return '';
+  if (p.standing === 'optimal') return `best: ${format(p.move)} (proven; the other moves were not searched)`;
+  return `instead, ${format(p.move)} keeps the ${p.standing === 'keeps-win' ? 'win' : 'tie'} (proven)`;
 }
