@@ -21,7 +21,7 @@ import { capitalized, estimateLabel } from '../../server/src/engine/phrasebook';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The hover's line of the best move found so far, whatever its proven bound proves of it. */
 const ESTIMATE_LINE = new RegExp(
-  `^(${(['unproven', 'optimal', 'keeps-win', 'keeps-tie'] as const)
+  `^(${(['unproven', 'optimal', 'keeps-win'] as const)
     .map((s) => capitalized(estimateLabel(s)).replace(/[()]/g, '\\$&'))
     .join('|')}): .*$`,
   'm',

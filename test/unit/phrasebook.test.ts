@@ -15,7 +15,14 @@ import {
   unknownValue,
   valueLabel,
 } from '../../server/src/engine/phrasebook';
-import { provenSoFarWords, unprovenReasonWords } from '../../server/src/engine/phrasebook/proofs';
+import {
+  BEST_SO_FAR_LABEL,
+  estimateLabel,
+  insteadWords,
+  provenSoFarWords,
+  unprovenReasonWords,
+} from '../../server/src/engine/phrasebook/proofs';
+import { estimateStanding } from '../../server/src/engine/analysis/prove';
 import { graphPointLabel } from '../../server/src/engine/phrasebook/board';
 import { searchLimitReached } from '../../server/src/engine/phrasebook/search';
 import { reviewSummary, wrongValueBoundsMessage } from '../../server/src/engine/phrasebook/moves';
@@ -132,4 +139,38 @@ test('bounds that met read as the value in the graph label and the progress line
     provenSoFarWords(17, { status: 'bounds', value: null, lower: 1, upper: 25 }, 'win'),
     'ply 17 win proven for the player to move',
   );
+});
+
+test('what is proven about a best move found so far, and what to play instead of a mistake', () => {
+  const pos = (o: Partial<Parameters<typeof estimateStanding>[0]>) => ({
+    exact: false,
+    value: null,
+    score: [0, 0] as [number, number],
+    toMove: 0 as const,
+    ...o,
+  });
+  assert.equal(estimateStanding(pos({})), 'unproven');
+  assert.equal(estimateStanding(pos({ exact: true, value: 3, bestSoFarLower: 3 })), 'optimal');
+  // exact, the move below the value: it keeps the win all the same
+  assert.equal(estimateStanding(pos({ exact: true, value: 3, bestSoFarLower: 1 })), 'keeps-win');
+  // the lead counts: 2 boxes behind, a move worth at least 1 does not keep anything proven
+  assert.equal(estimateStanding(pos({ bestSoFarLower: 1, score: [0, 2] })), 'unproven');
+  assert.equal(estimateStanding(pos({ bestSoFarLower: 3, score: [0, 2] })), 'keeps-win');
+  // the player to move is the second player: their lead is score[1] - score[0]
+  assert.equal(estimateStanding(pos({ bestSoFarLower: 1, score: [0, 2], toMove: 1 })), 'keeps-win');
+  // 2 boxes ahead, a move worth at least -2 keeps at least a tie: not a win (and a proven tie is exact)
+  assert.equal(estimateStanding(pos({ bestSoFarLower: -2, score: [2, 0] })), 'unproven');
+  assert.equal(estimateLabel('unproven'), BEST_SO_FAR_LABEL);
+  for (const s of ['optimal', 'keeps-win'] as const) assert.match(estimateLabel(s), /proven/);
+  const code = (m: string) => `\`${m}\``;
+  assert.equal(insteadWords({ best: ['a1-b1', 'c1-c2'] }, code), 'best: `a1-b1` or `c1-c2`');
+  assert.equal(
+    insteadWords({ best: [], provenInstead: { moves: ['d4-e4'], standing: 'optimal' } }),
+    'best: d4-e4 (proven; not every move was searched)',
+  );
+  assert.equal(
+    insteadWords({ best: [], provenInstead: { moves: ['d5-d6'], standing: 'keeps-win' } }),
+    'instead, d5-d6 keeps the win (proven)',
+  );
+  assert.equal(insteadWords({ best: [] }), '');
 });

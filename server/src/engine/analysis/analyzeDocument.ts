@@ -128,7 +128,7 @@ export interface MoveReport {
    * When `best` is empty: a move proven to be optimal or to keep the mover's result (the position's
    * best move found so far, whose proven bound says so: estimateStanding), other than the move played.
    */
-  provenInstead?: { move: string; standing: ProvenStanding };
+  provenInstead?: { moves: string[]; standing: ProvenStanding };
   range: Range;
   glyph: string | null;
   comment: string | null;
@@ -411,12 +411,23 @@ function reviewBoardLine(
   }
 }
 
-/** MoveReport.provenInstead: the position's proven best move so far, when it is not the move played. */
+/**
+ * MoveReport.provenInstead, when the optimal moves are not all known: the moves other than the one
+ * played that are proven optimal (valued at the exact value, or the best move so far whose proven
+ * bound reaches it), else the best move so far when its bound proves it keeps the mover's result.
+ */
 function provenInsteadOf(before: PositionReport, played: string): Pick<MoveReport, 'provenInstead'> {
-  const move = before.bestSoFar?.[0];
-  if (before.best.length > 0 || move === undefined || move === played) return {};
+  if (before.best.length > 0) return {};
+  const estimate = before.bestSoFar?.[0];
   const standing = estimateStanding(before);
-  return standing === 'unproven' ? {} : { provenInstead: { move, standing } };
+  const optimal = new Set<string>();
+  if (before.exact && before.value !== null && before.moveValues)
+    for (const [m, v] of before.moveValues) if (v === before.value) optimal.add(m);
+  if (standing === 'optimal' && estimate !== undefined) optimal.add(estimate);
+  optimal.delete(played);
+  if (optimal.size > 0) return { provenInstead: { moves: [...optimal].sort(), standing: 'optimal' } };
+  if (estimate === undefined || estimate === played || standing === 'unproven') return {};
+  return { provenInstead: { moves: [estimate], standing } };
 }
 
 /** Proven bounds that meet: the exact value, its optimal moves not found. */

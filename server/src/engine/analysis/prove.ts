@@ -97,20 +97,18 @@ export function playedMove(before: BoardState, after: BoardState): { completes: 
 }
 
 /** What a proven bound on a move (Evaluation.bestSoFarLower) proves about it: see estimateStanding. */
-export type ProvenStanding = 'optimal' | 'keeps-win' | 'keeps-tie';
+export type ProvenStanding = 'optimal' | 'keeps-win';
 
 /**
  * What the best move found so far is proven to be, from its proven bound b (it is worth at least b
  * to the player to move) and the position's proven bounds, with `score` so far: 'optimal' when b is
  * the exact value (no move is worth more than the position); 'keeps-win' when the mover's lead plus
- * b is above 0 (whatever the rest of the game, the mover wins after it); 'keeps-tie' when that is 0
- * and the position is a proven tie; else 'unproven' (only an estimate of the best move).
+ * b is above 0 (whatever the rest of the game, the mover wins after it); else 'unproven' (only an
+ * estimate of the best move). (A move that keeps a proven tie is optimal: a proven tie is an exact value.)
  */
 export function estimateStanding(p: {
   exact: boolean;
   value: number | null;
-  lower: number | null;
-  upper: number | null;
   score: [number, number];
   toMove: 0 | 1;
   bestSoFarLower?: number;
@@ -119,10 +117,7 @@ export function estimateStanding(p: {
   if (b === undefined) return 'unproven';
   if (p.exact && p.value === b) return 'optimal';
   const lead = p.score[p.toMove] - p.score[1 - p.toMove];
-  if (lead + b > 0) return 'keeps-win';
-  if (lead + b === 0 && p.lower !== null && p.upper !== null && resultOf(p.lower, p.upper, lead) === 'tie')
-    return 'keeps-tie';
-  return 'unproven';
+  return lead + b > 0 ? 'keeps-win' : 'unproven';
 }
 
 /** The same result seen by the other player. */

@@ -129,17 +129,15 @@ export function provenFacts(
 
 /**
  * The label of the best move found so far, by what its proven bound proves (estimateStanding):
- * "a best move, proven (the other moves were not searched)", "keeps the win, proven (…)", or
+ * "a best move, proven (not every move was searched)", "keeps the win, proven (…)", or
  * BEST_SO_FAR_LABEL when nothing is.
  */
 export function estimateLabel(standing: ProvenStanding | 'unproven'): string {
   switch (standing) {
     case 'optimal':
-      return 'a best move, proven (the other moves were not searched)';
+      return 'a best move, proven (not every move was searched)';
     case 'keeps-win':
       return 'keeps the win, proven (not proven to keep the best margin)';
-    case 'keeps-tie':
-      return 'keeps the tie, proven';
     case 'unproven':
       return BEST_SO_FAR_LABEL;
   }
@@ -157,16 +155,17 @@ export function bestSoFarLine(
 
 /**
  * What to play instead of a mistake: "best: a1-b1 or c2-c3" (every optimal move), or, when those
- * were not searched, a move proven optimal or proven to keep the result ("best: a1-b1 (proven; the
- * other moves were not searched)", "instead, a1-b1 keeps the win (proven)"); '' when none is known.
+ * were not searched, the moves proven optimal or one proven to keep the result ("best: a1-b1 (proven;
+ * not every move was searched)", "instead, a1-b1 keeps the win (proven)"); '' when none is known.
  */
 export function insteadWords(
-  m: { best: string[]; provenInstead?: { move: string; standing: ProvenStanding } },
+  m: { best: string[]; provenInstead?: { moves: string[]; standing: ProvenStanding } },
   format: (move: string) => string = (x) => x,
 ): string {
   if (m.best.length) return `best: ${listOr(m.best.map(format), 6)}`;
   const p = m.provenInstead;
   if (!p) return '';
-  if (p.standing === 'optimal') return `best: ${format(p.move)} (proven; the other moves were not searched)`;
-  return `instead, ${format(p.move)} keeps the ${p.standing === 'keeps-win' ? 'win' : 'tie'} (proven)`;
+  const moves = listOr(p.moves.map(format), 6);
+  if (p.standing === 'optimal') return `best: ${moves} (proven; not every move was searched)`;
+  return `instead, ${moves} keeps the win (proven)`;
 }
