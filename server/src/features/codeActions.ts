@@ -1,13 +1,15 @@
 /**
  * Code actions: after a move that throws boxes away (in the main line or in a variation), insert
  * the best continuation from the position before it as a variation `( … )` — only moves proven
- * best are written. The record's own moves are never rewritten.
+ * best are written (every optimal move known, or one of those a search proved optimal without
+ * searching them all: MoveReport.provenInstead). The record's own moves are never rewritten.
  */
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
 import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis/analyzeDocument';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
+import { parseLine } from '../engine/board/geometry';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import { allLines, hasOpenText, rangeContains, variationEnd, writtenEnd, type MoveToken } from '../engine/notation';
 import { betterLineTitle } from '../engine/phrasebook';
@@ -26,14 +28,27 @@ export function codeActions(
   const found = lineMoveAt(entry, pos.line, pos.character) ?? glyphMoveAt(entry, pos.line, pos.character);
   if (!found) return [];
   const { move } = found;
-  if (move.loss === null || move.loss === 0) return [];
+  if ((move.loss ?? move.lossAtLeast ?? 0) === 0) return [];
   const before = beforeMove(found.line, move);
-  if (!before?.state || before.best.length === 0) return [];
+  // every optimal move, or (not all searched) those proven optimal
+  const optimal = before?.best.length
+    ? before.best
+    : move.provenInstead?.standing === 'optimal'
+      ? move.provenInstead.moves
+      : [];
+  if (!before?.state || optimal.length === 0) return [];
   // an optimal alternative already written there: the fix would write it again (found by an audit)
-  if (move.variations.some((v) => v.moves[0] !== undefined && before.best.includes(v.moves[0].move))) return [];
+  if (move.variations.some((v) => v.moves[0] !== undefined && optimal.includes(v.moves[0].move))) return [];
   const g = before.state.geometry;
-  const line = bestContinuation(before.state, known).map((l) => g.lineName(l));
-  const shown = line.length ? line : [before.best[0]];
+  let shown = bestContinuation(before.state, known).map((l) => g.lineName(l));
+  if (shown.length === 0) {
+    // the first move proven optimal, then the continuation known from the position it leads to
+    const first = parseLine(g, optimal[0]);
+    if (!first.ok) return [];
+    const after = before.state.clone();
+    after.play(first.line);
+    shown = [optimal[0], ...bestContinuation(after, known).map((l) => g.lineName(l))];
+  }
   const token = tokenOf(entry, move);
   const number = token?.number != null ? `${token.number}. ` : '';
   const text = ` (${number}${shown.join(' ')})`;
