@@ -22,7 +22,7 @@ import {
   provenSoFarWords,
   unprovenReasonWords,
 } from '../../server/src/engine/phrasebook/proofs';
-import { estimateStanding } from '../../server/src/engine/analysis/prove';
+import { estimateStanding, provenOptimalMoves } from '../../server/src/engine/analysis/prove';
 import { graphPointLabel } from '../../server/src/engine/phrasebook/board';
 import { searchLimitReached } from '../../server/src/engine/phrasebook/search';
 import { reviewSummary, wrongValueBoundsMessage } from '../../server/src/engine/phrasebook/moves';
@@ -173,4 +173,23 @@ test('what is proven about a best move found so far, and what to play instead of
     'instead, d5-d6 keeps the win (proven)',
   );
   assert.equal(insteadWords({ best: [] }), '');
+});
+
+test('moves proven optimal where the optimal moves were not all searched', () => {
+  const p = {
+    exact: true,
+    value: 1,
+    best: [] as string[],
+    moveValues: new Map<string, number | null>([
+      ['a1-b1', 1],
+      ['b1-c1', -1],
+      ['c1-d1', null],
+    ]),
+    bestSoFar: ['d1-e1'],
+    bestSoFarLower: 1,
+  };
+  assert.deepEqual(provenOptimalMoves(p), ['a1-b1', 'd1-e1']);
+  assert.deepEqual(provenOptimalMoves({ ...p, bestSoFarLower: -1 }), ['a1-b1']);
+  assert.deepEqual(provenOptimalMoves({ ...p, best: ['a1-b1'] }), [], 'all known: nothing to add');
+  assert.deepEqual(provenOptimalMoves({ ...p, exact: false, value: null }), [], 'no value, no optimal move');
 });

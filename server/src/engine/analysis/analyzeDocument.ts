@@ -36,7 +36,15 @@ import {
   shownName,
 } from '../phrasebook';
 import type { NimSummary } from './nim';
-import { estimateStanding, flipResult, playedMoveFloor, resultOf, type GameResult, type ProvenStanding } from './prove';
+import {
+  estimateStanding,
+  flipResult,
+  playedMoveFloor,
+  provenOptimalMoves,
+  resultOf,
+  type GameResult,
+  type ProvenStanding,
+} from './prove';
 
 /** Supplies evaluations of positions that need search; undefined = not known yet (pending). */
 export type SearchLookup = (state: BoardState) => Evaluation | undefined;
@@ -418,15 +426,11 @@ function reviewBoardLine(
  */
 function provenInsteadOf(before: PositionReport, played: string): Pick<MoveReport, 'provenInstead'> {
   if (before.best.length > 0) return {};
+  const optimal = provenOptimalMoves(before).filter((m) => m !== played);
+  if (optimal.length > 0) return { provenInstead: { moves: optimal, standing: 'optimal' } };
   const estimate = before.bestSoFar?.[0];
   const standing = estimateStanding(before);
-  const optimal = new Set<string>();
-  if (before.exact && before.value !== null && before.moveValues)
-    for (const [m, v] of before.moveValues) if (v === before.value) optimal.add(m);
-  if (standing === 'optimal' && estimate !== undefined) optimal.add(estimate);
-  optimal.delete(played);
-  if (optimal.size > 0) return { provenInstead: { moves: [...optimal].sort(), standing: 'optimal' } };
-  if (estimate === undefined || estimate === played || standing === 'unproven') return {};
+  if (estimate === undefined || estimate === played || standing !== 'keeps-win') return {};
   return { provenInstead: { moves: [estimate], standing } };
 }
 

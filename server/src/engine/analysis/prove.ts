@@ -120,6 +120,26 @@ export function estimateStanding(p: {
   return lead + b > 0 ? 'keeps-win' : 'unproven';
 }
 
+/**
+ * The moves of an exact position proven optimal while its optimal moves were not all searched: those
+ * a partial search valued at the value, and the best move so far when its proven bound reaches it
+ * (names, sorted; [] when the optimal moves are all known, or the value is not).
+ */
+export function provenOptimalMoves(p: {
+  exact: boolean;
+  value: number | null;
+  best: string[];
+  moveValues?: Map<string, number | null>;
+  bestSoFar?: string[];
+  bestSoFarLower?: number;
+}): string[] {
+  if (!p.exact || p.value === null || p.best.length > 0) return [];
+  const moves = new Set<string>();
+  for (const [m, v] of p.moveValues ?? []) if (v === p.value) moves.add(m);
+  if (p.bestSoFar?.length && p.bestSoFarLower === p.value) moves.add(p.bestSoFar[0]);
+  return [...moves].sort();
+}
+
 /** The same result seen by the other player. */
 export function flipResult(r: GameResult | null): GameResult | null {
   return r === 'win' ? 'loss' : r === 'loss' ? 'win' : r;
