@@ -12,7 +12,7 @@
  */
 import type { PlayLineParams, PlayLineResult } from '../../../shared/protocol';
 import type { DocumentReport, PositionReport } from '../engine/analysis/analyzeDocument';
-import type { Evaluation } from '../engine/analysis/evaluation';
+import { provenBestMove, type Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { BoardState } from '../engine/board/state';
 import { hasOpenText, later, variationEnd, writtenEnd, type MoveToken, type Range } from '../engine/notation';
@@ -197,10 +197,10 @@ function engineReplies(
       solver ??= createSolver();
       e = searchEvaluate(solver, s, { nodeBudget: REPLY_NODE_BUDGET, timeBudgetMs: REPLY_TIME_BUDGET_MS });
     }
-    if (e.status !== 'exact' || e.best.length === 0) {
+    const best = provenBestMove(e);
+    if (best === undefined) {
       return { moves, note: PLAY_NO_PROVEN_REPLY };
     }
-    const best = e.best.slice().sort((a, b) => a - b)[0];
     moves.push(best);
     s.play(best);
   }

@@ -5,7 +5,7 @@
 import type { BoardState } from '../board/state';
 import { analyzeBoardEndgame, type BoardEndgameAnalysis } from '../endgame';
 import { Solver, ThreadedSolver, type SolveOptions, type ThreadOptions } from '../solver';
-import type { Evaluation } from './evaluation';
+import { provenBestMove, type Evaluation } from './evaluation';
 import { nimSummary } from './nim';
 import { prove, type Proof } from './prove';
 import { MOVES_NOT_FOUND, searchBudgetReached, unprovenNote } from '../phrasebook';
@@ -190,9 +190,10 @@ export function bestContinuation(
   const s = state.clone();
   for (let i = 0; i < maxPlies && !s.isOver(); i++) {
     const e = quickEvaluate(s)?.evaluation ?? known(s);
-    if (!e || e.status !== 'exact' || e.best.length === 0) break;
-    line.push(e.best[0]);
-    s.play(e.best[0]);
+    const best = e && provenBestMove(e);
+    if (best === undefined) break;
+    line.push(best);
+    s.play(best);
   }
   return line;
 }

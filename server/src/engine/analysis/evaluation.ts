@@ -61,6 +61,20 @@ export function nothingProven(
 }
 
 /**
+ * A move proven optimal, or undefined: the least of the optimal moves when they are known, else (the
+ * value exact, not every move searched) the least move valued at the value, else the best move so
+ * far when its proven bound reaches the value.
+ */
+export function provenBestMove(e: Evaluation): number | undefined {
+  if (e.best.length > 0) return Math.min(...e.best);
+  if (e.status !== 'exact' || e.value === null) return undefined;
+  let least: number | undefined;
+  for (const [l, v] of e.moveValues ?? []) if (v === e.value && (least === undefined || l < least)) least = l;
+  if (least !== undefined) return least;
+  return e.bestSoFar !== undefined && e.bestSoFarLower === e.value ? e.bestSoFar : undefined;
+}
+
+/**
  * A best move found so far (its optimality not proven) and the search nodes behind it; `lower`, when
  * given, is proven: the move is worth at least that to the player to move.
  */
