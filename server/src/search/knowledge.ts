@@ -2,9 +2,10 @@
  * What the server has proven about each board position, merged over every attempt so that an
  * answer never gets worse: bounds only tighten (the lower bound is the greatest proven, the upper
  * the least), an exact value is kept once found, per-move values once proven stay, and the
- * Nimstring view is kept once computed; the best move found so far (an estimate) is the better
- * informed of the two (betterEstimate), and none once the optimal moves are proven. Every input is a proof (a finished, budget-exhausted or
- * cancelled search reports only bounds it proved), so the intersection is a proof as well.
+ * Nimstring view is kept once computed; the best move found so far (an estimate, with or without a
+ * proven bound on its value) is the better of the two (betterEstimate), and none once the optimal
+ * moves are proven. Every input is a proof (a finished, budget-exhausted or cancelled search reports
+ * only bounds it proved), so the intersection is a proof as well.
  */
 import { betterEstimate, estimateOf, withEstimate, type Evaluation } from '../engine/analysis/evaluation';
 import { nimKnowledge } from '../engine/analysis/nim';
@@ -40,7 +41,7 @@ export function mergeEvaluations(old: Evaluation | undefined, next: Evaluation):
 
 /**
  * Keep `main`'s answer; take the Nimstring view and per-move values `other` has and `main` lacks,
- * and the better informed estimate of `old` and `next` (none when `main` names its optimal moves).
+ * and the better estimate of `old` and `next` (betterEstimate; none when `main` names its optimal moves).
  */
 function withExtras(main: Evaluation, other: Evaluation, old: Evaluation, next: Evaluation): Evaluation {
   return withEstimate(

@@ -3,7 +3,7 @@
  * searching, put what a search proved after it. Exact values are answers; stored bounds are
  * intersected with what a new search proves (both are proven, so the intersection is too). The best
  * move found so far is kept with them and given back as what it is, an estimate (bestSoFar), never
- * as a proven move; of a stored and a new one, the better informed stays (betterEstimate).
+ * as a proven move; of a stored and a new one, the better stays (betterEstimate: the higher proven bound, then more search).
  */
 import type { BoardState } from '../engine/board/state';
 import { betterEstimate, estimateOf, withEstimate, type Evaluation } from '../engine/analysis/evaluation';
@@ -146,7 +146,7 @@ function toProof(state: BoardState, e: Evaluation, triedMs: number): Proof | und
 
 function combine(stored: Evaluation | undefined, fresh: Evaluation): Evaluation {
   if (!stored || fresh.status === 'pending') return fresh;
-  // the better informed of the two estimates (the stored one on a tie), while no move is proven optimal
+  // the better of the two estimates (betterEstimate; the stored one on a tie), while no move is proven optimal
   const estimate = betterEstimate(estimateOf(stored), estimateOf(fresh));
   if (fresh.status === 'exact') return withEstimate(fresh, estimate);
   const lower = Math.max(stored.lower, fresh.lower),

@@ -139,7 +139,7 @@ export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
   const best = (lower === upper ? (b.best.length > 0 ? b.best : a.best) : []).filter(
     (l) => moves.get(l) === undefined || moves.get(l) === lower,
   );
-  // the better informed estimate (a's on a tie: the one kept first stays), while no move is proven optimal
+  // the better estimate (betterEstimate: a proven bound first, then the search behind it; a's on a tie), while no move is proven optimal
   const estimate = best.length === 0 ? betterEstimate(a.estimate, b.estimate) : undefined;
   const merged: Proof = {
     lower,
