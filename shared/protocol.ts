@@ -160,7 +160,7 @@ export interface BoardView {
   boxes: { at: DotXY; owner: 0 | 1 | null }[];
   /** Chains and loops of a loony endgame, each with its boxes (lower-left dots). */
   components: { kind: 'chain' | 'loop'; size: number; boxes: DotXY[] }[];
-  /** Every optimal move, to draw dashed. */
+  /** The optimal moves known, to draw dashed: every one, or (not every move searched) those proven optimal. */
   best: BoardViewLine[];
   score: [number, number];
   toMove: 0 | 1;

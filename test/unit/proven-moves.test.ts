@@ -7,6 +7,9 @@ import { bestContinuation } from '../../server/src/engine/analysis/evaluatePosit
 import { bruteForce } from '../../server/src/engine/solver';
 import type { BoardState } from '../../server/src/engine/board/state';
 import { playedPosition } from '../support/boards';
+import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
+import { boardValueText } from '../../server/src/engine/phrasebook';
+import { boardView } from '../../server/src/features/boardViewRequest';
 import { mulberry32 } from '../support/random';
 
 const exact = (v: number, o: Partial<Evaluation> = {}): Evaluation => ({
@@ -56,4 +59,49 @@ test('the best continuation through proven best moves only, each optimal in trut
     assert.ok(line.length > 0 || st.isOver());
   }
   assert.ok(followed > 200, `${followed} moves followed`);
+});
+
+test('the caption names a move proven to keep the win; the board dashes the moves proven optimal', () => {
+  // a 2x2 record: every position's value unknown but its lower bound, and a best move so far proven
+  // to reach the value (the brute force's), so its standing is "keeps the win" where the mover wins
+  const text = 'game\n  size 2x2\n  moves a1-b1 b1-c1 a1-a2\n';
+  const unknownButBounded = (st: BoardState): Evaluation => {
+    const bf = bruteForce(st);
+    const m = bf.best[0];
+    return {
+      ...exact(bf.value),
+      status: 'unknown',
+      value: null,
+      upper: st.openBoxCount(),
+      bestSoFar: m,
+      bestSoFarLower: bf.value,
+    };
+  };
+  const report = analyzeText(text, { search: unknownButBounded });
+  const entry = report.entries[0];
+  let keeps = 0;
+  for (const p of entry.positions) {
+    if (p.value !== null || !p.bestSoFar) continue;
+    const lead = p.score[p.toMove] - p.score[1 - p.toMove];
+    const caption = boardValueText(entry, p);
+    if (lead + p.bestSoFarLower! > 0) {
+      assert.match(caption, new RegExp(`${p.bestSoFar[0]} keeps the win \\(proven\\)`), caption);
+      keeps++;
+    } else assert.doesNotMatch(caption, /keeps the win/, caption);
+  }
+  assert.ok(keeps > 0);
+  // exact values without their optimal moves, one proven: the board dashes it, and only it
+  const exactOnly = analyzeText(text, {
+    search: (st) => {
+      const bf = bruteForce(st);
+      return exact(bf.value, { bestSoFar: bf.best[0], bestSoFarLower: bf.value });
+    },
+  });
+  const view = boardView(exactOnly, { uri: 'x', position: { line: 2, character: 8 }, ply: 1 });
+  const st = exactOnly.entries[0].positions[1].state!;
+  const bf = bruteForce(st);
+  assert.deepEqual(
+    view!.best.map((l) => l.name),
+    [st.geometry.lineName(bf.best[0])],
+  );
 });

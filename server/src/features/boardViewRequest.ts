@@ -4,6 +4,7 @@ import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '..
 import { clip } from '../engine/notation/text';
 import { boardValueText, lineInWords, shortText } from '../engine/phrasebook';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
+import { provenOptimalMoves } from '../engine/analysis/prove';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import type { BoardGeometry } from '../engine/board/geometry';
@@ -171,6 +172,6 @@ function undrawnMoves(
 
 function bestLines(entry: EntryReport, p: PositionReport): number[] {
   const g = p.state!.geometry;
-  const names = new Set(p.best);
+  const names = new Set(p.best.length ? p.best : provenOptimalMoves(p));
   return g.allLines().filter((l) => names.has(g.lineName(l)));
 }

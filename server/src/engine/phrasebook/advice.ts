@@ -2,7 +2,7 @@
 import type { EntryReport, PositionReport } from '../analysis/analyzeDocument';
 import { boxes, capitalized, listOr, plural, signed } from './grammar';
 import { finalInWords, gameOver, predictedFinal, restWinner, roleWinner, unknownValue } from './values';
-import { provenOptimalMoves } from '../analysis/prove';
+import { estimateStanding, provenOptimalMoves } from '../analysis/prove';
 
 /** "4-loop", "3-chain" from a component's name ("4l", "3"). */
 export function componentWords(name: string): string {
@@ -35,7 +35,12 @@ export function decisionWords(d: 'keep' | 'all' | 'either' | undefined): string 
  */
 export function positionAdvice(e: EntryReport, p: PositionReport): string {
   if (p.remaining === 0) return capitalized(gameOver(p.score, p.unowned));
-  if (p.value === null) return capitalized(unknownValue(p));
+  if (p.value === null) {
+    // a move proven to keep the win, when the search found one
+    const keeps =
+      p.bestSoFar?.length && estimateStanding(p) === 'keeps-win' ? `; ${p.bestSoFar[0]} keeps the win (proven)` : '';
+    return capitalized(unknownValue(p)) + keeps;
+  }
   const rest = restWinner(p.value, e.players[p.toMove], e.players[1 - p.toMove]);
   // Abstract endgame or loony board position with nothing opened: the player to move is the opener.
   if (
