@@ -140,6 +140,8 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
       if (m.changesResult) assert.notEqual(trueBefore, trueAfter, `false result change: ${label}`);
       if (m.provenInstead) {
         assert.ok(!m.provenInstead.moves.includes(m.move) && m.provenInstead.moves.length > 0, label);
+        // a move that keeps the win instead is named only where the move played is proven to lose it
+        if (m.provenInstead.standing === 'keeps-win') assert.ok(m.changesResult && trueAfter !== 'win', label);
         for (const name of m.provenInstead.moves) {
           const alt = truths[i].mv[lineOf(rec.g, name)]!;
           if (m.provenInstead.standing === 'optimal') assert.equal(alt, truths[i].v, `instead: not optimal: ${label}`);

@@ -527,8 +527,11 @@ function pushMove(
     marginBefore !== null && marginAfter !== null
       ? Math.sign(marginBefore) !== Math.sign(marginAfter)
       : resultBefore !== null && resultAfter !== null && resultBefore !== resultAfter;
+  // "instead, X keeps the win" only for a move proven to lose the win (not one that kept it and lost margin)
+  const instead = m.provenInstead?.standing === 'keeps-win' && !changesResult ? { provenInstead: undefined } : {};
   report.moves.push({
     ...m,
+    ...instead,
     lossAtLeast: lossBounds ? lossBounds[0] : null,
     lossAtMost: lossBounds ? lossBounds[1] : null,
     resultBefore,
