@@ -92,7 +92,8 @@ export class Engine extends MoveGenerator {
    * After a search from ply 0 that ended above its alpha: a root move and a proven lower bound on its
    * value (the move whose search raised the root's best, worth at least what it returned; or the
    * capture rules 1 and 2 force, which is optimal). -1 when the search gives no such move (it failed
-   * low, or ended on the table's bounds, a leaf or the chooser's floor). Searches from ply 0 reset it.
+   * low, or ended on the table's bounds, a leaf or the chooser's floor). The caller resets it before
+   * a search from ply 0 (Solver.searchWindow).
    */
   rootMove = -1;
   rootMoveLower = -INF;
@@ -178,7 +179,6 @@ export class Engine extends MoveGenerator {
    */
   search(alpha: number, beta: number, ply: number): number {
     if ((++this.nodes & 4095) === 0) this.tick();
-    if (ply === 0) this.rootMove = -1;
     if (this.threeCount > 0) {
       let l = this.forcedCapture();
       if (l >= 0) {

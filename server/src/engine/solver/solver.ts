@@ -119,6 +119,7 @@ export class Solver {
     // result this way (threads.ts), also when the caller finishes first
     reportBounds(e, options, t0, () => [lower, upper]);
     let move: WindowResult['move'];
+    e.rootMove = -1;
     try {
       const v = e.search(alpha, beta, 0);
       if (v <= alpha) upper = ((v - R) & 1) !== 0 ? v - 1 : v;
