@@ -586,34 +586,30 @@ export class ProofStore {
     const r = fromStoredRow(raw);
     if (typeof r === 'string' || r.key !== key) {
       this.warn(storeDamagedRecords(this.path, typeof r === 'string' ? r : recordFault.wrongKey), 'damaged record');
-      this.guard(
-        (f) =>
-          f.write(() =>
-            f.read((db) => {
-              db.run('DELETE FROM proofs WHERE key = ?', [key]);
-              db.run('DELETE FROM estimates WHERE key = ?', [key]);
-              db.run('DELETE FROM estimate_bounds WHERE key = ?', [key]);
-            }),
-          ),
-        undefined,
-      );
+      this.forget(key, true);
       return undefined;
     }
     if (r.dropped) {
       // the proof stands; only its estimate is not believed
       this.warn(storeDamagedEstimates(this.path, r.dropped), 'damaged estimate');
-      this.guard(
-        (f) =>
-          f.write(() =>
-            f.read((db) => {
-              db.run('DELETE FROM estimates WHERE key = ?', [key]);
-              db.run('DELETE FROM estimate_bounds WHERE key = ?', [key]);
-            }),
-          ),
-        undefined,
-      );
+      this.forget(key, false);
     }
     return r.proof;
+  }
+
+  /** Delete a key's estimate and its bound, and (`proof`) its proof: rows not to be believed. */
+  private forget(key: string, proof: boolean): void {
+    this.guard(
+      (f) =>
+        f.write(() =>
+          f.read((db) => {
+            if (proof) db.run('DELETE FROM proofs WHERE key = ?', [key]);
+            db.run('DELETE FROM estimates WHERE key = ?', [key]);
+            db.run('DELETE FROM estimate_bounds WHERE key = ?', [key]);
+          }),
+        ),
+      undefined,
+    );
   }
 
   /** Merge `proof` into the stored record of `key` (inside a write transaction). */

@@ -133,8 +133,9 @@ export interface MoveReport {
   resultAfter: GameResult | null;
   best: string[];
   /**
-   * When `best` is empty: a move proven to be optimal or to keep the mover's result (the position's
-   * best move found so far, whose proven bound says so: estimateStanding), other than the move played.
+   * When `best` is empty, moves other than the one played that are proven optimal (provenOptimalMoves),
+   * or else the best move found so far when its proven bound proves it keeps the mover's win
+   * (estimateStanding) and the move played is proven to lose it.
    */
   provenInstead?: { moves: string[]; standing: ProvenStanding };
   range: Range;
