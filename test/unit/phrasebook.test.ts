@@ -17,6 +17,7 @@ import {
 } from '../../server/src/engine/phrasebook';
 import {
   BEST_SO_FAR_LABEL,
+  boundsInWords,
   estimateLabel,
   insteadWords,
   provenSoFarWords,
@@ -192,4 +193,13 @@ test('moves proven optimal where the optimal moves were not all searched', () =>
   assert.deepEqual(provenOptimalMoves({ ...p, bestSoFarLower: -1 }), ['a1-b1']);
   assert.deepEqual(provenOptimalMoves({ ...p, best: ['a1-b1'] }), [], 'all known: nothing to add');
   assert.deepEqual(provenOptimalMoves({ ...p, exact: false, value: null }), [], 'no value, no optimal move');
+});
+
+test('proven bounds in words: what is proven comes first, an unproven result last', () => {
+  assert.equal(
+    boundsInWords(-1, 25, 25, 0, 'A', 'B'),
+    'the rest is between B by 1 and A by 25; the result is not proven',
+  );
+  assert.equal(boundsInWords(1, 25, 25, 0, 'A', 'B'), 'A wins; A wins the rest by at least 1');
+  assert.equal(boundsInWords(-25, 25, 25, 0, 'A', 'B'), 'nothing proven yet (the rest: 25 boxes)');
 });

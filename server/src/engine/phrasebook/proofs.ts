@@ -23,10 +23,13 @@ export function resultChangeWords(player: string, before: GameResult, after: Gam
   return `turns ${player}'s ${resultNoun(before, false)} into ${resultNoun(after)}`;
 }
 
+const UNPROVEN_RESULT = 'the result is not proven';
+
 /**
  * What proven bounds [lower, upper] on the rest say, for the player to move with `lead` boxes
- * more than the other so far: "Alice wins (the rest: Alice by at least 3)", "Bob does not lose
- * (the rest: between Alice by 5 and Bob by 3)". Never the trivial box when something is proven.
+ * more than the other so far: "Alice wins; Alice wins the rest by at least 3", "Bob does not lose;
+ * the rest is between Alice by 5 and Bob by 3", "the rest is between …; the result is not proven".
+ * Never the trivial box when something is proven.
  */
 export function boundsInWords(
   lower: number,
@@ -48,7 +51,7 @@ export function boundsInWords(
             ? `${mover} does not lose`
             : lead + upper <= 0
               ? `${other} does not lose`
-              : 'the result is not proven';
+              : UNPROVEN_RESULT;
   let rest: string;
   if (lower > 0) rest = `${mover} wins the rest by at least ${lower}${upper < remaining ? ` (at most ${upper})` : ''}`;
   else if (upper < 0)
@@ -58,7 +61,8 @@ export function boundsInWords(
   else if (upper === 0)
     rest = `${mover} does not win the rest${lower > -remaining ? `; ${other} wins it by at most ${-lower}` : ''}`;
   else rest = `the rest is between ${other} by ${-lower} and ${mover} by ${upper}`;
-  return `${result}; ${rest}`;
+  // what is proven first ("Proven: the result is not proven; …" read as a contradiction)
+  return result === UNPROVEN_RESULT ? `${rest}; ${result}` : `${result}; ${rest}`;
 }
 
 /** A position given no search (its record's budget was spent): its bounds come from earlier proofs. */
