@@ -449,8 +449,9 @@ function makeExact(p: PositionReport, value: number): void {
  * what is proven about one of the two positions bounds the other: the next position's bounds give
  * this one a lower bound (a proven win after the winner's move is a proven win before it; from the
  * end of the line backwards), and this one's upper bound bounds the next (after any move from a
- * proven loss, the loss stays proven; from the start forwards). Where bounds meet, the value is
- * exact (its optimal moves are still unsearched).
+ * proven loss, the loss stays proven; from the start forwards), and so does what the move played is
+ * proven worth (its value, or the proven bound of the best move so far when it is that move). Where
+ * bounds meet, the value is exact (its optimal moves are still unsearched).
  */
 function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
   const tighten = (p: PositionReport, lower: number, upper: number) => {
@@ -480,10 +481,23 @@ function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
   }
   for (let k = 0; k < line.plies.length; k++) {
     const { c, again, before, after, ok } = played(k);
-    if (ok) {
-      if (again) tighten(after, -Infinity, before.upper! - c);
-      else tighten(after, c - before.upper!, Infinity);
-    }
+    if (!ok) continue;
+    if (again) tighten(after, -Infinity, before.upper! - c);
+    else tighten(after, c - before.upper!, Infinity);
+    // what the move played is proven worth, when it was valued or is the best move so far with a
+    // proven bound: val >= b gives v(after) >= b - c (same player again) or v(after) <= c - b
+    const name = line.plies[k].name!;
+    const valued = before.moveValues?.get(name);
+    const b =
+      typeof valued === 'number'
+        ? valued
+        : before.bestSoFar?.[0] === name && before.bestSoFarLower !== undefined
+          ? before.bestSoFarLower
+          : undefined;
+    if (b === undefined) continue;
+    if (typeof valued === 'number') tighten(after, again ? b - c : c - b, again ? b - c : c - b);
+    else if (again) tighten(after, b - c, Infinity);
+    else tighten(after, -Infinity, c - b);
   }
 }
 
