@@ -2,6 +2,7 @@
 import type { EntryReport, PositionReport } from '../analysis/analyzeDocument';
 import { boxes, capitalized, listOr, plural, signed } from './grammar';
 import { finalInWords, gameOver, predictedFinal, restWinner, roleWinner, unknownValue } from './values';
+import { provenBestWords } from './proofs';
 import { estimateStanding, provenOptimalMoves } from '../analysis/prove';
 
 /** "4-loop", "3-chain" from a component's name ("4l", "3"). */
@@ -60,7 +61,7 @@ export function positionAdvice(e: EntryReport, p: PositionReport): string {
   // an exact value whose optimal moves the budget did not reach: a move proven optimal, if any
   if (p.best.length === 0) {
     const proven = provenOptimalMoves(p);
-    return proven.length ? `Best (proven, not every move searched): ${listOr(proven, 4)} — ${rest}` : capitalized(rest);
+    return proven.length ? `${capitalized(provenBestWords(listOr(proven, 4)))} — ${rest}` : capitalized(rest);
   }
   return `Best: ${listOr(p.best, 4)} — ${rest}`;
 }

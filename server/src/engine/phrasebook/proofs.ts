@@ -25,6 +25,14 @@ export function resultChangeWords(player: string, before: GameResult, after: Gam
 
 const UNPROVEN_RESULT = 'the result is not proven';
 
+/** Said of moves proven optimal when the optimal moves were not all searched. */
+export const NOT_ALL_SEARCHED = 'not every move was searched';
+
+/** "best: a1-b1 (proven; not every move was searched)" — moves proven optimal, listed already. */
+export function provenBestWords(moves: string): string {
+  return `best: ${moves} (proven; ${NOT_ALL_SEARCHED})`;
+}
+
 /**
  * What proven bounds [lower, upper] on the rest say, for the player to move with `lead` boxes
  * more than the other so far: "Alice wins; Alice wins the rest by at least 3", "Bob does not lose;
@@ -139,7 +147,7 @@ export function provenFacts(
 export function estimateLabel(standing: ProvenStanding | 'unproven'): string {
   switch (standing) {
     case 'optimal':
-      return 'a best move, proven (not every move was searched)';
+      return `a best move, proven (${NOT_ALL_SEARCHED})`;
     case 'keeps-win':
       return 'keeps the win, proven (not proven to keep the best margin)';
     case 'unproven':
@@ -170,6 +178,6 @@ export function insteadWords(
   const p = m.provenInstead;
   if (!p) return '';
   const moves = listOr(p.moves.map(format), 6);
-  if (p.standing === 'optimal') return `best: ${moves} (proven; not every move was searched)`;
+  if (p.standing === 'optimal') return provenBestWords(moves);
   return `instead, ${moves} keeps the win (proven)`;
 }
