@@ -173,6 +173,10 @@ test('what is proven about a best move found so far, and what to play instead of
     insteadWords({ best: [], provenInstead: { moves: ['d5-d6'], standing: 'keeps-win' } }),
     'instead, d5-d6 keeps the win (proven)',
   );
+  assert.equal(
+    insteadWords({ best: [], provenInstead: { moves: ['c3-c4'], standing: 'better', atLeast: 3, playedAtMost: 1 } }),
+    'instead, c3-c4 is proven better (worth at least +3, the move played at most +1)',
+  );
   assert.equal(insteadWords({ best: [] }), '');
 });
 

@@ -68,6 +68,7 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
     fromPlayed: 0,
     fromPlayedUpper: 0,
     provenInstead: 0,
+    better: 0,
     standing: { optimal: 0, 'keeps-win': 0, unproven: 0 },
   };
   for (let k = 0; k < 160; k++) {
@@ -144,8 +145,18 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
         if (m.provenInstead.standing === 'keeps-win') assert.ok(m.changesResult && trueAfter !== 'win', label);
         for (const name of m.provenInstead.moves) {
           const alt = truths[i].mv[lineOf(rec.g, name)]!;
-          if (m.provenInstead.standing === 'optimal') assert.equal(alt, truths[i].v, `instead: not optimal: ${label}`);
-          else assert.ok(lead + alt > 0, `instead: no win: ${label}`);
+          const { standing, atLeast, playedAtMost } = m.provenInstead;
+          if (standing === 'optimal') assert.equal(alt, truths[i].v, `instead: not optimal: ${label}`);
+          else if (standing === 'keeps-win') assert.ok(lead + alt > 0, `instead: no win: ${label}`);
+          else {
+            // proven better than the move played, with both figures true
+            const playedValue = truths[i].mv[line]!;
+            assert.ok(
+              alt > playedValue && alt >= atLeast! && playedValue <= playedAtMost!,
+              `instead: not better: ${label}`,
+            );
+            n.better++;
+          }
         }
         n.provenInstead++;
       }

@@ -133,11 +133,12 @@ export interface MoveReport {
   resultAfter: GameResult | null;
   best: string[];
   /**
-   * When `best` is empty, moves other than the one played that are proven optimal (provenOptimalMoves),
-   * or else the best move found so far when its proven bound proves it keeps the mover's win
-   * (estimateStanding) and the move played is proven to lose it.
+   * When `best` is empty, moves other than the one played that are proven optimal (provenOptimalMoves);
+   * or else the best move found so far, when its proven bound proves it keeps the mover's win
+   * (estimateStanding) and the move played is proven to lose it ('keeps-win'), or when that bound is
+   * above what the move played is proven to achieve at most ('better': `atLeast` > `playedAtMost`).
    */
-  provenInstead?: { moves: string[]; standing: ProvenStanding };
+  provenInstead?: { moves: string[]; standing: ProvenStanding | 'better'; atLeast?: number; playedAtMost?: number };
   range: Range;
   glyph: string | null;
   comment: string | null;
@@ -386,7 +387,7 @@ function reviewBoardLine(
         completes,
         loss,
         best: before.best,
-        ...provenInsteadOf(before, mv.name!),
+        ...provenInsteadOf(before, mv.name!, achieved),
         range: mv.range,
         glyph: mv.glyph,
         comment: mv.comment,
@@ -423,16 +424,32 @@ function reviewBoardLine(
 /**
  * MoveReport.provenInstead, when the optimal moves are not all known: the moves other than the one
  * played that are proven optimal (valued at the exact value, or the best move so far whose proven
- * bound reaches it), else the best move so far when its bound proves it keeps the mover's result.
+ * bound reaches it); else the best move so far when its bound proves it keeps the mover's win, or
+ * proves it better than the move played (`achieved`: what the move played is proven to achieve).
+ * pushMove keeps 'keeps-win' only for a move proven to lose the win (else 'better' when it holds).
  */
-function provenInsteadOf(before: PositionReport, played: string): Pick<MoveReport, 'provenInstead'> {
+function provenInsteadOf(
+  before: PositionReport,
+  played: string,
+  achieved: [number, number] | null,
+): Pick<MoveReport, 'provenInstead'> {
   if (before.best.length > 0) return {};
   const optimal = provenOptimalMoves(before).filter((m) => m !== played);
   if (optimal.length > 0) return { provenInstead: { moves: optimal, standing: 'optimal' } };
-  const estimate = before.bestSoFar?.[0];
-  const standing = estimateStanding(before);
-  if (estimate === undefined || estimate === played || standing !== 'keeps-win') return {};
-  return { provenInstead: { moves: [estimate], standing } };
+  const estimate = before.bestSoFar?.[0],
+    b = before.bestSoFarLower;
+  if (estimate === undefined || estimate === played || b === undefined) return {};
+  const keepsWin = estimateStanding(before) === 'keeps-win';
+  const better = achieved !== null && b > achieved[1];
+  if (!keepsWin && !better) return {};
+  return {
+    provenInstead: {
+      moves: [estimate],
+      standing: keepsWin ? 'keeps-win' : 'better',
+      atLeast: b,
+      ...(achieved !== null ? { playedAtMost: achieved[1] } : {}),
+    },
+  };
 }
 
 /** Proven bounds that meet: the exact value, its optimal moves not found. */
@@ -542,8 +559,15 @@ function pushMove(
     marginBefore !== null && marginAfter !== null
       ? Math.sign(marginBefore) !== Math.sign(marginAfter)
       : resultBefore !== null && resultAfter !== null && resultBefore !== resultAfter;
-  // "instead, X keeps the win" only for a move proven to lose the win (not one that kept it and lost margin)
-  const instead = m.provenInstead?.standing === 'keeps-win' && !changesResult ? { provenInstead: undefined } : {};
+  // "instead, X keeps the win" only for a move proven to lose the win (not one that kept it and lost
+  // margin: X is then named only when proven better than it)
+  const pi = m.provenInstead;
+  const instead =
+    pi?.standing === 'keeps-win' && !changesResult
+      ? pi.playedAtMost !== undefined && pi.atLeast! > pi.playedAtMost
+        ? { provenInstead: { ...pi, standing: 'better' as const } }
+        : { provenInstead: undefined }
+      : {};
   report.moves.push({
     ...m,
     ...instead,

@@ -5,7 +5,7 @@
  */
 import type { GameResult, Proof, ProvenStanding } from '../analysis/prove';
 import { seconds } from './search';
-import { listOr, metBounds } from './grammar';
+import { listOr, metBounds, signed } from './grammar';
 
 /** The label every unproven best move carries, wherever it is shown. */
 export const BEST_SO_FAR_LABEL = 'best found so far, not proven';
@@ -167,11 +167,16 @@ export function bestSoFarLine(
 
 /**
  * What to play instead of a mistake: "best: a1-b1 or c2-c3" (every optimal move), or, when those
- * were not searched, the moves proven optimal or one proven to keep the result ("best: a1-b1 (proven;
- * not every move was searched)", "instead, a1-b1 keeps the win (proven)"); '' when none is known.
+ * were not searched, the moves proven optimal, or one proven to keep the win or proven better than
+ * the move played ("best: a1-b1 (proven; not every move was searched)", "instead, a1-b1 keeps the
+ * win (proven)", "instead, a1-b1 is proven better (worth at least +3, the move played at most +1)");
+ * '' when none is known.
  */
 export function insteadWords(
-  m: { best: string[]; provenInstead?: { moves: string[]; standing: ProvenStanding } },
+  m: {
+    best: string[];
+    provenInstead?: { moves: string[]; standing: ProvenStanding | 'better'; atLeast?: number; playedAtMost?: number };
+  },
   format: (move: string) => string = (x) => x,
 ): string {
   if (m.best.length) return `best: ${listOr(m.best.map(format), 6)}`;
@@ -179,5 +184,7 @@ export function insteadWords(
   if (!p) return '';
   const moves = listOr(p.moves.map(format), 6);
   if (p.standing === 'optimal') return provenBestWords(moves);
+  if (p.standing === 'better')
+    return `instead, ${moves} is proven better (worth at least ${signed(p.atLeast!)}, the move played at most ${signed(p.playedAtMost!)})`;
   return `instead, ${moves} keeps the win (proven)`;
 }
