@@ -22,7 +22,7 @@ const exact = (v: number, o: Partial<Evaluation> = {}): Evaluation => ({
   ...o,
 });
 
-test('provenBestMove: the optimal moves, else a move valued at the value, else the best move so far proven to reach it', () => {
+test('provenBestMove: the least optimal move, else the least of those valued at the value and the best move so far proven to reach it', () => {
   assert.equal(provenBestMove(exact(1, { best: [7, 3] })), 3);
   const values = new Map<number, number | null>([
     [9, 1],
@@ -30,7 +30,10 @@ test('provenBestMove: the optimal moves, else a move valued at the value, else t
     [2, -1],
     [1, null],
   ]);
-  assert.equal(provenBestMove(exact(1, { moveValues: values, bestSoFar: 0, bestSoFarLower: 1 })), 4);
+  assert.equal(provenBestMove(exact(1, { moveValues: values, bestSoFar: 6, bestSoFarLower: 1 })), 4);
+  // the least of every move proven optimal: the valued ones and the best move so far alike
+  assert.equal(provenBestMove(exact(1, { moveValues: values, bestSoFar: 0, bestSoFarLower: 1 })), 0);
+  assert.equal(provenBestMove(exact(1, { moveValues: values, bestSoFar: 0, bestSoFarLower: -1 })), 4);
   assert.equal(provenBestMove(exact(1, { bestSoFar: 5, bestSoFarLower: 1 })), 5);
   assert.equal(provenBestMove(exact(1, { bestSoFar: 5, bestSoFarLower: -1 })), undefined, 'below the value');
   assert.equal(provenBestMove(exact(1, { bestSoFar: 5 })), undefined, 'an estimate');

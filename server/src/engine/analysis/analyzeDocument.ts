@@ -358,18 +358,17 @@ function reviewBoardLine(
     const player = mv.player!;
     const completes = mv.completed.length;
     // what the move achieves for the mover (boxes completed + the rest), exact or bounded
-    let achieved: [number, number] | null = null;
-    const known = before.moveValues?.get(mv.name!);
-    if (typeof known === 'number') achieved = [known, known];
-    else if (after.lower !== null && after.upper !== null) {
+    const worth = provenWorth(before, mv.name!);
+    let achieved: [number, number] | null = worth && worth[0] === worth[1] ? worth : null;
+    if (achieved === null && after.lower !== null && after.upper !== null) {
       achieved =
         after.toMove === player
           ? [completes + after.lower, completes + after.upper]
           : [completes - after.upper, completes - after.lower];
     }
     // the move played is the best move found so far, with a proven bound on what it achieves
-    if (typeof known !== 'number' && before.bestSoFar?.[0] === mv.name && before.bestSoFarLower !== undefined) {
-      const b = before.bestSoFarLower;
+    if (worth && worth[0] !== worth[1]) {
+      const b = worth[0];
       if (achieved === null) achieved = before.upper !== null ? [b, before.upper] : null;
       else if (b > achieved[0] && b <= achieved[1]) achieved = [b, achieved[1]];
     }
@@ -387,7 +386,6 @@ function reviewBoardLine(
         completes,
         loss,
         best: before.best,
-        ...provenInsteadOf(before, mv.name!, achieved),
         range: mv.range,
         glyph: mv.glyph,
         comment: mv.comment,
@@ -395,6 +393,7 @@ function reviewBoardLine(
       before,
       after,
       lossBounds,
+      achieved,
     );
   });
   // Variations: reviewed like this line; nested under the move played from the position they start
@@ -422,16 +421,29 @@ function reviewBoardLine(
 }
 
 /**
+ * What the move played is proven worth to its player (boxes it completes included), from the
+ * position before it: [v, v] when a search valued it, [b, Infinity] when it is the best move so far
+ * with the proven bound b; undefined when neither.
+ */
+function provenWorth(before: PositionReport, name: string): [number, number] | undefined {
+  const valued = before.moveValues?.get(name);
+  if (typeof valued === 'number') return [valued, valued];
+  if (before.bestSoFar?.[0] === name && before.bestSoFarLower !== undefined) return [before.bestSoFarLower, Infinity];
+  return undefined;
+}
+
+/**
  * MoveReport.provenInstead, when the optimal moves are not all known: the moves other than the one
  * played that are proven optimal (valued at the exact value, or the best move so far whose proven
- * bound reaches it); else the best move so far when its bound proves it keeps the mover's win, or
- * proves it better than the move played (`achieved`: what the move played is proven to achieve).
- * pushMove keeps 'keeps-win' only for a move proven to lose the win (else 'better' when it holds).
+ * bound reaches it); else the best move so far when its bound proves it keeps the mover's win and
+ * the move played is proven to change the result ('keeps-win'), or proves it better than the move
+ * played (`achieved`: what the move played is proven to achieve; 'better').
  */
 function provenInsteadOf(
   before: PositionReport,
   played: string,
   achieved: [number, number] | null,
+  changesResult: boolean,
 ): Pick<MoveReport, 'provenInstead'> {
   if (before.best.length > 0) return {};
   const optimal = provenOptimalMoves(before).filter((m) => m !== played);
@@ -439,7 +451,7 @@ function provenInsteadOf(
   const estimate = before.bestSoFar?.[0],
     b = before.bestSoFarLower;
   if (estimate === undefined || estimate === played || b === undefined) return {};
-  const keepsWin = estimateStanding(before) === 'keeps-win';
+  const keepsWin = changesResult && estimateStanding(before) === 'keeps-win';
   const better = achieved !== null && b > achieved[1];
   if (!keepsWin && !better) return {};
   return {
@@ -501,20 +513,12 @@ function boundsFromPlayedMoves(line: LineModel, out: LineReport): void {
     if (!ok) continue;
     if (again) tighten(after, -Infinity, before.upper! - c);
     else tighten(after, c - before.upper!, Infinity);
-    // what the move played is proven worth, when it was valued or is the best move so far with a
-    // proven bound: val >= b gives v(after) >= b - c (same player again) or v(after) <= c - b
-    const name = line.plies[k].name!;
-    const valued = before.moveValues?.get(name);
-    const b =
-      typeof valued === 'number'
-        ? valued
-        : before.bestSoFar?.[0] === name && before.bestSoFarLower !== undefined
-          ? before.bestSoFarLower
-          : undefined;
-    if (b === undefined) continue;
-    if (typeof valued === 'number') tighten(after, again ? b - c : c - b, again ? b - c : c - b);
-    else if (again) tighten(after, b - c, Infinity);
-    else tighten(after, -Infinity, c - b);
+    // what the move played is proven worth, w in [lo, hi]: v(after) = w - c (same player again) or c - w
+    const worth = provenWorth(before, line.plies[k].name!);
+    if (worth === undefined) continue;
+    const [lo, hi] = worth;
+    if (again) tighten(after, lo - c, hi - c);
+    else tighten(after, c - hi, c - lo);
   }
 }
 
@@ -549,6 +553,8 @@ function pushMove(
   before: PositionReport,
   after: PositionReport,
   lossBounds: [number, number] | null = m.loss === null ? null : [m.loss, m.loss],
+  /** Board lines: what the move played is proven to achieve (null: nothing), for provenInstead. */
+  achieved?: [number, number] | null,
 ): void {
   const marginBefore = finalMargin(before, m.player);
   const marginAfter = marginBefore === null || m.loss === null ? null : marginBefore - m.loss;
@@ -559,18 +565,9 @@ function pushMove(
     marginBefore !== null && marginAfter !== null
       ? Math.sign(marginBefore) !== Math.sign(marginAfter)
       : resultBefore !== null && resultAfter !== null && resultBefore !== resultAfter;
-  // "instead, X keeps the win" only for a move proven to lose the win (not one that kept it and lost
-  // margin: X is then named only when proven better than it)
-  const pi = m.provenInstead;
-  const instead =
-    pi?.standing === 'keeps-win' && !changesResult
-      ? pi.playedAtMost !== undefined && pi.atLeast! > pi.playedAtMost
-        ? { provenInstead: { ...pi, standing: 'better' as const } }
-        : { provenInstead: undefined }
-      : {};
   report.moves.push({
     ...m,
-    ...instead,
+    ...(achieved !== undefined ? provenInsteadOf(before, m.move, achieved, changesResult) : {}),
     lossAtLeast: lossBounds ? lossBounds[0] : null,
     lossAtMost: lossBounds ? lossBounds[1] : null,
     resultBefore,

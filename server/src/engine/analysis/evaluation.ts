@@ -2,6 +2,8 @@
  * What the engine knows about one board position: exact value and optimal moves, or bounds, or nothing yet.
  * Values are for the player to move, over the boxes not yet claimed (the spec's convention).
  */
+import { provenOptimal } from './prove';
+
 export type EvaluationMethod = 'over' | 'loony-endgame' | 'search';
 
 export interface Evaluation {
@@ -61,17 +63,15 @@ export function nothingProven(
 }
 
 /**
- * A move proven optimal, or undefined: the least of the optimal moves when they are known, else (the
- * value exact, not every move searched) the least move valued at the value, else the best move so
- * far when its proven bound reaches the value.
+ * A move proven optimal, or undefined: the least of the optimal moves when they are known, else the
+ * least of those proven without every move searched (prove.ts, provenOptimal).
  */
 export function provenBestMove(e: Evaluation): number | undefined {
-  if (e.best.length > 0) return Math.min(...e.best);
-  if (e.status !== 'exact' || e.value === null) return undefined;
-  let least: number | undefined;
-  for (const [l, v] of e.moveValues ?? []) if (v === e.value && (least === undefined || l < least)) least = l;
-  if (least !== undefined) return least;
-  return e.bestSoFar !== undefined && e.bestSoFarLower === e.value ? e.bestSoFar : undefined;
+  const known =
+    e.best.length > 0
+      ? e.best
+      : provenOptimal(e.status === 'exact' ? e.value : null, e.best, e.moveValues, e.bestSoFar, e.bestSoFarLower);
+  return known.length > 0 ? Math.min(...known) : undefined;
 }
 
 /**

@@ -121,10 +121,27 @@ export function estimateStanding(p: {
 }
 
 /**
- * The moves of an exact position proven optimal while its optimal moves were not all searched: those
- * a partial search valued at the value, and the best move so far when its proven bound reaches it
- * (names, sorted; [] when the optimal moves are all known, or the value is not).
+ * The moves proven optimal while the optimal moves were not all searched, given the exact value
+ * (null: not known): those a partial search valued at the value, and the best move so far when its
+ * proven bound reaches it. [] when every optimal move is known (`best`) or the value is not. One
+ * rule for both shapes: line names of a position's report (provenOptimalMoves), line indices of an
+ * evaluation (evaluation.ts, provenBestMove).
  */
+export function provenOptimal<T>(
+  value: number | null,
+  best: T[],
+  moveValues: Map<T, number | null> | undefined,
+  bestSoFar: T | undefined,
+  bestSoFarLower: number | undefined,
+): T[] {
+  if (value === null || best.length > 0) return [];
+  const moves = new Set<T>();
+  for (const [m, v] of moveValues ?? []) if (v === value) moves.add(m);
+  if (bestSoFar !== undefined && bestSoFarLower === value) moves.add(bestSoFar);
+  return [...moves];
+}
+
+/** provenOptimal for a position's report (names, sorted). */
 export function provenOptimalMoves(p: {
   exact: boolean;
   value: number | null;
@@ -133,11 +150,7 @@ export function provenOptimalMoves(p: {
   bestSoFar?: string[];
   bestSoFarLower?: number;
 }): string[] {
-  if (!p.exact || p.value === null || p.best.length > 0) return [];
-  const moves = new Set<string>();
-  for (const [m, v] of p.moveValues ?? []) if (v === p.value) moves.add(m);
-  if (p.bestSoFar?.length && p.bestSoFarLower === p.value) moves.add(p.bestSoFar[0]);
-  return [...moves].sort();
+  return provenOptimal(p.exact ? p.value : null, p.best, p.moveValues, p.bestSoFar?.[0], p.bestSoFarLower).sort();
 }
 
 /** The same result seen by the other player. */

@@ -2,7 +2,7 @@
 import type { EntryReport, PositionReport } from '../analysis/analyzeDocument';
 import { boxes, capitalized, listOr, plural, signed } from './grammar';
 import { finalInWords, gameOver, predictedFinal, restWinner, roleWinner, unknownValue } from './values';
-import { provenBestWords } from './proofs';
+import { keepsWinWords, provenBestWords } from './proofs';
 import { estimateStanding, provenOptimalMoves } from '../analysis/prove';
 
 /** "4-loop", "3-chain" from a component's name ("4l", "3"). */
@@ -39,7 +39,7 @@ export function positionAdvice(e: EntryReport, p: PositionReport): string {
   if (p.value === null) {
     // a move proven to keep the win, when the search found one
     const keeps =
-      p.bestSoFar?.length && estimateStanding(p) === 'keeps-win' ? `; ${p.bestSoFar[0]} keeps the win (proven)` : '';
+      p.bestSoFar?.length && estimateStanding(p) === 'keeps-win' ? `; ${keepsWinWords(p.bestSoFar[0])}` : '';
     return capitalized(unknownValue(p)) + keeps;
   }
   const rest = restWinner(p.value, e.players[p.toMove], e.players[1 - p.toMove]);

@@ -28,6 +28,11 @@ const UNPROVEN_RESULT = 'the result is not proven';
 /** Said of moves proven optimal when the optimal moves were not all searched. */
 export const NOT_ALL_SEARCHED = 'not every move was searched';
 
+/** "a1-b1 keeps the win (proven)" — a move proven to keep the mover's win, named already. */
+export function keepsWinWords(moves: string): string {
+  return `${moves} keeps the win (proven)`;
+}
+
 /** "best: a1-b1 (proven; not every move was searched)" — moves proven optimal, listed already. */
 export function provenBestWords(moves: string): string {
   return `best: ${moves} (proven; ${NOT_ALL_SEARCHED})`;
@@ -186,5 +191,5 @@ export function insteadWords(
   if (p.standing === 'optimal') return provenBestWords(moves);
   if (p.standing === 'better')
     return `instead, ${moves} is proven better (worth at least ${signed(p.atLeast!)}, the move played at most ${signed(p.playedAtMost!)})`;
-  return `instead, ${moves} keeps the win (proven)`;
+  return `instead, ${keepsWinWords(moves)}`;
 }
