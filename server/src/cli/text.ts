@@ -34,7 +34,7 @@ import {
   estimateLabel,
   insteadWords,
 } from '../engine/phrasebook';
-import { estimateStanding } from '../engine/analysis/prove';
+import { estimateStanding, provenLoss } from '../engine/analysis/prove';
 
 export interface TextOptions {
   problemsOnly?: boolean;
@@ -104,7 +104,7 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
   const out: string[] = [];
   line.moves.forEach((m, k) => {
     const after = line.positions[m.ply - line.startPly];
-    const instead = (m.loss ?? m.lossAtLeast ?? 0) > 0 ? insteadWords(m) : '';
+    const instead = provenLoss(m) > 0 ? insteadWords(m) : '';
     const best = instead ? `; ${instead}` : '';
     const loss = `${moveVerdict(m)}${best}`;
     out.push(

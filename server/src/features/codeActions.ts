@@ -10,6 +10,7 @@ import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import { parseLine } from '../engine/board/geometry';
+import { provenLoss } from '../engine/analysis/prove';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import { allLines, hasOpenText, rangeContains, variationEnd, writtenEnd, type MoveToken } from '../engine/notation';
 import { betterLineTitle } from '../engine/phrasebook';
@@ -28,7 +29,7 @@ export function codeActions(
   const found = lineMoveAt(entry, pos.line, pos.character) ?? glyphMoveAt(entry, pos.line, pos.character);
   if (!found) return [];
   const { move } = found;
-  if ((move.loss ?? move.lossAtLeast ?? 0) === 0) return [];
+  if (provenLoss(move) === 0) return [];
   const before = beforeMove(found.line, move);
   // every optimal move, or (not all searched) those proven optimal
   const optimal = before?.best.length

@@ -42,7 +42,7 @@ import {
   variationSummary,
   insteadWords,
 } from '../engine/phrasebook';
-import { estimateStanding } from '../engine/analysis/prove';
+import { estimateStanding, provenLoss } from '../engine/analysis/prove';
 import { afterMove, entryAt, escapeMarkdown, lineMoveAt, linePositionAt, toLspRange } from './convert';
 import { isVariation } from './cursorLine';
 
@@ -88,7 +88,7 @@ export function hover(report: DocumentReport, pos: Position): Hover | null {
 function moveSummary(entry: EntryReport, m: MoveReport): string {
   const who = escapeMarkdown(entry.players[m.player]);
   const head = `**${m.ply}. ${who}: ${escapeMarkdown(m.move)}${m.glyph ? escapeMarkdown(m.glyph) : ''}**${m.completes ? ` (${completesWords(m.completes)})` : ''}`;
-  const instead = (m.loss ?? m.lossAtLeast ?? 0) > 0 ? insteadWords(m, escapeMarkdown) : '';
+  const instead = provenLoss(m) > 0 ? insteadWords(m, escapeMarkdown) : '';
   const best = instead ? ` ${capitalized(instead)}.` : '';
   return `${head} — ${moveVerdict(m)}.${best}`;
 }

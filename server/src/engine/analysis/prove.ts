@@ -153,6 +153,11 @@ export function provenOptimalMoves(p: {
   return provenOptimal(p.exact ? p.value : null, p.best, p.moveValues, p.bestSoFar?.[0], p.bestSoFarLower).sort();
 }
 
+/** The boxes a move is proven to throw away: its loss when known, else its proven least loss, else 0. */
+export function provenLoss(m: { loss: number | null; lossAtLeast: number | null }): number {
+  return m.loss ?? m.lossAtLeast ?? 0;
+}
+
 /** The same result seen by the other player. */
 export function flipResult(r: GameResult | null): GameResult | null {
   return r === 'win' ? 'loss' : r === 'loss' ? 'win' : r;

@@ -3,7 +3,7 @@ import type { EntryReport, PositionReport } from '../analysis/analyzeDocument';
 import { boxes, capitalized, listOr, plural, signed } from './grammar';
 import { finalInWords, gameOver, predictedFinal, restWinner, roleWinner, unknownValue } from './values';
 import { keepsWinWords, provenBestWords } from './proofs';
-import { estimateStanding, provenOptimalMoves } from '../analysis/prove';
+import { estimateStanding, provenLoss, provenOptimalMoves } from '../analysis/prove';
 
 /** "4-loop", "3-chain" from a component's name ("4l", "3"). */
 export function componentWords(name: string): string {
@@ -114,15 +114,14 @@ export function playLineTitle(e: EntryReport): string {
   const end =
     last.remaining === 0 ? `final score ${last.score[0]}-${last.score[1]}` : `then: ${positionAdvice(e, last)}`;
   // what each step is proven to throw away (exactly, or at least); optimal only when every step is valued
-  const proven = (m: (typeof e.moves)[number]) => m.loss ?? m.lossAtLeast ?? 0;
-  const bad = e.moves.filter((m) => proven(m) > 0);
+  const bad = e.moves.filter((m) => provenLoss(m) > 0);
   const unvalued = e.moves.filter((m) => m.loss === null).length;
   if (bad.length === 0) {
     if (unvalued === 0) return `Optimal line of play — ${end}`;
     return `Line of play: ${plural(unvalued, 'move')} not valued${unvalued < e.moves.length ? ', the others optimal' : ''} — ${end}`;
   }
   const first = bad[0];
-  const lost = bad.reduce((a, m) => a + proven(m), 0);
+  const lost = bad.reduce((a, m) => a + provenLoss(m), 0);
   const what =
     first.move === 'keep' ? 'keeping control' : first.move === 'all' ? 'taking all' : `opening ${first.move}`;
   return `This line throws away ${unvalued > 0 ? 'at least ' : ''}${boxes(lost)}, first by ${what} (step ${Math.ceil(first.ply / 2)}) — ${end}`;
