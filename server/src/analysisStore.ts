@@ -5,7 +5,8 @@
  * re-runs the cheap analysis of the documents that want it.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeDocument, type DocumentReport } from './engine/analysis/analyzeDocument';
+import { analyzeDocument } from './engine/analysis/analyzeDocument';
+import type { DocumentReport } from './engine/analysis/report';
 import { allLines, readDab, type DabDocument } from './engine/notation';
 import type { PlanItem, SearchService } from './search/searchService';
 import type { DabSettings } from './settings';

@@ -27,7 +27,7 @@ import { estimateStanding, provenOptimalMoves } from '../../server/src/engine/an
 import { graphPointLabel } from '../../server/src/engine/phrasebook/board';
 import { searchLimitReached } from '../../server/src/engine/phrasebook/search';
 import { reviewSummary, wrongValueBoundsMessage } from '../../server/src/engine/phrasebook/moves';
-import type { PositionReport } from '../../server/src/engine/analysis/analyzeDocument';
+import type { PositionReport } from '../../server/src/engine/analysis/report';
 
 test('alternatives are listed one way, with one wording for the rest left out', () => {
   assert.equal(listOr([]), '');

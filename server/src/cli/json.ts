@@ -1,5 +1,5 @@
 /** The stable JSON shape of `dab analyze --json` and `dab check --json` (see the spec and the README). */
-import type { DocumentReport, EntryReport, LineReport, VariationReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, LineReport, VariationReport } from '../engine/analysis/report';
 import { NIM_VIEW_LABEL, estimateLabel } from '../engine/phrasebook';
 import { estimateStanding } from '../engine/analysis/prove';
 import type { RecordProof } from './search';

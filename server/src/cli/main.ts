@@ -29,7 +29,8 @@ import {
 import { printErr, printOut } from './terminal';
 import { realpathSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeDocument, type DocumentReport } from '../engine/analysis/analyzeDocument';
+import { analyzeDocument } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport } from '../engine/analysis/report';
 import { readDab } from '../engine/notation';
 import {
   createSearchCache,

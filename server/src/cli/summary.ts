@@ -1,5 +1,5 @@
 /** What the search of each record proved, how long it took and what stayed unproven and why (text and JSON). */
-import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport } from '../engine/analysis/report';
 import { entryName, pliesWords, recordSearchSummary, unprovenReasonWords } from '../engine/phrasebook';
 import type { RecordProof } from './search';
 

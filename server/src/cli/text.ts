@@ -6,7 +6,7 @@ import type {
   MoveReport,
   PositionReport,
   VariationReport,
-} from '../engine/analysis/analyzeDocument';
+} from '../engine/analysis/report';
 import {
   NOT_ANALYSED,
   NOT_ANALYSED_BY_CLI,

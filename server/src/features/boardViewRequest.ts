@@ -1,6 +1,6 @@
 /** The `dab/boardView` request: everything the webview draws for the entry and ply under the cursor. */
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
-import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/report';
 import { clip } from '../engine/notation/text';
 import { boardValueText, lineInWords, shortText } from '../engine/phrasebook';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';

@@ -6,7 +6,7 @@
  */
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
-import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis/report';
 import type { Evaluation } from '../engine/analysis/evaluation';
 import type { BoardState } from '../engine/board/state';
 import { parseLine } from '../engine/board/geometry';

@@ -4,7 +4,7 @@
  * place: the client's board view, or the server's text view (features/showPosition.ts).
  */
 import type { CodeLens } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport } from '../engine/analysis/report';
 import { entryLensTitle, playLineTitle, reviewSummary } from '../engine/phrasebook';
 import { toLspRange } from './convert';
 

@@ -1,13 +1,7 @@
 /** Translation between engine data and LSP types, and text helpers shared by the features. */
 import { DiagnosticSeverity, type Range as LspRange } from 'vscode-languageserver-protocol';
 import type { Range, Severity } from '../engine/notation';
-import type {
-  DocumentReport,
-  EntryReport,
-  LineReport,
-  MoveReport,
-  PositionReport,
-} from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, LineReport, MoveReport, PositionReport } from '../engine/analysis/report';
 import { entryIndexAt, lastContaining } from '../engine/notation';
 import { lineAt, positionInLine } from './cursorLine';
 

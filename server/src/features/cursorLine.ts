@@ -3,13 +3,7 @@
  * line; and the position shown there (after the last of that line's moves at or before the cursor).
  * The board view draws it and a click on the board plays on from it.
  */
-import type {
-  EntryReport,
-  LineReport,
-  MoveReport,
-  PositionReport,
-  VariationReport,
-} from '../engine/analysis/analyzeDocument';
+import type { EntryReport, LineReport, MoveReport, PositionReport, VariationReport } from '../engine/analysis/report';
 import { rangeContains } from '../engine/notation';
 
 export function lineAt(entry: EntryReport, line: number, character: number): LineReport {

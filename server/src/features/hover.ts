@@ -6,7 +6,7 @@
 import type { Hover, Position } from 'vscode-languageserver';
 import { rangeContains } from '../engine/notation';
 import { clip } from '../engine/notation/text';
-import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/report';
 import {
   MOVES_BY_VALUE,
   OPENING_TABLE_HEADER,

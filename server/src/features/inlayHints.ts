@@ -1,6 +1,6 @@
 /** Inlay hints: value and controlled value at the end of each analysable entry; optionally after each move. */
 import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport } from '../engine/analysis/report';
 import type { DabSettings } from '../settings';
 import { moveHint, valueLabel, VALUE_LABEL_TOOLTIP } from '../engine/phrasebook';
 import { afterMove } from './convert';

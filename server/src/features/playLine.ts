@@ -11,7 +11,7 @@
  *     ever written as a best move: without a proof the reply stops and says why.
  */
 import type { PlayLineParams, PlayLineResult } from '../../../shared/protocol';
-import type { DocumentReport, PositionReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, PositionReport } from '../engine/analysis/report';
 import { provenBestMove, type Evaluation } from '../engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import type { BoardState } from '../engine/board/state';

@@ -5,7 +5,7 @@
  * own, docs/notation.md §6), shown as a message and returned.
  */
 import type { Position } from 'vscode-languageserver';
-import type { DocumentReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport } from '../engine/analysis/report';
 import { writeDiagram } from '../engine/notation';
 import {
   boardValueText,

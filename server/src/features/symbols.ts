@@ -3,7 +3,7 @@
  * nested in the text) and folding ranges (entries, diagrams, move lists, variations).
  */
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver';
-import type { DocumentReport, EntryReport, VariationReport } from '../engine/analysis/analyzeDocument';
+import type { DocumentReport, EntryReport, VariationReport } from '../engine/analysis/report';
 import { allLines, type LineModel, type Variation, type VariationModel } from '../engine/notation';
 import { entryLensTitle, variationSummary } from '../engine/phrasebook';
 import { toLspRange } from './convert';

@@ -1,5 +1,5 @@
 /** What to play, in words: the code lenses' advice, endgame openings, keeping control or taking all. */
-import type { EntryReport, PositionReport } from '../analysis/analyzeDocument';
+import type { EntryReport, PositionReport } from '../analysis/report';
 import { boxes, capitalized, listOr, plural, signed } from './grammar';
 import { finalInWords, gameOver, predictedFinal, restWinner, roleWinner, unknownValue } from './values';
 import { keepsWinWords, provenBestWords } from './proofs';

@@ -1,5 +1,5 @@
 /** Moves and mistakes in words: diagnostics, the hover's verdict on a move, reviews, code actions. */
-import type { EntryReport, LineReport, MoveReport, PositionReport, ReviewSummary } from '../analysis/analyzeDocument';
+import type { EntryReport, LineReport, MoveReport, PositionReport, ReviewSummary } from '../analysis/report';
 import { boxes, capitalized, listAll, metBounds, plural, signed } from './grammar';
 import { outcome, restWinner, valuePhrase } from './values';
 import { insteadWords, resultChangeWords } from './proofs';

@@ -1,5 +1,5 @@
 /** Values and results in words, so no reader has to know the sign convention. */
-import type { PositionReport } from '../analysis/analyzeDocument';
+import type { PositionReport } from '../analysis/report';
 import { boxes, metBounds, signed } from './grammar';
 
 /**
