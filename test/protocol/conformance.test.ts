@@ -82,6 +82,15 @@ test('a client that shows plain text only gets plain-text hovers, without Markdo
     // no table pipes nor rules either (found by an audit with Neovim): a row reads `4l · -1 · keep`
     assert.doesNotMatch(text, /^\||\|$|^---$/m, text);
     assert.match(text, /^open · v\(G;C\) · controller$/m, text);
+    // a move's comment: its heading's italics are undone, the stars the annotator wrote are kept (found by an audit)
+    const game = client.open('plain-comment.dab', 'game "g"\n  size 2x2\n  moves a1-b1 {a *starred* note}\n');
+    await client.waitForDiagnostics(game);
+    const hc = await client.request('textDocument/hover', {
+      textDocument: { uri: game },
+      position: { line: 2, character: 9 },
+    });
+    const ct: string = hc.contents.value;
+    assert.match(ct, /^Comment: a \*starred\* note$/m, ct);
   } finally {
     await client.shutdown();
   }

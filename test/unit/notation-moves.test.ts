@@ -494,6 +494,11 @@ test('SGF: a forgotten ] never swallows fields; comments find their move in any 
     forgot.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.range, d.message]),
     [[R(2, 15, 2, 23), "unterminated property 'C[': add ']'"]],
   );
+  // its one diagnostic there: not also "property 'C' is ignored" (found by an audit)
+  assert.deepEqual(
+    forgot.diagnostics.filter((d) => d.code === 'bad-turn').map((d) => d.message),
+    ["unterminated property 'C[': add ']'"],
+  );
   assert.equal(forgot.entries[0].value?.value, 0, 'the value field is read');
   assert.equal(forgot.entries[0].tomove?.text, 'B', 'the tomove field is read');
   assert.equal(forgot.entries[0].moves!.openValue, true);

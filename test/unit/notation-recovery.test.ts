@@ -460,6 +460,8 @@ test('header mistakes: a colon after the keyword is allowed; a misspelt keyword 
     ],
   );
   assert.match(doc.diagnostics[0].message, /did you mean 'game'\? It is read as a game header/);
+  // the article fits the word (found by an audit: 'a endgame header')
+  assert.match(readDab('endgme "e"\n  components 3\n').diagnostics[0].message, /It is read as an endgame header/);
   assert.match(doc.diagnostics[1].message, /did you mean 'position'/);
   assert.match(doc.diagnostics[2].message, /value is not read/);
 });

@@ -32,7 +32,7 @@ export function plainFromMarkdown(md: string): string {
     .filter((l) => !/^\|(?:-+\|)+$/.test(l) && l !== '---') // table separators and rules: no words
     .map((l) => (/^\|.*\|$/.test(l) ? plainRow(l) : l))
     .join('\n')
-    .replace(/\\([\\`*_[\]|<>&~])|\*\*|`|&lt;|&gt;|&amp;/g, (m, escaped: string | undefined) =>
+    .replace(/\\([\\`*_[\]|<>&~])|\*+|`|&lt;|&gt;|&amp;/g, (m, escaped: string | undefined) =>
       escaped !== undefined ? escaped : m === '&lt;' ? '<' : m === '&gt;' ? '>' : m === '&amp;' ? '&' : '',
     );
 }

@@ -396,7 +396,10 @@ class MovesReader {
     if (t.unterminated) {
       this.f.openValue = true;
       this.report('error', t.range, 'bad-turn', `unterminated property '${t.text}[': add ']'`);
-    } else if (/;\s*[bBrRwW]\[/.test(t.value ?? ''))
+      // its one diagnostic: not also "ignored" (a C[ or PB[ left open is no comment and no name)
+      return;
+    }
+    if (/;\s*[bBrRwW]\[/.test(t.value ?? ''))
       // a value with a turn in it: most likely a forgotten ']' that swallowed moves
       this.report(
         'warning',
@@ -404,7 +407,7 @@ class MovesReader {
         'bad-turn',
         `the value of '${t.text}[' holds a turn (';b[…'): if a ']' is missing before it, the moves after it are read as part of the value`,
       );
-    if (t.text === 'C' && !t.unterminated) {
+    if (t.text === 'C') {
       const c = { text: t.value ?? '', range: t.range };
       if (c.text === '') return;
       this.f.comments.push(c);
@@ -415,7 +418,7 @@ class MovesReader {
     }
     const who = t.text === 'PB' ? 0 : t.text === 'PW' ? 1 : null;
     const name = t.value?.trim() ?? '';
-    if (who !== null && name !== '' && !t.unterminated && this.f.sgfPlayers[who] === null) {
+    if (who !== null && name !== '' && this.f.sgfPlayers[who] === null) {
       this.f.sgfPlayers[who] = { text: name, range: t.range };
       return;
     }

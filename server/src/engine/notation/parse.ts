@@ -221,7 +221,7 @@ class Parser {
             'error',
             range(i, f, i, f + word.length),
             'bad-header',
-            `unknown entry keyword '${word}': did you mean '${guess}'? It is read as a ${guess} header`,
+            `unknown entry keyword '${word}': did you mean '${guess}'? It is read as ${guess === 'endgame' ? 'an' : 'a'} ${guess} header`,
           );
           i++;
           continue;
