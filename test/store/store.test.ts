@@ -648,6 +648,15 @@ test('store: a Nimstring view whose chain fight contradicts its nim-value is ref
     }),
   )!.view;
   assert.match(nimVerdict(lost, 'Alice', false), /: 0.* — Alice loses the chain fight \(nim-value 0\)\.$/);
+  // the long chain fields are counted again from the position, whatever the row says (a view of an
+  // older count, or a forged one, reads with today's count)
+  const stale = {
+    ...n,
+    longChains: n.longChains + 1,
+    loops: n.loops + 2,
+    currentFavoursPlayerToMove: !n.currentFavoursPlayerToMove,
+  };
+  assert.deepEqual(checkNimView(s, JSON.stringify(stale)), { view: n });
 });
 
 test('store: a Nimstring view that knows less never replaces one that knows more (same process or another)', () => {

@@ -77,6 +77,8 @@ test('dab analyze (text): the search summary says how long it took and what stay
   assert.match(r.stdout, /search of game "budget": [\d.]+ s \(budget 2\.0 s per record, 0\.2 s per position\)/);
   assert.match(r.stdout, /plies 0-\d+: result not proven/);
   assert.match(r.stdout, /--total-budget-ms|not searched|short search/);
+  // a sentence's full stop is never followed by a clause's semicolon (found by an audit: "by at least 2.; keeps")
+  assert.doesNotMatch(r.stdout, /\.;/);
 });
 
 test('dab analyze: a record with variations says how many of their positions are proven, in JSON and text', () => {

@@ -399,3 +399,35 @@ test('a Nimstring time limit holds on a 12x12 board (one region option there can
     assert.ok(n.longChains >= 0);
   }
 });
+
+// Found by an audit: only boxes with two sides drawn were counted, so a just-opened 3-chain was no
+// chain and an opened loop a chain, and right after a loony move the verdict was wrong for the controller.
+test('the long chain count takes opened chains and loops as they stand', () => {
+  const play = (s: BoardState, names: string[]) => {
+    for (const n of names) {
+      const p = parseLine(s.geometry, n);
+      if (!p.ok) throw new Error(p.message);
+      s.play(p.line);
+    }
+    return s;
+  };
+  const count = (s: BoardState) => {
+    const r = nimstring(s, { moveValues: false });
+    return [r.longChains, r.loops, r.longChainRule.currentFavoursPlayerToMove];
+  };
+  // a 3-chain from edge to edge, opened at its end: still one long chain, and the controller (B) wants it odd
+  const chain = () => onlyUndrawn(3, 1, ['a1-a2', 'b1-b2', 'c1-c2', 'd1-d2']);
+  assert.deepEqual(count(chain()), [1, 0, false]);
+  const opened = play(chain(), ['a1-a2']);
+  assert.equal(opened.toMove, 1);
+  assert.deepEqual(count(opened), [1, 0, true]);
+  // opened in its middle: a box of one string and an opened 2-chain, no long chain
+  assert.deepEqual(count(play(chain(), ['b1-b2'])).slice(0, 2), [0, 0]);
+  // a 6-loop, opened: still a loop (it does not change the parity), not a chain
+  const loop = () => onlyUndrawn(3, 2, ['a2-b2', 'c2-d2', 'b1-b2', 'c1-c2', 'b2-b3', 'c2-c3']);
+  assert.deepEqual(count(loop()).slice(0, 2), [0, 1]);
+  const openedLoop = play(loop(), ['b1-b2']);
+  assert.deepEqual(count(openedLoop), [0, 1, true]);
+  // taken down to 4 and cut in the middle (two dominoes of 3-sided boxes): nothing long is left
+  assert.deepEqual(count(play(loop(), ['b1-b2', 'a2-b2', 'b2-b3', 'c2-c3'])).slice(0, 2), [0, 0]);
+});

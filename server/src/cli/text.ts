@@ -74,11 +74,13 @@ function positionLine(p: PositionReport, e: EntryReport, more = '         '): st
       : `${moverLine(who)}: ${unknownValue(p)}`;
   const proven = p.value === null ? provenFacts(p, e.players) : '';
   if (proven) s += `\n${more}${proven}`;
+  // after the proven facts' sentence a clause starts a sentence of its own (found by an audit: "by at least 2.; keeps")
+  const clause = (c: string) => (s = s.endsWith('.') ? `${s} ${c[0].toUpperCase()}${c.slice(1)}` : `${s}; ${c}`);
   if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
-    s += `; ${p.endgame.components}: ${endgameFacts(p.endgame)}`;
+    clause(`${p.endgame.components}: ${endgameFacts(p.endgame)}`);
   }
-  if (p.best.length) s += `; ${bestList(listAll(p.best, 12, ' '))}`;
-  else if (p.bestSoFar?.length) s += `; ${estimateLabel(estimateStanding(p))}: ${p.bestSoFar.join(' ')}`;
+  if (p.best.length) clause(bestList(listAll(p.best, 12, ' ')));
+  else if (p.bestSoFar?.length) clause(`${estimateLabel(estimateStanding(p))}: ${p.bestSoFar.join(' ')}`);
   if (p.value === null && p.nim) s += `\n${more}${nimVerdict(p.nim, who, false)} ${longChainRule(p.nim, who)}`;
   return s;
 }

@@ -9,7 +9,9 @@
  *                   computation had its whole budget (every view of a version-3 store reads so).
  *   crc    INTEGER  CRC-32 of `key|budget|view` (so it covers `cutMs` too)
  * A view is checked for shape, for agreement with itself and for lines and boxes that exist on the
- * board before it is used; a `cutMs` that is not a finite number >= 0 makes the row unusable.
+ * board before it is used; a `cutMs` that is not a finite number >= 0 makes the row unusable. Its
+ * long chain fields are not taken from the row: they need no search and are counted again from the
+ * position (so a view written before the count took opened chains as they stand reads as new).
  *
  * Why a field inside the JSON and not a column: a dab of store version 3 that still has the file
  * open while a newer one migrates it (it checked the version when it opened the file) writes its
@@ -49,6 +51,7 @@
  */
 import type { BoardState } from '../engine/board/state';
 import { nimKnowledge, type NimSummary } from '../engine/analysis/nim';
+import { longChainRuleOf } from '../engine/nimstring';
 
 const isNimber = (v: unknown) => v === 'loony' || v === 'unknown' || (Number.isInteger(v) && (v as number) >= 0);
 const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
@@ -79,7 +82,19 @@ export function checkNimView(state: BoardState, text: string): { view: NimSummar
     if (!n.winningMoves.every((l) => Number.isInteger(l) && l >= 0 && l < g.lineCount && !state.drawn[l]))
       return undefined;
   }
-  return r;
+  // the long chain rule needs no search: counted again from the position, never taken from the row
+  // (a view written before the count took opened chains and loops as they stand reads as new)
+  const rule = longChainRuleOf(state);
+  return {
+    ...r,
+    view: {
+      ...n,
+      longChains: rule.currentLongChains,
+      loops: rule.currentLoops,
+      wantsLongChains: rule.wantsLongChains,
+      currentFavoursPlayerToMove: rule.currentFavoursPlayerToMove,
+    },
+  };
 }
 
 /**

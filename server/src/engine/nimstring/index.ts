@@ -13,9 +13,10 @@
  * the standard definition. The brute force (brute.ts) plays exactly that rule and the tests check
  * every value against it.
  *
- * VALUES. A position's value is a nimber, or LOONY: the last move was loony (it offered the player
- * to move the choice of who moves next: an opened long chain, a 2-chain opened at its end, an
- * opened loop), so the player to move wins in any sum; loony absorbs in sums. The player to move
+ * VALUES. A position's value is a nimber, or LOONY: the position offers the player to move the
+ * choice of who moves next (an opened long chain, a 2-chain opened at its end, an opened loop: most
+ * often the last move was loony, but a capture or the position as written can leave it so), so the
+ * player to move wins in any sum; loony absorbs in sums. The player to move
  * wins Nimstring iff the value is not 0.
  *
  * ENGINES. Two exact engines value the regions, chosen by `NimstringOptions.engine`:
@@ -204,12 +205,25 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
     }
   }
 
+  const longChainRule = longChainRuleOf(state, cells);
+  const longChains = longChainRule.currentLongChains,
+    loops = longChainRule.currentLoops;
+  const complete = nimber !== 'unknown' && moveValues.every((m) => m.nimber !== 'unknown');
+  return { nimber, regions, moveValues, longChains, loops, longChainRule, nodes: ctx.nodes, hits: ctx.hits, complete };
+}
+
+/**
+ * The long chain rule for the position as it stands: what it asks of the player to move, and the
+ * chains and loops counted now (countChains). No search: a function of the position alone.
+ */
+export function longChainRuleOf(state: BoardState, cells: readonly Cell[] = cellsOfState(state).cells): LongChainRule {
+  const g = state.geometry;
   const { longChains, loops } = countChains(cells);
   const undrawnLines = g.lineCount - state.drawnCount;
   let unclaimedBoxes = 0;
   for (let b = 0; b < g.boxCount; b++) if (state.owner[b] === UNCLAIMED) unclaimedBoxes++;
   const wantsLongChains = (undrawnLines - unclaimedBoxes + 1) % 2 === 0 ? 'even' : 'odd';
-  const longChainRule: LongChainRule = {
+  return {
     dots: (g.width + 1) * (g.height + 1),
     undrawnLines,
     unclaimedBoxes,
@@ -218,8 +232,6 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
     currentLoops: loops,
     currentFavoursPlayerToMove: (longChains % 2 === 0) === (wantsLongChains === 'even'),
   };
-  const complete = nimber !== 'unknown' && moveValues.every((m) => m.nimber !== 'unknown');
-  return { nimber, regions, moveValues, longChains, loops, longChainRule, nodes: ctx.nodes, hits: ctx.hits, complete };
 }
 
 /**
@@ -246,47 +258,59 @@ export function chainFight(
 }
 
 /**
- * Chains and loops as they stand: maximal runs of degree-2 coins. A run that closes on itself is a
- * loop; otherwise it is a chain, long when it has >= 3 coins. (Runs through junctions are not
- * chains yet; the count is a guide for the long chain rule, not a prediction.)
+ * Chains and loops as they stand: maximal runs of coins with one or two strings (boxes with two or
+ * three sides drawn). A run that closes on itself is a loop. Otherwise it is a chain, long when it has
+ * >= 3 coins, counting an opened one as it stands (found by an audit: counting only the coins of two
+ * strings took a just-opened 3-chain for no chain and an opened loop for a chain, so right after a
+ * loony move the parity verdict was wrong for the player in control). A run whose two ends both have
+ * one string left (capturable at both ends) is an opened loop when it has >= 4 coins (a chain opened
+ * at both ends is the same strings-and-coins game): the controller keeps control by leaving 4 boxes,
+ * two doublecrosses, so it counts as a loop, which does not change the parity; with 2 or 3 coins it
+ * offers no way to keep control (every move in it completes a box) and is no long chain. (Runs through
+ * junctions are not chains yet; the count is a guide for the long chain rule, not a prediction.)
  */
 export function countChains(cells: readonly Cell[]): {
   longChains: number;
   loops: number;
-  chains: { length: number; loop: boolean }[];
+  chains: { length: number; loop: boolean; opened: number }[];
 } {
   const idx = indexOf(cells);
   const seen = new Uint8Array(cells.length);
-  const chains: { length: number; loop: boolean }[] = [];
-  const is2 = (i: number) => degree(cells[i]) === 2;
+  const chains: { length: number; loop: boolean; opened: number }[] = [];
+  const inRun = (i: number) => {
+    const d = degree(cells[i]);
+    return d === 1 || d === 2;
+  };
   const nbrs = (i: number): number[] => {
     const out: number[] = [];
     for (const d of [1, 2, 4, 8]) if (cells[i].links & d) out.push(neighbour(cells, idx, i, d));
     return out;
   };
   for (let s = 0; s < cells.length; s++) {
-    if (seen[s] || !is2(s)) continue;
-    // walk both ways through degree-2 coins
+    if (seen[s] || !inRun(s)) continue;
+    // walk both ways through coins of one or two strings
     const run = new Set<number>([s]);
     seen[s] = 1;
-    let loop = false;
     const stack = [s];
     while (stack.length) {
       const i = stack.pop()!;
       for (const j of nbrs(i)) {
-        if (!is2(j)) continue;
-        if (run.has(j)) continue;
+        if (!inRun(j) || run.has(j)) continue;
         run.add(j);
         seen[j] = 1;
         stack.push(j);
       }
     }
     // a loop: every coin in the run has both strings to coins in the run
-    loop = [...run].every((i) => cells[i].g === 0 && nbrs(i).every((j) => run.has(j)));
-    chains.push({ length: run.size, loop });
+    const closed = [...run].every(
+      (i) => degree(cells[i]) === 2 && cells[i].g === 0 && nbrs(i).every((j) => run.has(j)),
+    );
+    // capturable ends: in a run of two or more coins, a coin of one string is an end
+    const opened = run.size < 2 ? 0 : [...run].filter((i) => degree(cells[i]) === 1).length;
+    chains.push({ length: run.size, loop: closed || (opened === 2 && run.size >= 4), opened });
   }
   return {
-    longChains: chains.filter((c) => !c.loop && c.length >= 3).length,
+    longChains: chains.filter((c) => !c.loop && c.length >= 3 && c.opened < 2).length,
     loops: chains.filter((c) => c.loop).length,
     chains,
   };

@@ -23,7 +23,7 @@ export function nimVerdict(n: NimSummary, mover: string, valueKnown: boolean): s
       : nimber === 0
         ? `${mover} loses the chain fight (nim-value 0)`
         : nimber === 'loony'
-          ? `${mover} wins the chain fight (the last move was loony)`
+          ? `${mover} wins the chain fight (the position is loony: what is offered can be declined)`
           : `${mover} wins the chain fight`;
   const regions =
     n.regions.length > 1
@@ -38,9 +38,12 @@ export function longChainRule(n: NimSummary, mover: string): string {
   return `Long chains now: ${n.longChains}${n.loops ? `, loops: ${n.loops}` : ''}; the long chain rule asks ${mover} for an ${n.wantsLongChains} number (${n.currentFavoursPlayerToMove ? 'met now' : 'not met now'}).`;
 }
 
-/** "Moves that win the chain fight: a1-a2, b2-c2 (and 3 more)". */
+/**
+ * "Moves that win the chain fight (Nimstring: the score ignored, not the best moves): a1-a2, b2-c2
+ * (and 3 more)". Labelled (found by an audit): such a move may give boxes away.
+ */
 export function nimWinningMoves(names: string[], max: number): string {
-  return `Moves that win the chain fight: ${listAll(names, max)}`;
+  return `Moves that win the chain fight (Nimstring: the score ignored, not the best moves): ${listAll(names, max)}`;
 }
 
 /** "2 long chains, 1 loop". */
