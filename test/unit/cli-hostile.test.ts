@@ -285,6 +285,27 @@ test('cli: contradictory, repeated or misplaced options are refused; a clamped n
   }
 });
 
+// Found by an audit: a file of a million bare headers held a million entries (2.45 GB in dab check,
+// 4 GB and unanswered requests in the editor); past the bound's count of entries the rest is not read.
+test('cli: a file of more entries than the per-file bound reads no more of them, and says so', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-entries-'));
+  writeFileSync(join(dir, 'headers.dab'), 'game\n'.repeat(CLI_MAX_POSITIONS + 10));
+  const r = dab('check', '--no-search', '--no-store', join(dir, 'headers.dab'));
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(
+    r.stdout,
+    new RegExp(
+      `headers\\.dab:${CLI_MAX_POSITIONS + 1}:1: warning: This entry and every entry after it are not analysed by dab`,
+    ),
+  );
+  assert.match(
+    r.stdout,
+    new RegExp(
+      `headers\\.dab: ${CLI_MAX_POSITIONS} entries \\(the rest of the file not read: over the bound\\), \\d+ errors\\n$`,
+    ),
+  );
+});
+
 test('cli: check fails a file whose entries over the per-file bound were not checked, and says how many', () => {
   // 19,300 complete 2x2 games (13 positions each) pass CLI_MAX_POSITIONS; the entries after, one
   // with an illegal move, are left out: not a pass, whatever they hold

@@ -123,6 +123,14 @@ test('entries left out by the editor bound (maxWork): every feature answers, and
   assert.equal(warn.length, 1);
   assert.equal(warn[0].range.line, rep.entries[1].line);
   assert.match(warn[0].message, /This entry and the 3 entries after it are not analysed in the editor/);
+  // more entries than the bound's positions: those past it are not even read, and the warning says so
+  const headers = analyzeText('game\n'.repeat(50), { maxWork: 20 });
+  assert.equal(headers.entries.length, 20);
+  assert.deepEqual(headers.doc.unreadFrom, { line: 20, character: 0, endLine: 20, endCharacter: 4 });
+  const unread = headers.diagnostics.filter((d) => d.code === 'not-analysed-here');
+  assert.equal(unread.length, 1);
+  assert.equal(unread[0].range.line, 20);
+  assert.match(unread[0].message, /This entry and every entry after it are not analysed in the editor/);
   const lines = text.split('\n');
   for (let line = 0; line < lines.length; line++) {
     const h = hover(rep, { line, character: 2 });

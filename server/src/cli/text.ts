@@ -56,7 +56,7 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
       }
     }
     const notChecked = report.entries.filter((e) => e.model.leftOut).length;
-    out.push(`${file}: ${checkTally(report.entries.length, errors, notChecked)}`);
+    out.push(`${file}: ${checkTally(report.entries.length, errors, notChecked, report.doc.unreadFrom !== undefined)}`);
     return out.join('\n') + '\n';
   }
   if (report.diagnostics.length) out.push('');

@@ -34,17 +34,20 @@ export function analyzeDocument(doc: DabDocument, options: AnalysisOptions = {})
     return report;
   });
   const leftOut = doc.models.filter((m) => m.leftOut);
-  if (leftOut.length > 0)
+  // entries left out: read but not analysed, then (past the bound's count of entries) not even read
+  const firstLeftOut = leftOut.length > 0 ? leftOut[0].entry.headerRange : doc.unreadFrom;
+  if (firstLeftOut)
     diagnostics.push({
       severity: 'warning',
-      range: leftOut[0].entry.headerRange,
+      range: firstLeftOut,
       code: 'not-analysed-here',
       message: notAnalysedHereMessage(
-        leftOut.length,
+        leftOut.length > 0 ? leftOut.length : 1,
         doc.maxWork ?? 0,
         doc.boundBy ?? 'editor',
         // the first entry left out is larger than the bound on its own: splitting the file cannot help
-        entryWork(leftOut[0].entry) > (doc.maxWork ?? 0),
+        leftOut.length > 0 && entryWork(leftOut[0].entry) > (doc.maxWork ?? 0),
+        doc.unreadFrom !== undefined,
       ),
     });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);

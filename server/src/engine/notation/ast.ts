@@ -260,4 +260,6 @@ export interface ParseResult {
   entries: Entry[];
   /** All parser diagnostics of the file, in source order. */
   diagnostics: Diagnostic[];
+  /** The header word of the first entry not read (past parseDab's maxEntries), when there is one. */
+  unreadFrom?: Range;
 }

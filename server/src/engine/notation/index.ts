@@ -27,6 +27,11 @@ export interface DabDocument {
   maxWork?: number;
   /** Who set that bound (ReadOptions.boundBy), for the message that says so. */
   boundBy?: WorkBoundBy;
+  /**
+   * Where the entries not even read begin: every entry costs a position of work at least, so past
+   * maxWork entries the rest are left out unread (ParseResult.unreadFrom).
+   */
+  unreadFrom?: Range;
 }
 
 /** Who reads a document under a work bound: the editor, or the command line (dab analyze/check). */
@@ -66,7 +71,8 @@ export function entryWork(e: Entry): number {
 
 /** Parse a document and build every entry's model (within options.maxWork). Never throws. */
 export function readDab(text: string, options: ReadOptions = {}): DabDocument {
-  const parsed = parseDab(text);
+  // each entry is a position of work at least: entries past maxWork would be left out, so they are not read
+  const parsed = parseDab(text, options.maxWork ?? Infinity);
   let workLeft = options.maxWork ?? Infinity;
   const models = parsed.entries.map((entry) => {
     if (workLeft !== Infinity && workLeft >= 0) {
@@ -100,12 +106,13 @@ export function readDab(text: string, options: ReadOptions = {}): DabDocument {
       message: `more than ${MAX_DIAGNOSTICS} problems found in the entries' moves and boards; the rest are not shown`,
     });
   diagnostics.sort((a, b) => a.range.line - b.range.line || a.range.character - b.range.character);
-  const cut = models.some((m) => m.leftOut);
+  const cut = models.some((m) => m.leftOut) || parsed.unreadFrom !== undefined;
   return {
     entries: parsed.entries,
     models,
     diagnostics,
     ...(cut ? { maxWork: options.maxWork, boundBy: options.boundBy ?? 'editor' } : {}),
+    ...(parsed.unreadFrom ? { unreadFrom: parsed.unreadFrom } : {}),
   };
 }
 

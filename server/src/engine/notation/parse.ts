@@ -92,7 +92,13 @@ class Parser {
    */
   private held: Diagnostic[] | null = null;
 
-  constructor(text: string) {
+  /** Where the first entry past `maxEntries` starts (its header word), when the parser stopped there. */
+  private unreadFrom: Range | null = null;
+
+  constructor(
+    text: string,
+    private readonly maxEntries = Infinity,
+  ) {
     this.lines = text.split(/\r\n|\r|\n/);
     const report = this.report.bind(this);
     this.lexer = new Lexer(this.lines, report);
@@ -167,6 +173,7 @@ class Parser {
       const word = leadingWord(t, f);
       const lower = word ? word.toLowerCase() : '';
       if (word && HEADER_SET.has(lower)) {
+        if (this.full(i, f, word)) break;
         this.finishField();
         this.finishEntry();
         this.afterDiagram = false;
@@ -213,6 +220,7 @@ class Parser {
         if (guess !== undefined && HEADER_SET.has(guess) && this.headerLike(t, f, word)) {
           // a misspelt header (`gmae "b"`): read as the header it most likely is, so that its
           // fields are not taken for the previous entry's and the entry is not lost
+          if (this.full(i, f, word)) break;
           this.finishField();
           this.finishEntry();
           this.afterDiagram = false;
@@ -289,7 +297,21 @@ class Parser {
     for (const tag of this.pendingTags)
       this.report('warning', tag.range, 'bad-tag', 'tag outside any entry: tags belong to an entry (after its header)');
     this.diagnostics.sort(byRange);
-    return { entries: this.entries, diagnostics: this.diagnostics };
+    return {
+      entries: this.entries,
+      diagnostics: this.diagnostics,
+      ...(this.unreadFrom ? { unreadFrom: this.unreadFrom } : {}),
+    };
+  }
+
+  /**
+   * Whether the entry whose header starts at (i, f) is one past `maxEntries`: then it and the rest
+   * of the text are not read (the caller stops), and `unreadFrom` says where.
+   */
+  private full(i: number, f: number, word: string): boolean {
+    if (this.entries.length + (this.cur ? 1 : 0) < this.maxEntries) return false;
+    this.unreadFrom = range(i, f, i, f + word.length);
+    return true;
   }
 
   /** A field whose keyword `word` starts at column f of line i and whose value starts at column `after`. */
@@ -569,7 +591,11 @@ function isBareWord(t: string, f: number, word: string): boolean {
   return next === undefined || isSpace(next) || next === ':' || next === '#' || isQuote(next) || next === '{';
 }
 
-/** Parse a `.dab` document. Never throws; every problem is a diagnostic with an exact range. */
-export function parseDab(text: string): ParseResult {
-  return new Parser(text).run();
+/**
+ * Parse a `.dab` document. Never throws; every problem is a diagnostic with an exact range. With
+ * `maxEntries`, the entries past it and the text after them are not read (ParseResult.unreadFrom):
+ * a file of a million bare headers would otherwise hold a million entries.
+ */
+export function parseDab(text: string, maxEntries = Infinity): ParseResult {
+  return new Parser(text, maxEntries).run();
 }

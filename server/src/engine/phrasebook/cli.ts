@@ -229,8 +229,10 @@ export function entryHeading(kind: string, title: string | null, line: number): 
  * `dab check`'s last line for a file: "3 entries, 1 error", or "3 entries (1 not checked: over the
  * bound), 0 errors" when the per-file bound left entries out (the run then fails).
  */
-export function checkTally(entries: number, errors: number, notChecked = 0): string {
-  const left = notChecked > 0 ? ` (${notChecked} not checked: over the bound)` : '';
+export function checkTally(entries: number, errors: number, notChecked = 0, unread = false): string {
+  // `unread`: past the bound's count of entries the rest of the file is not even read (DabDocument.unreadFrom)
+  const parts = [notChecked > 0 ? `${notChecked} not checked` : '', unread ? 'the rest of the file not read' : ''];
+  const left = notChecked > 0 || unread ? ` (${parts.filter((x) => x).join(', ')}: over the bound)` : '';
   return `${plural(entries, 'entry', 'entries')}${left}, ${plural(errors, 'error')}`;
 }
 

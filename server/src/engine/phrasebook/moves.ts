@@ -205,9 +205,19 @@ export function playNotAnalysedMessage(steps: number, components: number): strin
  * out: the editor's, or the command line's. `alone`: that entry's own work is over the bound, so
  * splitting the file cannot help (found by an audit: a 200,000-component endgame was told to split it).
  */
-export function notAnalysedHereMessage(entries: number, maxWork: number, by: 'editor' | 'cli', alone: boolean): string {
-  const which =
-    entries === 1 ? 'This entry is' : `This entry and the ${plural(entries - 1, 'entry', 'entries')} after it are`;
+export function notAnalysedHereMessage(
+  entries: number,
+  maxWork: number,
+  by: 'editor' | 'cli',
+  alone: boolean,
+  /** Entries past the bound's count of entries follow, not even read (DabDocument.unreadFrom). */
+  unread = false,
+): string {
+  const which = unread
+    ? 'This entry and every entry after it are'
+    : entries === 1
+      ? 'This entry is'
+      : `This entry and the ${plural(entries - 1, 'entry', 'entries')} after it are`;
   const where = by === 'editor' ? 'in the editor: it analyses' : 'by dab: it reads';
   const bound = `${where} at most ${maxWork.toLocaleString('en-US')} positions per file (a move is one, an endgame entry about 30 and one per component)`;
   const advice =
