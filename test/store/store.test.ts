@@ -20,6 +20,7 @@ import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/e
 import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
 import { MAX_TRACES } from '../../server/src/store/proofStore';
+import { MAX_TRACE_CHARS } from '../../server/src/store/database';
 import { checkProof, toRow } from '../../server/src/store/proof';
 import { checkNimView } from '../../server/src/store/nimView';
 import { nimVerdict } from '../../server/src/engine/phrasebook/nimstring';
@@ -787,7 +788,28 @@ test('store: record traces are bounded (the oldest dropped first), checked, and 
   assert.match(warnings.join('\n'), /damaged record trace/);
   store.clear();
   assert.equal(store.trace('k2'), undefined, 'clear forgets traces');
+  // found by an audit: a 6 MB trace made every later write read it; none that long is kept, and the
+  // oldest are found by an index (added to a store that lacks it when it is opened)
+  store.putTrace('long', `[${'[200,0],'.repeat(MAX_TRACE_CHARS / 8)}[0,0]]`);
+  assert.equal(store.trace('long'), undefined, 'a trace over MAX_TRACE_CHARS is not kept');
+  store.putTrace('short', '[[1,0]]');
+  assert.equal(store.trace('short'), '[[1,0]]');
   store.close();
+  const raw = new Database(path);
+  const index = () => raw.all("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'traces_by_age'").length;
+  assert.equal(index(), 1);
+  // a store of a dab before: no index, and a long trace it kept
+  raw.run('DROP INDEX traces_by_age');
+  raw.run('INSERT INTO traces VALUES (?, ?, ?, ?)', ['old', 'x'.repeat(MAX_TRACE_CHARS + 1), 0, 0]);
+  assert.equal(index(), 0);
+  ProofStore.open(path, {}).close();
+  assert.equal(index(), 1, 'opened again, the store has its index');
+  assert.deepEqual(
+    raw.all('SELECT key FROM traces ORDER BY key').map((r) => r.key),
+    ['short'],
+    'and the long trace is gone',
+  );
+  raw.close();
 });
 
 test('store: a stray file where the lock goes is set aside, and the store works', () => {

@@ -52,6 +52,13 @@ export const STORE_VERSION = 4;
  * A lock directory without an owner file older than this is left over from a killed process (only
  * single statements, which take milliseconds, hold the lock without writing the owner file).
  */
+/**
+ * The longest record trace kept (characters; a record of about 2,000 positions). A table without
+ * rowids reads a long row whole whenever a lookup compares a key with it (found by an audit: one
+ * 8 MB trace, from a record of 200,000 variations, made each later lookup take 7 ms); a longer
+ * trace is not kept, and a warm run of its record times its own budget.
+ */
+export const MAX_TRACE_CHARS = 16_000;
 export const STALE_LOCK_MS = 2_000;
 /** A lock whose owner is alive is respected, unless it is this old (a reused pid). */
 const ABANDONED_LOCK_MS = 120_000;
@@ -62,13 +69,20 @@ const ESTIMATES = `CREATE TABLE IF NOT EXISTS estimates (
 ) WITHOUT ROWID;`;
 
 /**
+ * Traces by age, for dropping the oldest without reading the rows. Added to a store that lacks it
+ * when it is opened; a dab that does not know it keeps it up to date all the same (SQLite does).
+ */
+const TRACES_BY_AGE = 'CREATE INDEX IF NOT EXISTS traces_by_age ON traces (at);';
+
+/**
  * Records' budget traces (cli/recordClock.ts): created by any version-4 dab that knows it, when it
  * opens the store (a version-4 dab that does not know it never reads it: no new version). A row is
  * a key, the trace's text, when it was written (the oldest go first beyond MAX_TRACES) and a checksum.
  */
 const TRACES = `CREATE TABLE IF NOT EXISTS traces (
   key TEXT PRIMARY KEY, trace TEXT NOT NULL, at REAL NOT NULL, crc INTEGER NOT NULL
-) WITHOUT ROWID;`;
+) WITHOUT ROWID;
+${TRACES_BY_AGE}`;
 
 /**
  * What each Nimstring view cost to compute, in solver nodes (its time at NIM_NODES_PER_MS): eviction
@@ -271,6 +285,13 @@ export class StoreFile {
         for (const [table, columns] of COLUMNS)
           if (tables.includes(table) && this.columnsOf(table) !== columns) return 'foreign';
         if (!tables.includes('traces')) this.db.exec(TRACES);
+        else if (
+          this.db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'traces_by_age'").length === 0
+        ) {
+          this.db.exec(TRACES_BY_AGE);
+          // and, once, the traces a dab before it kept however long: every lookup that passed one read it whole
+          this.db.run('DELETE FROM traces WHERE length(trace) > ?', [MAX_TRACE_CHARS]);
+        }
         if (!tables.includes('nim_costs')) this.db.exec(NIM_COSTS);
         if (!tables.includes('estimate_bounds')) this.db.exec(ESTIMATE_BOUNDS);
         return 'ok';

@@ -47,7 +47,7 @@ import {
 import { dirname } from 'node:path';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
-import { StoreBusy, StoreDamaged, StoreFile } from './database';
+import { MAX_TRACE_CHARS, StoreBusy, StoreDamaged, StoreFile } from './database';
 import {
   checkProof,
   crc32,
@@ -384,8 +384,9 @@ export class ProofStore {
     return undefined;
   }
 
-  /** Keep a record's trace under `key` at once (one per record), the oldest beyond MAX_TRACES dropped. */
+  /** Keep a record's trace under `key` at once (one per record; none longer than MAX_TRACE_CHARS), the oldest beyond MAX_TRACES dropped. */
   putTrace(key: string, text: string): void {
+    if (text.length > MAX_TRACE_CHARS) return;
     this.guard(
       (f) =>
         f.write(() =>
