@@ -12,7 +12,13 @@ import type { PlanItem, SearchService } from './search/searchService';
 import type { DabSettings } from './settings';
 import type { BoardState } from './engine/board/state';
 import { nimSummary, type NimSummary } from './engine/analysis/nim';
-import { EDITOR_MAX_POSITIONS, MAX_FILE_BYTES, NIM_BUDGET_QUICK, NIM_QUICK_MEMO_ENTRIES } from './engine/limits';
+import {
+  EDITOR_MAX_ENTRIES,
+  EDITOR_MAX_POSITIONS,
+  MAX_FILE_BYTES,
+  NIM_BUDGET_QUICK,
+  NIM_QUICK_MEMO_ENTRIES,
+} from './engine/limits';
 import { fileTooLarge } from './engine/phrasebook/files';
 import { entryLabel, positionLabel } from './engine/phrasebook';
 import { entryAt, positionAt } from './features/convert';
@@ -74,7 +80,10 @@ export class AnalysisStore {
     // by an audit: 21 MB, 2.7 GB, 4 s a keystroke); in UTF-8 bytes as the command line counts (a UTF-16
     // unit is at most 3 of them)
     const bytes = text.length * 3 > MAX_FILE_BYTES ? Buffer.byteLength(text, 'utf8') : text.length;
-    const doc = bytes > MAX_FILE_BYTES ? tooLargeDocument(bytes) : readDab(text, { maxWork: EDITOR_MAX_POSITIONS });
+    const doc =
+      bytes > MAX_FILE_BYTES
+        ? tooLargeDocument(bytes)
+        : readDab(text, { maxWork: EDITOR_MAX_POSITIONS, maxEntries: EDITOR_MAX_ENTRIES });
     const fresh = this.analyze(document.uri, document.version, doc);
     // work for the text as typed: not the document's background budget
     this.search.foreground(performance.now() - t0);

@@ -12,6 +12,7 @@ import {
   SERVER_NOT_INITIALIZED,
   SERVER_SHUT_DOWN,
   SHOW_POSITION_NOTHING,
+  brokenFramingMessage,
   internalErrorMessage,
 } from './engine/phrasebook';
 import {
@@ -32,6 +33,8 @@ import {
   ShowMessageNotification,
   createConnection,
   ProposedFeatures,
+  StreamMessageReader,
+  StreamMessageWriter,
   TextDocuments,
   TextDocumentSyncKind,
   type Hover,
@@ -66,7 +69,36 @@ import { playLine } from './features/playLine';
 import { showPosition } from './features/showPosition';
 import { importDbl } from './features/importDbl';
 
-const connection = createConnection(ProposedFeatures.all);
+/**
+ * Over stdio the reader is made here, to hear when a message's header cannot be read (no or a bad
+ * Content-Length, a header line without ':'): the stream is then out of step for good, so the
+ * server says so on stderr and exits, and the client can start it again. A message whose body is
+ * not JSON is answered as before: its length was right, so the next one is found.
+ */
+function stdioReader(): StreamMessageReader {
+  const reader = new StreamMessageReader(process.stdin);
+  reader.onError((e) => {
+    const message = e instanceof Error ? e.message : String(e);
+    if (!/header|content-length/i.test(message)) return;
+    process.stderr.write(brokenFramingMessage(message) + '\n');
+    process.exit(1);
+  });
+  return reader;
+}
+const overStdio = process.argv.includes('--stdio');
+const connection = overStdio
+  ? createConnection(ProposedFeatures.all, stdioReader(), new StreamMessageWriter(process.stdout))
+  : createConnection(ProposedFeatures.all);
+if (overStdio) {
+  // what the library does for `--stdio` when it makes the streams itself: the end of the input ends
+  // the server (0 after a shutdown request), and nothing printed reaches stdout, which is the protocol's
+  const ended = () => process.exit(lifecycle === 'shut down' ? 0 : 1);
+  process.stdin.on('end', ended);
+  process.stdin.on('close', ended);
+  console.log = console.info = console.debug = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
+  console.warn = (...a: unknown[]) => connection.console.warn(a.map(String).join(' '));
+  console.error = (...a: unknown[]) => connection.console.error(a.map(String).join(' '));
+}
 // A promise nobody awaited that failed (a client that refused a request, say) is logged, never
 // allowed to end the server (Node's default for an unhandled rejection).
 process.on('unhandledRejection', (e) => connection.console.error(`dab: unhandled: ${(e as Error)?.stack ?? e}`));

@@ -101,6 +101,13 @@ export const NIM_BUDGET_WORKER = 200_000;
  */
 export const EDITOR_MAX_POSITIONS = 10_000;
 /**
+ * The entries the editor reads at all per document (ReadOptions.maxEntries): those past its
+ * positions are not analysed, but the outline and the folding list them. Bounds the memory and the
+ * answers of a file of bare headers (found by an audit: a million of them took 4 GB and left lenses
+ * and symbols unanswered): about 2 KB an entry left out.
+ */
+export const EDITOR_MAX_ENTRIES = 50_000;
+/**
  * The language server reads the proof store's records of a document's positions in slices of this
  * many milliseconds, between requests (a read is about 0.5 ms: 10,000 positions at once kept every
  * request waiting for seconds).

@@ -10,7 +10,10 @@ import { toLspRange } from './convert';
 
 export function codeLenses(report: DocumentReport, uri: string, command: string): CodeLens[] {
   const lenses: CodeLens[] = [];
+  // entries left out by the work bound: a lens on the first only (it says why), not tens of thousands
+  let leftOut = 0;
   for (const e of report.entries) {
+    if (e.model.leftOut && leftOut++ > 0) continue;
     const header = toLspRange(e.model.entry.headerRange);
     const at = { line: header.start.line, character: header.start.character };
     lenses.push({

@@ -48,6 +48,12 @@ export interface ReadOptions {
   maxWork?: number;
   /** Who set maxWork (default 'editor'), for the message on what it leaves out. */
   boundBy?: WorkBoundBy;
+  /**
+   * The most entries read at all (parseDab's maxEntries; default maxWork: each entry is a position
+   * of work at least, so the entries past maxWork of them are left out anyway). The editor reads more
+   * than it analyses, for its outline and folding (EDITOR_MAX_ENTRIES).
+   */
+  maxEntries?: number;
 }
 
 /**
@@ -71,8 +77,9 @@ export function entryWork(e: Entry): number {
 
 /** Parse a document and build every entry's model (within options.maxWork). Never throws. */
 export function readDab(text: string, options: ReadOptions = {}): DabDocument {
-  // each entry is a position of work at least: entries past maxWork would be left out, so they are not read
-  const parsed = parseDab(text, options.maxWork ?? Infinity);
+  // each entry is a position of work at least: entries past maxWork would be left out, so (unless
+  // the reader wants them listed) they are not read
+  const parsed = parseDab(text, options.maxEntries ?? options.maxWork ?? Infinity);
   let workLeft = options.maxWork ?? Infinity;
   const models = parsed.entries.map((entry) => {
     if (workLeft !== Infinity && workLeft >= 0) {

@@ -8,3 +8,12 @@ export const SERVER_SHUT_DOWN = 'the server is shut down';
 
 /** A second `initialize`. */
 export const SERVER_ALREADY_INITIALIZED = 'the server is already initialized';
+
+/**
+ * On stderr, before the server exits: a message whose header it cannot read leaves it unable to tell
+ * where the next message starts (found by an audit: it went silent for good); exiting lets the client
+ * restart it.
+ */
+export function brokenFramingMessage(detail: string): string {
+  return `dab language server: a message from the client has a header that cannot be read (${detail.split('\n')[0]}); the messages after it cannot be found, so the server exits (the client may start it again)`;
+}
