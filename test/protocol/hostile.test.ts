@@ -190,3 +190,39 @@ test('a document over 8 MB is not read: one error says so, and the server keeps 
   );
   client.close(wideUri);
 });
+
+// Found by an audit: after a header it could not read, the server went silent for good (it could
+// not find where the next message starts). It says so on stderr and exits, so a client can restart it;
+// a message whose body is not JSON, with a right length, is still answered.
+test('a message header the server cannot read makes it exit with a message; a bad body does not', async () => {
+  const { spawn } = await import('node:child_process');
+  const { resolve } = await import('node:path');
+  const serve = (input: string) =>
+    new Promise<{ code: number | null; stderr: string; stdout: string }>((done) => {
+      const p = spawn(process.execPath, [resolve('dist/server.js'), '--stdio'], {
+        env: { ...process.env, DAB_STORE: 'off' },
+      });
+      let stderr = '',
+        stdout = '';
+      p.stderr.on('data', (b) => (stderr += b));
+      p.stdout.on('data', (b) => (stdout += b));
+      const timer = setTimeout(() => p.kill(), 10_000);
+      p.on('exit', (code) => {
+        clearTimeout(timer);
+        done({ code, stderr, stdout });
+      });
+      p.stdin.write(input);
+      // a bad header leaves stdin open: the server must end by itself
+      if (!input.startsWith('Content-Length: abc')) setTimeout(() => p.stdin.end(), 1000);
+    });
+  for (const header of ['Content-Length: abc\r\n\r\n{}', 'Content-Type: x\r\n\r\n{}']) {
+    const r = await serve(header);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /a message from the client has a header that cannot be read/);
+  }
+  // a body that is not JSON: answered with a parse error, and the server goes on until its input ends
+  const body = '{"jsonrpc":"2.0",';
+  const r = await serve(`Content-Length: ${body.length}\r\n\r\n${body}`);
+  assert.equal(r.code, 1, 'input ended without a shutdown request');
+  assert.doesNotMatch(r.stderr, /header that cannot be read/);
+});
