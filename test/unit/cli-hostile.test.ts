@@ -451,3 +451,18 @@ test('cli: dab-language-server --help prints its usage; without a transport it s
   const version = server('--version');
   assert.equal(version.stdout.trim(), JSON.parse(readFileSync('package.json', 'utf8')).version);
 });
+
+// Found by an audit: a picture of a file with illegal moves, or bytes that are not UTF-8, came with no word of them.
+test('cli: render says the file’s problems on stderr, as check does, and still draws what it can', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-render-'));
+  writeFileSync(join(dir, 'illegal.dab'), 'game\n  size 2x2\n  moves a1-b1 a1-b1 z9-z8 b1-c1\n');
+  const r = dab('render', '--no-store', join(dir, 'illegal.dab'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^<svg/);
+  assert.match(r.stderr, /illegal\.dab:3:15: error: a1-b1 is already drawn .*\[drawn-twice\]/);
+  assert.match(r.stderr, /illegal\.dab:3:21: error: .*\[off-board\]/);
+  writeFileSync(join(dir, 'latin1.dab'), Buffer.from('game "caf\xe9"\n  size 2x2\n', 'latin1'));
+  const e = dab('render', '--no-store', join(dir, 'latin1.dab'));
+  assert.match(e.stderr, /latin1\.dab:1:\d+: error: .*\[bad-encoding\]/);
+  rmSync(dir, { recursive: true, force: true });
+});

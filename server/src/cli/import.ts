@@ -8,7 +8,7 @@ import { printErr } from './terminal';
 import { readInputOrSay } from './input';
 import { basename } from 'node:path';
 import { dblToDab, readDbl } from '../engine/notation';
-import { GIVE_ONE_DBL_FILE, IMPORT_USAGE as USAGE, STDIN_ENTRY_TITLE } from '../engine/phrasebook/cli';
+import { GIVE_ONE_DBL_FILE, IMPORT_USAGE as USAGE, STDIN_ENTRY_TITLE, diagnosticLine } from '../engine/phrasebook/cli';
 
 export function importDbl(argv: string[]): number {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -25,8 +25,7 @@ export function importDbl(argv: string[]): number {
   const text = readInputOrSay(file);
   if (text === null) return 1;
   const imp = readDbl(text);
-  for (const d of imp.diagnostics)
-    printErr(`${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);
+  for (const d of imp.diagnostics) printErr(`${diagnosticLine(file, d)}\n`);
   const out = dblToDab(imp, file === '-' ? STDIN_ENTRY_TITLE : basename(file).replace(/\.dbl$/i, ''), asPosition);
   if (!out) return 1;
   process.stdout.write(out.text);

@@ -7,7 +7,8 @@ import { printErr, printOut } from './terminal';
 import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { plainDecimal, readInputOrSay } from './input';
 import { pictureOf } from '../boardPicture';
-import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
+import { CLI_MAX_POSITIONS, RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
+import { readDab } from '../engine/notation';
 import { isSqliteFile, openProofCache, resolveStorePath } from '../store';
 import { fileErrorWords } from '../engine/phrasebook/files';
 import {
@@ -18,6 +19,7 @@ import {
   RENDER_USAGE,
   STORE_CONFLICT,
   STORE_NEEDS_PATH,
+  diagnosticLine,
   fileProblem,
   givenTwice,
   needsMilliseconds,
@@ -85,6 +87,10 @@ export function render(args: string[]): number {
   }
   const text = readInputOrSay(file);
   if (text === null) return 1;
+  // the file's problems, as dab check prints them (found by an audit: a picture of a file with
+  // illegal moves or bytes that are not UTF-8 came with no word of them)
+  for (const d of readDab(text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli' }).diagnostics)
+    if (d.severity === 'error' || d.severity === 'warning') printErr(`dab render: ${diagnosticLine(file, d)}\n`);
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {
     onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
   });

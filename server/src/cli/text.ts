@@ -33,6 +33,7 @@ import {
   variationSummary,
   estimateLabel,
   insteadWords,
+  diagnosticLine,
 } from '../engine/phrasebook';
 import { estimateStanding, provenLoss } from '../engine/analysis/prove';
 
@@ -45,7 +46,7 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
   const out: string[] = [];
   for (const d of report.diagnostics) {
     if (options.problemsOnly && d.severity === 'hint') continue;
-    out.push(`${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]`);
+    out.push(diagnosticLine(file, d));
   }
   if (options.problemsOnly) {
     let errors = report.diagnostics.filter((d) => d.severity === 'error').length;

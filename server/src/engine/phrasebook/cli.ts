@@ -303,3 +303,11 @@ export function progressParts(
     `budget left ${seconds(p.msLeft)}`,
   ];
 }
+
+/** A problem of a file as the command line prints it: "file:3:14: error: message [code]" (line and column from 1). */
+export function diagnosticLine(
+  file: string,
+  d: { range: { line: number; character: number }; severity: string; message: string; code: string },
+): string {
+  return `${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]`;
+}
