@@ -174,7 +174,7 @@ test('a document over 8 MB is not read: one error says so, and the server keeps 
     d.diagnostics.map((x: any) => [x.code, x.range.start.line]),
     [['too-large', 0]],
   );
-  assert.match(d.diagnostics[0].message, /dab reads files up to 8 MB; split the file/);
+  assert.match(d.diagnostics[0].message, /dab reads files up to 8,000,000 bytes \(8 MB\); split the file/);
   const h = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 10 } });
   assert.equal(h, null);
   client.close(uri);

@@ -80,6 +80,15 @@ test('cli: an empty folder, a device and a huge file get a message each', () => 
   noTrace(b);
   assert.equal(b.status, 1);
   assert.match(b.stderr, /dab reads files up to/);
+  // the size and the bound in bytes: just over reads as just over (found by an audit: "8 MB: … up to 8 MB")
+  writeFileSync(big, '#'.repeat(MAX_FILE_BYTES + 116));
+  const over = dab('check', '--no-store', big);
+  assert.match(over.stderr, /big\.dab: 8,000,116 bytes: dab reads files up to 8,000,000 bytes \(8 MB\)/);
+  const piped = spawnSync(process.execPath, ['bin/dab.js', 'check', '--no-store', '-'], {
+    input: '#'.repeat(MAX_FILE_BYTES + 1),
+    encoding: 'utf8',
+  });
+  assert.match(piped.stderr, /^dab: standard input: more than 8,000,000 bytes \(8 MB\): dab reads no more/);
 });
 
 test('cli: cache export to a folder, a missing folder or standard output', () => {

@@ -10,6 +10,7 @@ import { IMPORT_VERIFY_MS } from '../engine/limits';
 import { plainDecimal, readInput } from './input';
 import { MAX_IMPORT_BYTES } from '../store/proofStore';
 import { existsSync } from 'node:fs';
+import { fileErrorWords } from '../engine/phrasebook/files';
 import {
   badCacheCommand,
   cacheUsage,
@@ -99,9 +100,17 @@ export function cacheCommand(argv: string[], path: string | null): number {
     } else {
       let r;
       try {
+        let text: string | undefined;
+        try {
+          if (file === '-') text = readInput('-', MAX_IMPORT_BYTES);
+        } catch (e) {
+          // what cannot be read names where it came from (found by an audit: "dab: 1074 MB: …")
+          err(`${STANDARD_INPUT}: ${fileErrorWords(e)}`);
+          return 1;
+        }
         r =
-          file === '-'
-            ? store.importText(readInput('-', MAX_IMPORT_BYTES), STANDARD_INPUT, reprove(verifyMs))
+          text !== undefined
+            ? store.importText(text, STANDARD_INPUT, reprove(verifyMs))
             : store.importFrom(file!, reprove(verifyMs));
       } catch (e) {
         err((e as Error).message);

@@ -6,6 +6,7 @@ import { NOT_A_REGULAR_FILE, fileErrorWords, fileTooLarge } from '../engine/phra
 import { readFileSync, readSync, statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '../engine/limits';
 import { printErr } from './terminal';
+import { STANDARD_INPUT } from '../engine/phrasebook/store';
 
 /**
  * A plain decimal number, or undefined: "", "0x10", "1e3" and " 7" are not (Number() would read
@@ -23,7 +24,7 @@ export function plainDecimal(text: string | undefined, fraction = false): number
 /** Something to wait on for a few milliseconds in synchronous code (Atomics.wait). */
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-const tooBig = (bytes: number, max: number) => new Error(fileTooLarge(bytes, max));
+const tooBig = (bytes: number, max: number, stream = false) => new Error(fileTooLarge(bytes, max, stream));
 
 /**
  * The text of a file, or of standard input for '-': a regular file of at most `maxBytes` (not a
@@ -50,7 +51,7 @@ export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
       }
       if (n === 0) break;
       total += n;
-      if (total > maxBytes) throw tooBig(total, maxBytes);
+      if (total > maxBytes) throw tooBig(total, maxBytes, true);
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
     return withoutBom(Buffer.concat(chunks).toString('utf8'));
@@ -66,7 +67,7 @@ export function readInputOrSay(file: string): string | null {
   try {
     return readInput(file);
   } catch (e) {
-    printErr(`dab: ${file}: ${fileErrorWords(e)}\n`);
+    printErr(`dab: ${file === '-' ? STANDARD_INPUT : file}: ${fileErrorWords(e)}\n`);
     return null;
   }
 }

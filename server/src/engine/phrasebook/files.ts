@@ -1,8 +1,21 @@
 /** Files that cannot be read or written, in words rather than the system's codes ("ENOENT: …"). */
 
-/** A file over the size dab reads: "21 MB: dab reads files up to 8 MB". */
-export function fileTooLarge(bytes: number, max: number): string {
-  return `${(bytes / 1e6).toFixed(0)} MB: dab reads files up to ${max / 1e6} MB`;
+/** A size in bytes, exactly, and roughly: "8,000,000 bytes (8 MB)", "1,073,741,824 bytes (1 GiB)". */
+export function bytesWords(n: number): string {
+  const rough =
+    n % 2 ** 30 === 0 ? `${n / 2 ** 30} GiB` : n % 1e6 === 0 ? `${n / 1e6} MB` : `${(n / 1e6).toFixed(1)} MB`;
+  return `${n.toLocaleString('en-US')} bytes (${rough})`;
+}
+
+/**
+ * A file over the size dab reads: "8,000,116 bytes: dab reads files up to 8,000,000 bytes (8 MB)"
+ * (found by an audit: "8 MB: dab reads files up to 8 MB"); from a stream (standard input), whose
+ * size is not known, "more than …".
+ */
+export function fileTooLarge(bytes: number, max: number, stream = false): string {
+  return stream
+    ? `more than ${bytesWords(max)}: dab reads no more`
+    : `${bytes.toLocaleString('en-US')} bytes: dab reads files up to ${bytesWords(max)}`;
 }
 
 /** A path that names something other than a file (a device, a socket): "dab: FILE: not a regular file". */

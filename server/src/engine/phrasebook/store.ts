@@ -3,7 +3,7 @@
  * (why a stored record is dropped, why an imported one is rejected), export and import files, and
  * the `dab cache` command's usage, reports and errors.
  */
-import { fileErrorWords } from './files';
+import { bytesWords, fileErrorWords } from './files';
 import { plural } from './grammar';
 
 // ---- the store's file (store/database.ts, store/proofStore.ts) ----
@@ -214,9 +214,9 @@ export function importNotRegularFile(file: string): string {
   return `${file} is not a regular file`;
 }
 
-/** An import file over the size an import reads: "f.jsonl is 2100 MB: an import reads files up to 1073.741824 MB". */
+/** An import file over the size an import reads: "f.jsonl is 2,100,000,000 bytes: an import reads files up to 1,073,741,824 bytes (1 GiB)". */
 export function importTooLarge(file: string, bytes: number, max: number): string {
-  return `${file} is ${(bytes / 1e6).toFixed(0)} MB: an import reads files up to ${max / 1e6} MB`;
+  return `${file} is ${bytes.toLocaleString('en-US')} bytes: an import reads files up to ${bytesWords(max)}`;
 }
 
 /** An import whose first line is not an export's header. */
