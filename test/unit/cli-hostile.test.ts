@@ -434,6 +434,18 @@ test('cli: cache stats, clear and export on a store that is not there say so and
   const i = dab('cache', 'import', join(dir, 'p.jsonl'), '--store', store);
   assert.equal(i.status, 0, i.stderr);
   assert.ok(existsSync(store));
+  // the whole import's time to prove records again is bounded (found by an audit: a file of hard
+  // records ran for hours); the records left when it runs out are rejected and say why
+  const late = join(dir, 'late.sqlite');
+  const t = dab('cache', 'import', join(dir, 'p.jsonl'), '--store', late, '--verify-total-ms', '1');
+  assert.equal(t.status, 1, 'records rejected');
+  assert.match(t.stdout + t.stderr, /ran out \(--verify-total-ms\); import the file again to go on/);
+  const again = dab('cache', 'import', join(dir, 'p.jsonl'), '--store', late);
+  assert.equal(again.status, 0, again.stderr);
+  assert.doesNotMatch(again.stdout + again.stderr, /ran out/);
+  const bad = dab('cache', 'stats', '--store', late, '--verify-total-ms', '5');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--verify-total-ms is for dab cache import/);
 });
 
 // Found by an audit: `dab-language-server --help` (or no transport) ended in a stack trace.

@@ -6,7 +6,7 @@ import { printErr, printOut } from './terminal';
 import { ProofStore } from '../store';
 import { positionOfKey, type Proof } from '../store/proof';
 import { BATCH_TABLE_MB, Solver } from '../engine/solver';
-import { IMPORT_VERIFY_MS } from '../engine/limits';
+import { IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS } from '../engine/limits';
 import { plainDecimal, readInput } from './input';
 import { MAX_IMPORT_BYTES } from '../store/proofStore';
 import { existsSync } from 'node:fs';
@@ -29,32 +29,42 @@ import {
   storeCannotBeUsed,
   storeStatsLines,
   unknownOption,
-  VERIFY_MS_NEEDS_NUMBER,
-  VERIFY_MS_ONLY_FOR_IMPORT,
+  verifyNeedsNumber,
+  verifyOnlyForImport,
+  importTimeRanOut,
 } from '../engine/phrasebook';
 
-export const CACHE_USAGE = cacheUsage(IMPORT_VERIFY_MS);
+export const CACHE_USAGE = cacheUsage(IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS);
 
 /** Runs a cache command against the store at `path`; returns the exit code. */
 export function cacheCommand(argv: string[], path: string | null): number {
   const args = argv.slice();
-  let verifyMs = IMPORT_VERIFY_MS;
-  const at = args.indexOf('--verify-ms');
-  if (at >= 0) {
+  // the import's times: --verify-ms (each search) and --verify-total-ms (the whole file)
+  const times: Record<string, number> = {
+    '--verify-ms': IMPORT_VERIFY_MS,
+    '--verify-total-ms': IMPORT_VERIFY_TOTAL_MS,
+  };
+  let timeFlag: string | null = null;
+  for (const flag of Object.keys(times)) {
+    const at = args.indexOf(flag);
+    if (at < 0) continue;
     const v = plainDecimal(args[at + 1]);
     if (v === undefined || !Number.isSafeInteger(v) || v < 1) {
-      printErr(`dab: ${VERIFY_MS_NEEDS_NUMBER}\n${CACHE_USAGE}\n`);
+      printErr(`dab: ${verifyNeedsNumber(flag)}\n${CACHE_USAGE}\n`);
       return 2;
     }
-    verifyMs = v;
+    times[flag] = v;
+    timeFlag = flag;
     args.splice(at, 2);
   }
+  const verifyMs = times['--verify-ms'],
+    verifyTotalMs = times['--verify-total-ms'];
   const [sub, file, ...extra] = args;
   const out = (s: string) => printOut(s + '\n');
   const err = (s: string) => printErr(`dab: ${s}\n`);
   const unknown = args.find((a) => a.startsWith('-') && a !== '-');
-  if (unknown !== undefined || (at >= 0 && sub !== 'import')) {
-    err(`${unknown !== undefined ? unknownOption(unknown) : VERIFY_MS_ONLY_FOR_IMPORT}\n${CACHE_USAGE}`);
+  if (unknown !== undefined || (timeFlag !== null && sub !== 'import')) {
+    err(`${unknown !== undefined ? unknownOption(unknown) : verifyOnlyForImport(timeFlag!)}\n${CACHE_USAGE}`);
     return 2;
   }
   const needsFile = sub === 'export' || sub === 'import';
@@ -110,8 +120,8 @@ export function cacheCommand(argv: string[], path: string | null): number {
         }
         r =
           text !== undefined
-            ? store.importText(text, STANDARD_INPUT, reprove(verifyMs))
-            : store.importFrom(file!, reprove(verifyMs));
+            ? store.importText(text, STANDARD_INPUT, reprove(verifyMs, verifyTotalMs))
+            : store.importFrom(file!, reprove(verifyMs, verifyTotalMs));
       } catch (e) {
         err((e as Error).message);
         return 1;
@@ -134,24 +144,30 @@ export function cacheCommand(argv: string[], path: string | null): number {
  * with every move's value, which must equal the record's. Returns the record to keep (without the
  * file's tried time, which cannot be checked), or why it is rejected.
  */
-function reprove(ms: number): (key: string, p: Proof) => Proof | string {
+function reprove(ms: number, totalMs: number): (key: string, p: Proof) => Proof | string {
   const solver = new Solver({ tableMb: BATCH_TABLE_MB });
+  const deadline = Date.now() + totalMs;
   return (key, p) => {
     const st = positionOfKey(key);
     if (typeof st === 'string') return st;
+    // every search within what is left of the whole import's time, and none once it has run out
+    if (Date.now() >= deadline) return importTimeRanOut(totalMs);
+    const each = () => Math.max(1, Math.min(ms, deadline - Date.now()));
     const r = st.openBoxCount();
-    // `what` is one claim of the record (recordClaim: `are` for a plural one); `done`: a search disproved it
-    const cut = (what: string, done: boolean, verb: 'is' | 'are' = 'is') => claimNotReproven(what, done, ms, verb);
+    // `what` is one claim of the record (recordClaim: `are` for a plural one); `done`: a search
+    // disproved it; a search the whole import's time cut short says so
+    const cut = (what: string, done: boolean, verb: 'is' | 'are' = 'is') =>
+      !done && Date.now() >= deadline ? importTimeRanOut(totalMs) : claimNotReproven(what, done, ms, verb);
     if (p.lower > -r) {
-      const w = solver.searchWindow(st, p.lower - 1, p.lower, { timeBudgetMs: ms });
+      const w = solver.searchWindow(st, p.lower - 1, p.lower, { timeBudgetMs: each() });
       if (w.lower < p.lower) return cut(recordClaim.lower(p.lower), w.status === 'done');
     }
     if (p.upper < r) {
-      const w = solver.searchWindow(st, p.upper, p.upper + 1, { timeBudgetMs: ms });
+      const w = solver.searchWindow(st, p.upper, p.upper + 1, { timeBudgetMs: each() });
       if (w.upper > p.upper) return cut(recordClaim.upper(p.upper), w.status === 'done');
     }
     if (p.moves.length > 0 || p.best.length > 0) {
-      const s = solver.solve(st, { moveValues: true, timeBudgetMs: ms });
+      const s = solver.solve(st, { moveValues: true, timeBudgetMs: each() });
       if (s.status !== 'exact' || !s.moveValues) return cut(recordClaim.moveValues, false, 'are');
       for (const [l, v] of p.moves) if (s.moveValues[l] !== v) return cut(recordClaim.moveValue(l, v), true);
       if (p.best.length > 0 && p.best.join(',') !== s.best.join(',')) return cut(recordClaim.optimalMoves, true, 'are');

@@ -211,6 +211,13 @@ export const DEFAULT_SOLVER_THREADS_MAX = 2;
  * A file's records are never believed on its word: one not proven again within it is rejected.
  */
 export const IMPORT_VERIFY_MS = 2_000;
+/**
+ * `dab cache import`: time to prove the whole file's records again (--verify-total-ms). Each record
+ * may take three searches of IMPORT_VERIFY_MS, so without it a file of hard records would run for
+ * hours (found by an audit); the records left when it runs out are rejected, and importing the file
+ * again goes on from them (the records imported are skipped as already known).
+ */
+export const IMPORT_VERIFY_TOTAL_MS = 600_000;
 
 /**
  * The largest file the CLI reads (bytes): a record's moves take about 60 bytes of memory per byte

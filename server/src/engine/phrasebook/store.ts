@@ -241,7 +241,7 @@ export function exportOfNewerDab(name: string, version: number): string {
 // ---- the `dab cache` command (cli/cache.ts) ----
 
 /** The `dab cache` usage (`verifyMs`: the default of --verify-ms). */
-export function cacheUsage(verifyMs: number): string {
+export function cacheUsage(verifyMs: number, verifyTotalMs: number): string {
   return `usage:
   dab cache stats            where the proof store is and what it holds
   dab cache clear            forget every stored proof
@@ -250,14 +250,25 @@ export function cacheUsage(verifyMs: number): string {
                              and add it to the store
   --verify-ms N              import: time to prove each record again (default ${verifyMs}); a record
                              not proven within it is rejected
+  --verify-total-ms N        import: time to prove the file's records again (default ${verifyTotalMs}); the
+                             records left when it runs out are rejected (import again to go on)
   --store PATH               use the store at PATH (default: $DAB_STORE, else the user's cache directory)`;
 }
 
-/** --verify-ms with no number, or one that is not a whole number >= 1. */
-export const VERIFY_MS_NEEDS_NUMBER = '--verify-ms needs a whole number of milliseconds, at least 1';
+/** --verify-ms (or --verify-total-ms) with no number, or one that is not a whole number >= 1. */
+export function verifyNeedsNumber(flag: string): string {
+  return `${flag} needs a whole number of milliseconds, at least 1`;
+}
 
-/** --verify-ms given to a cache command other than import. */
-export const VERIFY_MS_ONLY_FOR_IMPORT = '--verify-ms is for dab cache import';
+/** --verify-ms (or --verify-total-ms) given to a cache command other than import. */
+export function verifyOnlyForImport(flag: string): string {
+  return `${flag} is for dab cache import`;
+}
+
+/** A record not checked because the import's whole time to check records ran out. */
+export function importTimeRanOut(totalMs: number): string {
+  return `not checked: the import's ${totalMs} ms to prove records again ran out (--verify-total-ms); import the file again to go on`;
+}
 
 /** A cache command that is not one of stats, clear, export FILE, import FILE (`words`: what was given). */
 export function badCacheCommand(words: string): string {
