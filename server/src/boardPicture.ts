@@ -21,6 +21,8 @@ import type { ProofCache } from './store';
 export interface PictureRequest {
   /** 1-based entry number (default 1). */
   entry?: number;
+  /** The text's bytes were checked to be UTF-8 (ReadOptions.utf8Checked). */
+  utf8Checked?: boolean;
   /** Ply to show (default: the end of the record). */
   ply?: number;
   /** Total search time for the whole entry, in milliseconds. */
@@ -67,7 +69,7 @@ function budgetedLookup(
 
 /** The view of one entry at one ply, analysed within the budget. */
 export function pictureView(text: string, req: PictureRequest): PictureResult {
-  const doc = readDab(text, { maxWork: req.maxWork });
+  const doc = readDab(text, { maxWork: req.maxWork, utf8Checked: req.utf8Checked });
   const n = doc.models.length;
   if (n === 0) return { error: NO_ENTRY_TO_DRAW };
   const index = (req.entry ?? 1) - 1;

@@ -487,3 +487,22 @@ test('cli: render says the file’s problems on stderr, as check does, and still
   assert.match(e.stderr, /latin1\.dab:1:\d+: error: .*\[bad-encoding\]/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+// Found by an audit: a file that holds a written U+FFFD (the bytes EF BF BD, valid UTF-8) was told it is not UTF-8.
+test('cli: a U+FFFD written in a UTF-8 file is a character; a byte that is not UTF-8 is an error', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-fffd-'));
+  const file = (name: string, bytes: number[]) =>
+    writeFileSync(
+      join(dir, name),
+      Buffer.from([...Buffer.from('game "caf'), ...bytes, ...Buffer.from('"\n  size 2x2\n')]),
+    );
+  file('written.dab', [0xef, 0xbf, 0xbd]);
+  const ok = dab('check', '--no-store', join(dir, 'written.dab'));
+  assert.equal(ok.status, 0, ok.stdout);
+  assert.doesNotMatch(ok.stdout, /bad-encoding/);
+  file('latin1.dab', [0xe9]);
+  const bad = dab('check', '--no-store', join(dir, 'latin1.dab'));
+  assert.equal(bad.status, 1);
+  assert.match(bad.stdout, /latin1\.dab:1:10: error: the file is not UTF-8.*\[bad-encoding\]/);
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -22,9 +22,9 @@ export function importDbl(argv: string[]): number {
     return 2;
   }
   const file = files[0];
-  const text = readInputOrSay(file);
-  if (text === null) return 1;
-  const imp = readDbl(text);
+  const read = readInputOrSay(file);
+  if (read === null) return 1;
+  const imp = readDbl(read.text);
   for (const d of imp.diagnostics) printErr(`${diagnosticLine(file, d)}\n`);
   const out = dblToDab(imp, file === '-' ? STDIN_ENTRY_TITLE : basename(file).replace(/\.dbl$/i, ''), asPosition);
   if (!out) return 1;

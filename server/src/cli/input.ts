@@ -32,6 +32,26 @@ const tooBig = (bytes: number, max: number, stream = false) => new Error(fileToo
  * moves), without its byte-order mark. Throws an Error whose message says what is wrong.
  */
 export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
+  return readInputText(file, maxBytes).text;
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * readInput's text, and whether its bytes were all UTF-8: then a U+FFFD in it is a character
+ * written, not a byte replaced (found by an audit: a file that holds '�' was told it is not UTF-8;
+ * readDab's ReadOptions.utf8Checked).
+ */
+export function readInputText(file: string, maxBytes = MAX_FILE_BYTES): { text: string; utf8: boolean } {
+  const bytes = readInputBytes(file, maxBytes);
+  try {
+    return { text: withoutBom(strict.decode(bytes)), utf8: true };
+  } catch {
+    return { text: withoutBom(bytes.toString('utf8')), utf8: false };
+  }
+}
+
+function readInputBytes(file: string, maxBytes: number): Buffer {
   if (file === '-') {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -54,18 +74,18 @@ export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
       if (total > maxBytes) throw tooBig(total, maxBytes, true);
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return withoutBom(Buffer.concat(chunks).toString('utf8'));
+    return Buffer.concat(chunks);
   }
   const st = statSync(file);
   if (!st.isFile()) throw new Error(NOT_A_REGULAR_FILE);
   if (st.size > maxBytes) throw tooBig(st.size, maxBytes);
-  return withoutBom(readFileSync(file, 'utf8'));
+  return readFileSync(file);
 }
 
-/** readInput's text, or null after saying on stderr why the file cannot be read ("dab: FILE: why"). */
-export function readInputOrSay(file: string): string | null {
+/** readInputText's answer, or null after saying on stderr why the file cannot be read ("dab: FILE: why"). */
+export function readInputOrSay(file: string): { text: string; utf8: boolean } | null {
   try {
-    return readInput(file);
+    return readInputText(file);
   } catch (e) {
     printErr(`dab: ${file === '-' ? STANDARD_INPUT : file}: ${fileErrorWords(e)}\n`);
     return null;

@@ -296,12 +296,12 @@ export function main(argv: string[]): number {
   const progress = createProgress(process.stderr, !o.json && process.stderr.isTTY === true);
   let failed = false;
   for (const file of files) {
-    const text = readInputOrSay(file);
-    if (text === null) {
+    const read = readInputOrSay(file);
+    if (read === null) {
       failed = true;
       continue;
     }
-    const doc = readDab(text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli' });
+    const doc = readDab(read.text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli', utf8Checked: read.utf8 });
     const records = cache
       ? proveDocument(cache, doc, {
           positionBudgetMs: o.budgetMs,

@@ -85,18 +85,19 @@ export function render(args: string[]): number {
     printErr(`dab render: ${outputNotWrittenOver(out, clobbers)}\n`);
     return 2;
   }
-  const text = readInputOrSay(file);
-  if (text === null) return 1;
+  const read = readInputOrSay(file);
+  if (read === null) return 1;
+  const text = read.text;
   // the file's problems, as dab check prints them (found by an audit: a picture of a file with
   // illegal moves or bytes that are not UTF-8 came with no word of them)
-  for (const d of readDab(text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli' }).diagnostics)
+  for (const d of readDab(text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli', utf8Checked: read.utf8 }).diagnostics)
     if (d.severity === 'error' || d.severity === 'warning') printErr(`dab render: ${diagnosticLine(file, d)}\n`);
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {
     onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
   });
   let r;
   try {
-    r = pictureOf(text, { entry, ply, budgetMs, proofs: cache }, { background: '#ffffff' });
+    r = pictureOf(text, { entry, ply, budgetMs, proofs: cache, utf8Checked: read.utf8 }, { background: '#ffffff' });
   } finally {
     cache?.close();
   }

@@ -54,6 +54,12 @@ export interface ReadOptions {
    * than it analyses, for its outline and folding (EDITOR_MAX_ENTRIES).
    */
   maxEntries?: number;
+  /**
+   * The reader checked that the text's bytes were all UTF-8 (the command line does): a U+FFFD in it
+   * is then a character written, not the mark of a byte that is not UTF-8. An editor's text cannot
+   * say (it was decoded before it came), so there a U+FFFD is taken for a bad byte.
+   */
+  utf8Checked?: boolean;
 }
 
 /**
@@ -79,7 +85,7 @@ export function entryWork(e: Entry): number {
 export function readDab(text: string, options: ReadOptions = {}): DabDocument {
   // each entry is a position of work at least: entries past maxWork would be left out, so (unless
   // the reader wants them listed) they are not read
-  const parsed = parseDab(text, options.maxEntries ?? options.maxWork ?? Infinity);
+  const parsed = parseDab(text, options.maxEntries ?? options.maxWork ?? Infinity, options.utf8Checked);
   let workLeft = options.maxWork ?? Infinity;
   const models = parsed.entries.map((entry) => {
     if (workLeft !== Infinity && workLeft >= 0) {

@@ -98,6 +98,8 @@ class Parser {
   constructor(
     text: string,
     private readonly maxEntries = Infinity,
+    /** The bytes were checked to be UTF-8: a U+FFFD is a character written (ReadOptions.utf8Checked). */
+    private readonly utf8Checked = false,
   ) {
     this.lines = text.split(/\r\n|\r|\n/);
     const report = this.report.bind(this);
@@ -365,10 +367,10 @@ class Parser {
     let bad = 0;
     for (let i = 0; i < L.length; i++) {
       const l = L[i];
-      if (l.indexOf('\ufffd') < 0 && l.indexOf('\u0000') < 0) continue;
+      if ((this.utf8Checked || l.indexOf('\ufffd') < 0) && l.indexOf('\u0000') < 0) continue;
       for (let c = 0; c < l.length; c++) {
         const ch = l[c];
-        if (ch !== '\ufffd' && ch !== '\u0000') continue;
+        if ((this.utf8Checked || ch !== '\ufffd') && ch !== '\u0000') continue;
         bad++;
         at ??= { line: i, ch: c, c: ch };
       }
@@ -596,6 +598,6 @@ function isBareWord(t: string, f: number, word: string): boolean {
  * `maxEntries`, the entries past it and the text after them are not read (ParseResult.unreadFrom):
  * a file of a million bare headers would otherwise hold a million entries.
  */
-export function parseDab(text: string, maxEntries = Infinity): ParseResult {
-  return new Parser(text, maxEntries).run();
+export function parseDab(text: string, maxEntries = Infinity, utf8Checked = false): ParseResult {
+  return new Parser(text, maxEntries, utf8Checked).run();
 }
