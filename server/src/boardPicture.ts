@@ -73,6 +73,9 @@ export function pictureView(text: string, req: PictureRequest): PictureResult {
   const n = doc.models.length;
   if (n === 0) return { error: NO_ENTRY_TO_DRAW };
   const index = (req.entry ?? 1) - 1;
+  // past the entries read (as many as the work bound at most): left out, not missing
+  if (Number.isInteger(index) && index >= n && doc.unreadFrom)
+    return { error: entryLeftOut(index + 1, doc.maxWork ?? 0) };
   if (!Number.isInteger(index) || index < 0 || index >= n) return { error: noSuchEntry(req.entry ?? 1, n) };
   const model = doc.models[index];
   if (model.leftOut) return { error: entryLeftOut(index + 1, doc.maxWork ?? 0) };

@@ -233,4 +233,7 @@ test('render: a ```dab fence with an option it does not know says so, and a huge
   const block = games.join('');
   assert.doesNotMatch(renderDabBlock(' entry=3', block), /dab-error/);
   assert.match(renderDabBlock(' entry=400', block), /entry 400 is not drawn here/);
+  // more entries than the bound's positions: those past it are not even read, and are left out, not missing
+  const small = 'game\n  size 1x1\n'.repeat(10_005);
+  assert.match(renderDabBlock(' entry=10003', small), /entry 10003 is not drawn here/);
 });
