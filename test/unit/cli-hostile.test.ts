@@ -443,6 +443,19 @@ test('cli: cache stats, clear and export on a store that is not there say so and
   const again = dab('cache', 'import', join(dir, 'p.jsonl'), '--store', late);
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stdout + again.stderr, /ran out/);
+  const twice = dab(
+    'cache',
+    'import',
+    join(dir, 'p.jsonl'),
+    '--store',
+    late,
+    '--verify-total-ms',
+    '5',
+    '--verify-total-ms',
+    '6',
+  );
+  assert.equal(twice.status, 2);
+  assert.match(twice.stderr, /^dab: --verify-total-ms given twice/);
   const bad = dab('cache', 'stats', '--store', late, '--verify-total-ms', '5');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--verify-total-ms is for dab cache import/);

@@ -29,6 +29,7 @@ import {
   storeCannotBeUsed,
   storeStatsLines,
   unknownOption,
+  givenTwice,
   verifyNeedsNumber,
   verifyOnlyForImport,
   importTimeRanOut,
@@ -56,6 +57,10 @@ export function cacheCommand(argv: string[], path: string | null): number {
     times[flag] = v;
     timeFlag = flag;
     args.splice(at, 2);
+    if (args.includes(flag)) {
+      printErr(`dab: ${givenTwice(flag)}\n${CACHE_USAGE}\n`);
+      return 2;
+    }
   }
   const verifyMs = times['--verify-ms'],
     verifyTotalMs = times['--verify-total-ms'];
@@ -146,8 +151,10 @@ export function cacheCommand(argv: string[], path: string | null): number {
  */
 function reprove(ms: number, totalMs: number): (key: string, p: Proof) => Proof | string {
   const solver = new Solver({ tableMb: BATCH_TABLE_MB });
-  const deadline = Date.now() + totalMs;
+  // from the first record checked: reading the file is not part of it
+  let deadline = Infinity;
   return (key, p) => {
+    if (deadline === Infinity) deadline = Date.now() + totalMs;
     const st = positionOfKey(key);
     if (typeof st === 'string') return st;
     // every search within what is left of the whole import's time, and none once it has run out

@@ -7,7 +7,7 @@ import { printErr, printOut } from './terminal';
 import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { plainDecimal, readInputOrSay } from './input';
 import { pictureOf } from '../boardPicture';
-import { CLI_MAX_POSITIONS, RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
+import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
 import { readDab } from '../engine/notation';
 import { isSqliteFile, openProofCache, resolveStorePath } from '../store';
 import { fileErrorWords } from '../engine/phrasebook/files';
@@ -90,7 +90,8 @@ export function render(args: string[]): number {
   const text = read.text;
   // the file's problems, as dab check prints them (found by an audit: a picture of a file with
   // illegal moves or bytes that are not UTF-8 came with no word of them)
-  for (const d of readDab(text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli', utf8Checked: read.utf8 }).diagnostics)
+  // (read as the picture reads it: every entry, so that the one drawn is among them)
+  for (const d of readDab(text, { utf8Checked: read.utf8 }).diagnostics)
     if (d.severity === 'error' || d.severity === 'warning') printErr(`dab render: ${diagnosticLine(file, d)}\n`);
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {
     onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
