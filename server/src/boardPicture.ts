@@ -9,7 +9,7 @@ import { analyzeDocument } from './engine/analysis/analyzeDocument';
 import { nothingProven, type Evaluation } from './engine/analysis/evaluation';
 import { createSolver, quickEvaluate, searchEvaluate } from './engine/analysis/evaluatePosition';
 import type { BoardState } from './engine/board/state';
-import { readDab } from './engine/notation';
+import { readDab, type DabDocument } from './engine/notation';
 import { NOTE_PICTURE_TIME_SPENT } from './engine/phrasebook/values';
 import { NO_ENTRY_TO_DRAW, entryLeftOut, noSuchEntry, noSuchPly, nothingToDraw } from './engine/phrasebook/board';
 import { boardView } from './features/boardViewRequest';
@@ -21,8 +21,8 @@ import type { ProofCache } from './store';
 export interface PictureRequest {
   /** 1-based entry number (default 1). */
   entry?: number;
-  /** The text's bytes were checked to be UTF-8 (ReadOptions.utf8Checked). */
-  utf8Checked?: boolean;
+  /** The text already read (the command line reads it first, to say its problems): not read again. */
+  doc?: DabDocument;
   /** Ply to show (default: the end of the record). */
   ply?: number;
   /** Total search time for the whole entry, in milliseconds. */
@@ -69,7 +69,7 @@ function budgetedLookup(
 
 /** The view of one entry at one ply, analysed within the budget. */
 export function pictureView(text: string, req: PictureRequest): PictureResult {
-  const doc = readDab(text, { maxWork: req.maxWork, utf8Checked: req.utf8Checked });
+  const doc = req.doc ?? readDab(text, { maxWork: req.maxWork });
   const n = doc.models.length;
   if (n === 0) return { error: NO_ENTRY_TO_DRAW };
   const index = (req.entry ?? 1) - 1;

@@ -113,16 +113,16 @@ export function cacheCommand(argv: string[], path: string | null): number {
       // to stdout ('-'), the count goes to stderr so that the export stays a clean file
       (file === '-' ? err : out)(proofsExported(n, file === '-' ? STANDARD_OUTPUT : file!));
     } else {
+      let text: string | undefined;
+      try {
+        if (file === '-') text = readInput('-', MAX_IMPORT_BYTES);
+      } catch (e) {
+        // what cannot be read names where it came from (found by an audit: "dab: 1074 MB: …")
+        err(`${STANDARD_INPUT}: ${fileErrorWords(e)}`);
+        return 1;
+      }
       let r;
       try {
-        let text: string | undefined;
-        try {
-          if (file === '-') text = readInput('-', MAX_IMPORT_BYTES);
-        } catch (e) {
-          // what cannot be read names where it came from (found by an audit: "dab: 1074 MB: …")
-          err(`${STANDARD_INPUT}: ${fileErrorWords(e)}`);
-          return 1;
-        }
         r =
           text !== undefined
             ? store.importText(text, STANDARD_INPUT, reprove(verifyMs, verifyTotalMs))

@@ -27,33 +27,30 @@ export class JsonWriter {
    * `value` as JSON.stringify(value, null, indent) writes it (indent 0: compact), its lines after the
    * first indented by `depth` levels more (the value sits that deep in a document written around it).
    */
-  value(value: unknown, indent = 2, depth = 0, key = ''): void {
-    const v = toJsonValue(value, key);
-    if (v === null || typeof v !== 'object') {
-      this.text(JSON.stringify(v === undefined ? null : v));
-      return;
-    }
+  value(value: unknown, indent = 2, depth = 0): void {
+    this.write(jsonable(value, ''), indent, depth);
+  }
+
+  /** A value already through `jsonable`: its members are converted once each, as JSON.stringify does. */
+  private write(v: unknown, indent: number, depth: number): void {
+    if (v === null || typeof v !== 'object') return this.text(JSON.stringify(v ?? null));
     const pad = indent > 0 ? '\n' + ' '.repeat(indent * (depth + 1)) : '';
     const end = indent > 0 ? '\n' + ' '.repeat(indent * depth) : '';
-    const colon = indent > 0 ? ': ' : ':';
     if (Array.isArray(v)) {
       if (v.length === 0) return this.text('[]');
-      this.text('[');
       v.forEach((x, i) => {
-        this.text(i === 0 ? pad : ',' + pad);
-        const y = toJsonValue(x, String(i));
-        this.value(y === undefined || typeof y === 'function' || typeof y === 'symbol' ? null : y, indent, depth + 1);
+        this.text(i === 0 ? '[' + pad : ',' + pad);
+        this.write(jsonable(x, String(i)) ?? null, indent, depth + 1);
       });
       return this.text(end + ']');
     }
-    const entries = Object.entries(v as Record<string, unknown>)
-      .map(([k, x]) => [k, toJsonValue(x, k)] as const)
-      .filter(([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol');
-    if (entries.length === 0) return this.text('{}');
-    this.text('{');
-    entries.forEach(([k, x], i) => {
-      this.text((i === 0 ? pad : ',' + pad) + JSON.stringify(k) + colon);
-      this.value(x, indent, depth + 1, k);
+    const members = Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => [k, jsonable(x, k)] as const)
+      .filter(([, x]) => x !== undefined);
+    if (members.length === 0) return this.text('{}');
+    members.forEach(([k, x], i) => {
+      this.text((i === 0 ? '{' + pad : ',' + pad) + JSON.stringify(k) + (indent > 0 ? ': ' : ':'));
+      this.write(x, indent, depth + 1);
     });
     this.text(end + '}');
   }
@@ -66,9 +63,13 @@ export class JsonWriter {
   }
 }
 
-function toJsonValue(x: unknown, key: string): unknown {
+/**
+ * What JSON.stringify writes for `x` under `key`: what its toJSON returns, if it has one; undefined
+ * for what it leaves out (undefined, functions, symbols).
+ */
+function jsonable(x: unknown, key: string): unknown {
   if (x !== null && typeof x === 'object' && typeof (x as { toJSON?: unknown }).toJSON === 'function')
-    return (x as { toJSON: (k: string) => unknown }).toJSON(key);
+    x = (x as { toJSON: (k: string) => unknown }).toJSON(key);
   if (typeof x === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
-  return x;
+  return typeof x === 'function' || typeof x === 'symbol' ? undefined : x;
 }

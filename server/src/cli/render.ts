@@ -89,16 +89,17 @@ export function render(args: string[]): number {
   if (read === null) return 1;
   const text = read.text;
   // the file's problems, as dab check prints them (found by an audit: a picture of a file with
-  // illegal moves or bytes that are not UTF-8 came with no word of them)
-  // (read as the picture reads it: every entry, so that the one drawn is among them)
-  for (const d of readDab(text, { utf8Checked: read.utf8 }).diagnostics)
+  // illegal moves or bytes that are not UTF-8 came with no word of them); the picture draws from
+  // this reading (every entry, so that the one drawn is among them)
+  const doc = readDab(text, { utf8Checked: read.utf8 });
+  for (const d of doc.diagnostics)
     if (d.severity === 'error' || d.severity === 'warning') printErr(`dab render: ${diagnosticLine(file, d)}\n`);
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {
     onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
   });
   let r;
   try {
-    r = pictureOf(text, { entry, ply, budgetMs, proofs: cache, utf8Checked: read.utf8 }, { background: '#ffffff' });
+    r = pictureOf(text, { entry, ply, budgetMs, proofs: cache, doc }, { background: '#ffffff' });
   } finally {
     cache?.close();
   }
