@@ -5,7 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JsonWriter } from '../../server/src/cli/jsonOut';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { FolderJson, JsonWriter } from '../../server/src/cli/jsonOut';
 import { mulberry32 } from '../support/random';
 
 function written(value: unknown, indent: number): { text: string; pieces: string[] } {
@@ -68,4 +70,48 @@ test('JsonWriter hands its output over in pieces of bounded length', () => {
   assert.ok(pieces.length > 4);
   assert.ok(Math.max(...pieces.map((p) => p.length)) < 2 * (1 << 20), 'no piece much over the 1 MiB chunk');
   assert.equal(text, JSON.stringify({ entries: [{ positions }] }, null, 2));
+});
+
+/** The folder document as it was written from every report at once (before FolderJson spooled them). */
+function folderAtOnce(arrays: Record<string, unknown[]>): string {
+  const keys = Object.keys(arrays);
+  let s = '{';
+  keys.forEach((k, i) => {
+    s += `\n  ${JSON.stringify(k)}: [`;
+    arrays[k].forEach((x, j) => (s += `${j ? ',' : ''}\n    ${JSON.stringify(x) ?? 'null'}`));
+    s += `${arrays[k].length ? '\n  ' : ''}]${i < keys.length - 1 ? ',' : ''}`;
+  });
+  return s + '\n}\n';
+}
+
+test('a folder JSON spooled one report at a time is the document written at once, and leaves no file', () => {
+  const r = mulberry32(4141);
+  const split = (d: { a: unknown[]; b: unknown[] }) => ({ diagnostics: d.a, entries: d.b, files: [d] });
+  const tmp = () => readdirSync(tmpdir()).filter((f) => f.startsWith('dab-json-')).length;
+  const before = tmp();
+  for (let trial = 0; trial < 200; trial++) {
+    const reports = Array.from({ length: Math.floor(r() * 5) }, () => ({
+      a: Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, 0)),
+      b: Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, 0)),
+    }));
+    const out: string[] = [];
+    let single: unknown;
+    const f = new FolderJson(split, (d) => (single = d));
+    for (const d of reports) f.add(d);
+    f.finish((s) => out.push(s));
+    if (reports.length === 1) assert.equal(single, reports[0], 'a lone report is written as a document of its own');
+    else {
+      const all = reports.map(split);
+      const expected =
+        reports.length === 0
+          ? ''
+          : folderAtOnce({
+              diagnostics: all.flatMap((x) => x.diagnostics),
+              entries: all.flatMap((x) => x.entries),
+              files: all.flatMap((x) => x.files),
+            });
+      assert.equal(out.join(''), expected);
+    }
+    assert.equal(tmp(), before, 'the temporary files are removed');
+  }
 });

@@ -6,6 +6,9 @@
  * booleans and null; as JSON.stringify does, keys whose value is undefined are left out, undefined in
  * an array is null, and a value with `toJSON` is written as what it returns.
  */
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Characters gathered before they are written. */
 const CHUNK = 1 << 20;
@@ -72,4 +75,96 @@ function jsonable(x: unknown, key: string): unknown {
     x = (x as { toJSON: (k: string) => unknown }).toJSON(key);
   if (typeof x === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
   return typeof x === 'function' || typeof x === 'symbol' ? undefined : x;
+}
+
+/**
+ * The JSON of a folder, `{ "diagnostics": [...], "entries": [...], "files": [...] }`, written as
+ * writeArrays wrote it from all the files' reports at once, but from one report at a time: each
+ * report's elements go to a temporary file per array as the report is made, and the arrays are
+ * copied out in order at the end. A folder of large files held every report until the end (found by
+ * an audit: 1.8 GB for three files of 50,000 variations); now memory holds one file's report. A lone
+ * report (one file read) is kept as it is, and written as a document of its own (`single`).
+ */
+export class FolderJson<T> {
+  private first: T | undefined;
+  private count = 0;
+  private dir: string | undefined;
+  private arrays: { name: string; fd: number; path: string; n: number; w: JsonWriter }[] = [];
+
+  constructor(
+    private readonly split: (report: T) => Record<string, unknown[]>,
+    private readonly single: (report: T) => void,
+  ) {}
+
+  add(report: T): void {
+    if (++this.count === 1) {
+      this.first = report;
+      return;
+    }
+    if (this.first !== undefined) {
+      this.spool(this.first);
+      this.first = undefined;
+    }
+    this.spool(report);
+  }
+
+  private spool(report: T): void {
+    const parts = this.split(report);
+    if (this.dir === undefined) {
+      this.dir = mkdtempSync(join(tmpdir(), 'dab-json-'));
+      this.arrays = Object.keys(parts).map((name, i) => {
+        const path = join(this.dir!, `${i}.json`);
+        const fd = openSync(path, 'w');
+        return { name, fd, path, n: 0, w: new JsonWriter((s) => void writeSync(fd, s)) };
+      });
+    }
+    for (const a of this.arrays)
+      for (const x of parts[a.name]) {
+        a.w.text(`${a.n++ ? ',' : ''}\n    `);
+        a.w.value(x, 0);
+      }
+  }
+
+  /** Write the document to `out` and remove the temporary files. */
+  finish(out: (s: string) => void = (s) => process.stdout.write(s)): void {
+    try {
+      if (this.count === 1) return this.single(this.first as T);
+      if (this.count === 0) return;
+      out('{');
+      this.arrays.forEach((a, i) => {
+        a.w.flush();
+        closeSync(a.fd);
+        a.fd = -1;
+        out(`\n  ${JSON.stringify(a.name)}: [`);
+        copyOut(a.path, out);
+        out(`${a.n ? '\n  ' : ''}]${i < this.arrays.length - 1 ? ',' : ''}`);
+      });
+      out('\n}\n');
+    } finally {
+      this.discard();
+    }
+  }
+
+  /** Remove the temporary files (also when the run ends early). */
+  discard(): void {
+    for (const a of this.arrays) if (a.fd >= 0) closeSync(a.fd);
+    this.arrays = [];
+    if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
+  }
+}
+
+/** A file's text to `out`, a chunk at a time. */
+function copyOut(path: string, out: (s: string) => void): void {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    const decoder = new TextDecoder();
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;)
+      out(decoder.decode(buf.subarray(0, n), { stream: true }));
+    const rest = decoder.decode();
+    if (rest) out(rest);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -38,7 +38,7 @@ import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { CLI_MAX_POSITIONS, MAX_SOLVER_THREADS } from '../engine/limits';
 import { toJson, type JsonReport } from './json';
-import { JsonWriter } from './jsonOut';
+import { FolderJson, JsonWriter } from './jsonOut';
 import { formatText, maxLossProblems } from './text';
 import { render } from './render';
 import { importDbl } from './import';
@@ -191,26 +191,6 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
   return { files, missing, emptyFolders };
 }
 
-/**
- * An object of arrays as JSON on stdout, one element at a time: the report of thousands of files
- * is larger than the longest string JavaScript can make (it ended in "Invalid string length").
- */
-function writeArrays(out: Record<string, unknown[]>): void {
-  const keys = Object.keys(out);
-  const w = new JsonWriter();
-  w.text('{');
-  keys.forEach((k, i) => {
-    w.text(`\n  ${JSON.stringify(k)}: [`);
-    out[k].forEach((x, j) => {
-      w.text(`${j ? ',' : ''}\n    `);
-      w.value(x, 0);
-    });
-    w.text(`${out[k].length ? '\n  ' : ''}]${i < keys.length - 1 ? ',' : ''}`);
-  });
-  w.text('\n}\n');
-  w.flush();
-}
-
 /** `dab cache …` with its own --store / --no-store. */
 function cacheMain(argv: string[]): number {
   const args: string[] = [];
@@ -290,54 +270,64 @@ export function main(argv: string[]): number {
   // each file's report is made into its output at once and let go: a folder of large files would
   // otherwise hold every report until the end (found by an audit: 3.45 GB for six 400 KB files)
   const maxLoss = o.command === 'check' ? o.maxLoss : null;
-  const docs: JsonReport[] = [];
+  const json = new FolderJson<JsonReport>(
+    (d) => ({
+      diagnostics: d.diagnostics.map((x) => ({ ...x, file: d.file })),
+      entries: d.entries.map((x) => ({ ...x, file: d.file })),
+      files: [d],
+    }),
+    (d) => {
+      const w = new JsonWriter();
+      w.value(d, 2);
+      w.text('\n');
+      w.flush();
+    },
+  );
   const deadline = o.totalBudgetMs !== null ? Date.now() + o.totalBudgetMs : undefined;
   // a progress line only for a person watching: stderr a terminal, not --json
   const progress = createProgress(process.stderr, !o.json && process.stderr.isTTY === true);
   let failed = false;
-  for (const file of files) {
-    const read = readInputOrSay(file);
-    if (read === null) {
-      failed = true;
-      continue;
+  // the temporary files go when the run ends early too (a reader closing the pipe: process.exit)
+  const discard = () => json.discard();
+  process.once('exit', discard);
+  try {
+    for (const file of files) {
+      const read = readInputOrSay(file);
+      if (read === null) {
+        failed = true;
+        continue;
+      }
+      const doc = readDab(read.text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli', utf8Checked: read.utf8 });
+      const records = cache
+        ? proveDocument(cache, doc, {
+            positionBudgetMs: o.budgetMs,
+            recordBudgetMs: o.recordBudgetMs,
+            deadline,
+            totalBudgetMs: o.totalBudgetMs ?? undefined,
+            onProgress: (p) => progress.update(file, p),
+            traces: proofs,
+          })
+        : [];
+      progress.clear();
+      const report = analyzeDocument(doc, { search: cache?.lookup, nim: cache?.nim, minLoss: 1 });
+      const recordProofs = records.map((p) => reconcileProof(p, report));
+      if (o.json) json.add(toJson(report, file, recordProofs, o.budgetMs, maxLoss));
+      else
+        printOut(
+          formatText(report, file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}) +
+            (o.command === 'analyze' ? searchSummary(recordProofs, report, o.budgetMs) : ''),
+        );
+      if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
+      // entries left out by the per-file bound were not checked: not a pass (found by a review)
+      if (report.diagnostics.some((d) => d.code === 'not-analysed-here')) failed = true;
+      if (o.command === 'check' && o.maxLoss !== null && maxLossProblems(report, o.maxLoss).length) failed = true;
     }
-    const doc = readDab(read.text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli', utf8Checked: read.utf8 });
-    const records = cache
-      ? proveDocument(cache, doc, {
-          positionBudgetMs: o.budgetMs,
-          recordBudgetMs: o.recordBudgetMs,
-          deadline,
-          totalBudgetMs: o.totalBudgetMs ?? undefined,
-          onProgress: (p) => progress.update(file, p),
-          traces: proofs,
-        })
-      : [];
-    progress.clear();
-    const report = analyzeDocument(doc, { search: cache?.lookup, nim: cache?.nim, minLoss: 1 });
-    const recordProofs = records.map((p) => reconcileProof(p, report));
-    if (o.json) docs.push(toJson(report, file, recordProofs, o.budgetMs, maxLoss));
-    else
-      printOut(
-        formatText(report, file, o.command === 'check' ? { problemsOnly: true, maxLoss: o.maxLoss } : {}) +
-          (o.command === 'analyze' ? searchSummary(recordProofs, report, o.budgetMs) : ''),
-      );
-    if (report.diagnostics.some((d) => d.severity === 'error')) failed = true;
-    // entries left out by the per-file bound were not checked: not a pass (found by a review)
-    if (report.diagnostics.some((d) => d.code === 'not-analysed-here')) failed = true;
-    if (o.command === 'check' && o.maxLoss !== null && maxLossProblems(report, o.maxLoss).length) failed = true;
+    proofs?.close();
+    if (o.json) json.finish();
+  } finally {
+    json.discard();
+    process.off('exit', discard);
   }
-  proofs?.close();
-  if (o.json && docs.length === 1) {
-    const w = new JsonWriter();
-    w.value(docs[0], 2);
-    w.text('\n');
-    w.flush();
-  } else if (o.json)
-    writeArrays({
-      diagnostics: docs.flatMap((d) => d.diagnostics.map((x) => ({ ...x, file: d.file }))),
-      entries: docs.flatMap((d) => d.entries.map((x) => ({ ...x, file: d.file }))),
-      files: docs,
-    });
   // a path that does not exist is a mistake of the command line (as when it names nothing at all)
   return missing.length > 0 ? 2 : failed ? 1 : 0;
 }
