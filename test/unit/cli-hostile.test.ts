@@ -21,6 +21,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_MAX_POSITIONS, MAX_FILE_BYTES, MAX_SOLVER_THREADS } from '../../server/src/engine/limits';
 import { MAX_TABLE_MB } from '../../server/src/engine/solver';
+import { firstNonUtf8 } from '../../server/src/cli/input';
+import { mulberry32 } from '../support/random';
 
 const dab = (...args: string[]) =>
   spawnSync(process.execPath, ['bin/dab.js', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -517,5 +519,43 @@ test('cli: a U+FFFD written in a UTF-8 file is a character; a byte that is not U
   const bad = dab('check', '--no-store', join(dir, 'latin1.dab'));
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /latin1\.dab:1:10: error: the file is not UTF-8.*\[bad-encoding\]/);
+  // a written U+FFFD before the bad byte (and a byte-order mark): the error is at the bad byte, and
+  // counts it alone (found by an audit: it pointed at the written U+FFFD)
+  writeFileSync(
+    join(dir, 'both.dab'),
+    Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('# \ufffd\ngame "caf'), 0xe9, ...Buffer.from('"\n  size 2x2\n')]),
+  );
+  const both = dab('check', '--no-store', join(dir, 'both.dab'));
+  assert.equal(both.status, 1);
+  assert.match(both.stdout, /both\.dab:2:10: error: the file is not UTF-8.*\[bad-encoding\]/);
+  assert.doesNotMatch(both.stdout, /such characters/);
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('firstNonUtf8 finds the byte where a strict UTF-8 decoder first fails, on random bytes', () => {
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const valid = (b: Uint8Array) => {
+    try {
+      strict.decode(b);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const r = mulberry32(8181);
+  // bytes near the edges of UTF-8's ranges, so that every rule of the table is met
+  const pick = [
+    0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef,
+    0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff,
+  ];
+  for (let trial = 0; trial < 20000; trial++) {
+    const b = Uint8Array.from({ length: 1 + Math.floor(r() * 8) }, () => pick[Math.floor(r() * pick.length)]);
+    const at = firstNonUtf8(b);
+    assert.equal(valid(b.subarray(0, at)), true, `prefix of ${[...b]}`);
+    if (at === b.length) continue;
+    // no longer prefix ending on a character boundary is valid, and the lenient decoder replaces the byte there
+    for (let end = at + 1; end <= b.length; end++)
+      assert.equal(valid(b.subarray(0, end)), false, `${[...b]} to ${end}`);
+    assert.equal(Buffer.from(b).toString('utf8')[strict.decode(b.subarray(0, at)).length], '\ufffd');
+  }
 });

@@ -7,6 +7,7 @@ import { readFileSync, readSync, statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '../engine/limits';
 import { printErr } from './terminal';
 import { STANDARD_INPUT } from '../engine/phrasebook/store';
+import type { ByteCheck } from '../engine/notation';
 
 /**
  * A plain decimal number, or undefined: "", "0x10", "1e3" and " 7" are not (Number() would read
@@ -38,17 +39,58 @@ export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
 const strict = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * readInput's text, and whether its bytes were all UTF-8: then a U+FFFD in it is a character
- * written, not a byte replaced (found by an audit: a file that holds '�' was told it is not UTF-8;
- * readDab's ReadOptions.utf8Checked).
+ * readInputText's text, and where in it a U+FFFD stands for a byte that is not UTF-8: the other
+ * U+FFFD are characters written (found by audits: a file that holds '�' was told it is not UTF-8;
+ * one with a written '�' before a Latin-1 byte was told so at the '�'; ReadOptions.bytes).
  */
-export function readInputText(file: string, maxBytes = MAX_FILE_BYTES): { text: string; utf8: boolean } {
-  const bytes = readInputBytes(file, maxBytes);
+export function readInputText(file: string, maxBytes = MAX_FILE_BYTES): { text: string; bytes: ByteCheck } {
+  const raw = readInputBytes(file, maxBytes);
   try {
-    return { text: withoutBom(strict.decode(bytes)), utf8: true };
+    return { text: withoutBom(strict.decode(raw)), bytes: { firstBad: -1, bad: 0 } };
   } catch {
-    return { text: withoutBom(bytes.toString('utf8')), utf8: false };
+    const text = withoutBom(raw.toString('utf8'));
+    // the bytes before the first bad one are UTF-8: their text's length (the decoder drops a
+    // byte-order mark, as withoutBom does) is the index of its U+FFFD; each EF BF BD is a U+FFFD
+    // written (EF never continues a character, so it is always read as one)
+    const firstBad = strict.decode(raw.subarray(0, firstNonUtf8(raw))).length;
+    return { text, bytes: { firstBad, bad: occurrences(text) - writtenReplacements(raw) } };
   }
+}
+
+/** The offset of the first byte of `b` that neither begins nor continues a well-formed UTF-8 character; b.length if none. */
+export function firstNonUtf8(b: Uint8Array): number {
+  const cont = (i: number, lo = 0x80, hi = 0xbf) => i < b.length && b[i] >= lo && b[i] <= hi;
+  for (let i = 0; i < b.length;) {
+    const c = b[i];
+    // the bytes after the lead, and the second byte's range (Unicode's table of well-formed sequences)
+    let n: number,
+      lo = 0x80,
+      hi = 0xbf;
+    if (c < 0x80) n = 0;
+    else if (c >= 0xc2 && c <= 0xdf) n = 1;
+    else if (c >= 0xe0 && c <= 0xef) [n, lo, hi] = [2, c === 0xe0 ? 0xa0 : 0x80, c === 0xed ? 0x9f : 0xbf];
+    else if (c >= 0xf0 && c <= 0xf4) [n, lo, hi] = [3, c === 0xf0 ? 0x90 : 0x80, c === 0xf4 ? 0x8f : 0xbf];
+    else return i;
+    if (n > 0 && !cont(i + 1, lo, hi)) return i;
+    for (let k = 2; k <= n; k++) if (!cont(i + k)) return i;
+    i += n + 1;
+  }
+  return b.length;
+}
+
+/** How many U+FFFD `text` holds. */
+function occurrences(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\ufffd'); i >= 0; i = text.indexOf('\ufffd', i + 1)) n++;
+  return n;
+}
+
+/** How many U+FFFD are written in UTF-8 in `b` (the bytes EF BF BD). */
+function writtenReplacements(b: Buffer): number {
+  let n = 0;
+  for (let i = b.indexOf(0xef); i >= 0 && i + 2 < b.length; i = b.indexOf(0xef, i + 1))
+    if (b[i + 1] === 0xbf && b[i + 2] === 0xbd) n++;
+  return n;
 }
 
 function readInputBytes(file: string, maxBytes: number): Buffer {
@@ -83,7 +125,7 @@ function readInputBytes(file: string, maxBytes: number): Buffer {
 }
 
 /** readInputText's answer, or null after saying on stderr why the file cannot be read ("dab: FILE: why"). */
-export function readInputOrSay(file: string): { text: string; utf8: boolean } | null {
+export function readInputOrSay(file: string): { text: string; bytes: ByteCheck } | null {
   try {
     return readInputText(file);
   } catch (e) {

@@ -297,7 +297,7 @@ export function main(argv: string[]): number {
         failed = true;
         continue;
       }
-      const doc = readDab(read.text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli', utf8Checked: read.utf8 });
+      const doc = readDab(read.text, { maxWork: CLI_MAX_POSITIONS, boundBy: 'cli', bytes: read.bytes });
       const records = cache
         ? proveDocument(cache, doc, {
             positionBudgetMs: o.budgetMs,

@@ -91,7 +91,7 @@ export function render(args: string[]): number {
   // the file's problems, as dab check prints them (found by an audit: a picture of a file with
   // illegal moves or bytes that are not UTF-8 came with no word of them); the picture draws from
   // this reading (every entry, so that the one drawn is among them)
-  const doc = readDab(text, { utf8Checked: read.utf8 });
+  const doc = readDab(text, { bytes: read.bytes });
   for (const d of doc.diagnostics)
     if (d.severity === 'error' || d.severity === 'warning') printErr(`dab render: ${diagnosticLine(file, d)}\n`);
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {

@@ -263,3 +263,11 @@ export interface ParseResult {
   /** The header word of the first entry not read (past parseDab's maxEntries), when there is one. */
   unreadFrom?: Range;
 }
+
+/** ReadOptions.bytes: the bytes a text was decoded from, checked. */
+export interface ByteCheck {
+  /** Index in the text of the U+FFFD that replaced the first byte that is not UTF-8; -1 when every byte is. */
+  firstBad: number;
+  /** How many U+FFFD of the text replaced bytes that are not UTF-8. */
+  bad: number;
+}

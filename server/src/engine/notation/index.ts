@@ -2,7 +2,7 @@
  * Public API of the `.dab` notation: parse a document, build the meaning of each entry, and find
  * what lies under a cursor. Pure TypeScript; ranges are 0-based UTF-16 like the LSP.
  */
-import type { Diagnostic, Entry, MoveToken, Range } from './ast';
+import type { ByteCheck, Diagnostic, Entry, MoveToken, Range } from './ast';
 import { buildEntry, type EntryModel } from './model';
 import { parseDab } from './parse';
 import { MAX_DIAGNOSTICS } from '../limits';
@@ -55,11 +55,12 @@ export interface ReadOptions {
    */
   maxEntries?: number;
   /**
-   * The reader checked that the text's bytes were all UTF-8 (the command line does): a U+FFFD in it
-   * is then a character written, not the mark of a byte that is not UTF-8. An editor's text cannot
-   * say (it was decoded before it came), so there a U+FFFD is taken for a bad byte.
+   * What the reader found of the text's bytes (the command line checks them): where a U+FFFD stands
+   * for a byte that is not UTF-8; every other U+FFFD is then a character written. An editor's text
+   * cannot say (it was decoded before it came), so there (bytes absent) a U+FFFD is taken for a bad
+   * byte.
    */
-  utf8Checked?: boolean;
+  bytes?: ByteCheck;
 }
 
 /**
@@ -85,7 +86,7 @@ export function entryWork(e: Entry): number {
 export function readDab(text: string, options: ReadOptions = {}): DabDocument {
   // each entry is a position of work at least: entries past maxWork would be left out, so (unless
   // the reader wants them listed) they are not read
-  const parsed = parseDab(text, options.maxEntries ?? options.maxWork ?? Infinity, options.utf8Checked);
+  const parsed = parseDab(text, options.maxEntries ?? options.maxWork ?? Infinity, options.bytes);
   let workLeft = options.maxWork ?? Infinity;
   const models = parsed.entries.map((entry) => {
     if (workLeft !== Infinity && workLeft >= 0) {

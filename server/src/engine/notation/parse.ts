@@ -8,7 +8,7 @@
  * The pieces: tokens.ts (lexer), diagram.ts, fields.ts (one-line board fields), moves.ts,
  * endgameFields.ts (components, play), entries.ts (header, tags, end-of-entry checks), names.ts.
  */
-import type { Diagnostic, Entry, EntryKind, FieldBase, ParseResult, Range, Severity, Tag } from './ast';
+import type { ByteCheck, Diagnostic, Entry, EntryKind, FieldBase, ParseResult, Range, Severity, Tag } from './ast';
 import { readDiagram } from './diagram';
 import { componentsField, playField } from './endgameFields';
 import { checkEntry, newEntry, readHeader, readTags } from './entries';
@@ -30,6 +30,9 @@ import { countValues, isHeaderRest, isQuote, Lexer, newSink, type RawToken, type
 import { splitMoveWord } from './moves';
 
 import { MAX_DIAGNOSTICS, MAX_FILE_COMPONENTS } from '../limits';
+
+/** Line ends as editors count them. */
+const LINE_BREAK = /\r\n|\r|\n/;
 
 const FIELD_SET = new Set<string>(FIELD_NAMES);
 const HEADER_SET = new Set<string>(ENTRY_KINDS);
@@ -92,16 +95,22 @@ class Parser {
    */
   private held: Diagnostic[] | null = null;
 
+  /** Where the first byte that was not UTF-8 is (ReadOptions.bytes), if the reader said. */
+  private firstBadByte: { line: number; ch: number } | null = null;
   /** Where the first entry past `maxEntries` starts (its header word), when the parser stopped there. */
   private unreadFrom: Range | null = null;
 
   constructor(
     text: string,
     private readonly maxEntries = Infinity,
-    /** The bytes were checked to be UTF-8: a U+FFFD is a character written (ReadOptions.utf8Checked). */
-    private readonly utf8Checked = false,
+    /** What the reader found of the bytes (ReadOptions.bytes); null: a U+FFFD may be a bad byte. */
+    private readonly bytes: ByteCheck | null = null,
   ) {
-    this.lines = text.split(/\r\n|\r|\n/);
+    this.lines = text.split(LINE_BREAK);
+    if (bytes && bytes.firstBad >= 0) {
+      const before = text.slice(0, bytes.firstBad).split(LINE_BREAK);
+      this.firstBadByte = { line: before.length - 1, ch: before[before.length - 1].length };
+    }
     const report = this.report.bind(this);
     this.lexer = new Lexer(this.lines, report);
     this.cx = { report, lines: this.lines, componentsLeft: MAX_FILE_COMPONENTS };
@@ -363,18 +372,22 @@ class Parser {
    */
   private checkEncoding(): boolean {
     const L = this.lines;
+    // with the bytes checked, only NULs are looked for here: the reader said where the bad bytes are
+    const checked = this.bytes !== null;
     let at: { line: number; ch: number; c: string } | null = null;
-    let bad = 0;
+    let bad = this.bytes?.bad ?? 0;
     for (let i = 0; i < L.length; i++) {
       const l = L[i];
-      if ((this.utf8Checked || l.indexOf('\ufffd') < 0) && l.indexOf('\u0000') < 0) continue;
+      if ((checked || l.indexOf('\ufffd') < 0) && l.indexOf('\u0000') < 0) continue;
       for (let c = 0; c < l.length; c++) {
         const ch = l[c];
-        if ((this.utf8Checked || ch !== '\ufffd') && ch !== '\u0000') continue;
+        if ((checked || ch !== '\ufffd') && ch !== '\u0000') continue;
         bad++;
         at ??= { line: i, ch: c, c: ch };
       }
     }
+    const b = this.firstBadByte;
+    if (b && (!at || b.line < at.line || (b.line === at.line && b.ch < at.ch))) at = { ...b, c: '\ufffd' };
     if (!at) return false;
     // the start of the text, lines joined again (a UTF-16 newline is "\n\0": split, the NUL would
     // start the next line, and a short or blank first line says nothing alone)
@@ -598,6 +611,6 @@ function isBareWord(t: string, f: number, word: string): boolean {
  * `maxEntries`, the entries past it and the text after them are not read (ParseResult.unreadFrom):
  * a file of a million bare headers would otherwise hold a million entries.
  */
-export function parseDab(text: string, maxEntries = Infinity, utf8Checked = false): ParseResult {
-  return new Parser(text, maxEntries, utf8Checked).run();
+export function parseDab(text: string, maxEntries = Infinity, bytes?: ByteCheck): ParseResult {
+  return new Parser(text, maxEntries, bytes ?? null).run();
 }
