@@ -68,6 +68,7 @@ import { boardView } from './features/boardViewRequest';
 import { playLine } from './features/playLine';
 import { showPosition } from './features/showPosition';
 import { importDbl } from './features/importDbl';
+import { guardFraming } from './framingGuard';
 
 /**
  * Over stdio the reader is made here, to hear when a message's header cannot be read (no or a bad
@@ -76,12 +77,15 @@ import { importDbl } from './features/importDbl';
  * not JSON is answered as before: its length was right, so the next one is found.
  */
 function stdioReader(): StreamMessageReader {
-  const reader = new StreamMessageReader(process.stdin);
+  const broken = (detail: string) => {
+    process.stderr.write(brokenFramingMessage(detail) + '\n');
+    process.exit(1);
+  };
+  // a header the library would wait on for good (bare line feeds, no end) is caught before it
+  const reader = new StreamMessageReader(guardFraming(process.stdin, broken));
   reader.onError((e) => {
     const message = e instanceof Error ? e.message : String(e);
-    if (!/header|content-length/i.test(message)) return;
-    process.stderr.write(brokenFramingMessage(message) + '\n');
-    process.exit(1);
+    if (/header|content-length/i.test(message)) broken(message);
   });
   return reader;
 }

@@ -215,12 +215,23 @@ test('a message header the server cannot read makes it exit with a message; a ba
       // a bad header leaves stdin open: the server must end by itself
       if (!input.startsWith('Content-Length: abc')) setTimeout(() => p.stdin.end(), 1000);
     });
-  for (const header of ['Content-Length: abc\r\n\r\n{}', 'Content-Type: x\r\n\r\n{}']) {
+  // ...and headers the library would wait on for good: ended by bare line feeds, or never ended
+  for (const header of [
+    'Content-Length: abc\r\n\r\n{}',
+    'Content-Type: x\r\n\r\n{}',
+    'Content-Length: 2\n\n{}',
+    'Content-Length: 2\r\n\n{}',
+    'x'.repeat(70_000),
+  ]) {
     const r = await serve(header);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /a message from the client has a header that cannot be read/);
   }
   // a body that is not JSON: answered with a parse error, and the server goes on until its input ends
+  // a header after a whole message (its body held CR LF CR LF and line feeds) is still found
+  const ping = '{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\\n\\n\\r\\n"}}\r\n\n\n';
+  const two = await serve(`Content-Length: ${ping.length}\r\n\r\n${ping}Content-Length: ${ping.length}\r\n\r\n${ping}`);
+  assert.doesNotMatch(two.stderr, /header that cannot be read/);
   const body = '{"jsonrpc":"2.0",';
   const r = await serve(`Content-Length: ${body.length}\r\n\r\n${body}`);
   assert.equal(r.code, 1, 'input ended without a shutdown request');
