@@ -21,7 +21,7 @@ import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
 import { MAX_TRACES } from '../../server/src/store/proofStore';
 import { MAX_TRACE_CHARS } from '../../server/src/store/database';
-import { checkProof, toRow } from '../../server/src/store/proof';
+import { checkProof, positionOfKey, toRow } from '../../server/src/store/proof';
 import { checkNimView } from '../../server/src/store/nimView';
 import { nimVerdict } from '../../server/src/engine/phrasebook/nimstring';
 import { analyzeColdThenWarm, assertTrue, records, tempDir } from './support';
@@ -202,6 +202,61 @@ test('store: export and import share proofs; import checks every record and name
   });
   assert.equal(v.status, 2);
   assert.match(v.stderr, /--verify-ms needs a whole number/);
+});
+
+// Found by an audit: the import proved bounds, move values and optimal moves again, but not the proven
+// bound of an estimate, so a forged one (checksum recomputed) made dab print a move "proven" to keep a
+// win it loses. It is proven again like the others: a true one is kept, a false one rejects the record.
+test('store: the proven bound of an imported estimate is proven again; a forged one is rejected', () => {
+  const dir = tempDir();
+  const a = join(dir, 'a.sqlite');
+  fill(a, 33, 12);
+  const file = join(dir, 'all.jsonl');
+  const sa = ProofStore.open(a);
+  sa.exportTo(file);
+  sa.close();
+  const [header, ...rows] = readFileSync(file, 'utf8').trim().split('\n');
+  const solver = createSolver();
+  const forged: string[] = [],
+    honest: string[] = [];
+  for (const line of rows) {
+    const rec = JSON.parse(line);
+    const st = positionOfKey(rec.key);
+    if (typeof st === 'string') continue;
+    for (const m of st.undrawnLines()) {
+      const child = st.clone();
+      const c = (child.play(m) as { completed: number[] }).completed.length;
+      const v = child.isOver() ? 0 : (searchEvaluate(solver, child, {}).value as number);
+      const worth = c > 0 ? c + v : -v;
+      // a bound the record's own bounds allow, so that only a search can tell it is false
+      if (worth + 2 > rec.upper) continue;
+      const proof = { lower: rec.lower, upper: rec.upper, best: [], moves: [], work: 1, tried: 0 };
+      forged.push(JSON.stringify(toRow(rec.key, { ...proof, estimate: { move: m, nodes: 5, lower: worth + 2 } })));
+      honest.push(JSON.stringify(toRow(rec.key, { ...proof, estimate: { move: m, nodes: 5, lower: worth } })));
+      break;
+    }
+  }
+  assert.ok(forged.length >= 3, `${forged.length} records to forge`);
+  const cli = (name: string, lines: string[], store: string) => {
+    writeFileSync(join(dir, name), [header, ...lines].join('\n') + '\n');
+    return spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin', 'dab.js'), 'cache', 'import', join(dir, name), '--store', store],
+      {
+        encoding: 'utf8',
+      },
+    );
+  };
+  const bad = cli('forged.jsonl', forged, join(dir, 'b.sqlite'));
+  assert.equal(bad.status, 1, bad.stdout + bad.stderr);
+  assert.match(bad.stdout, new RegExp(`0 added, 0 improved, 0 already known, ${forged.length} rejected`));
+  assert.match(
+    bad.stderr,
+    /rejected: the proven bound -?\d+ of its best move so far \d+ is false \(a search disproves it\)/,
+  );
+  const good = cli('honest.jsonl', honest, join(dir, 'c.sqlite'));
+  assert.equal(good.status, 0, good.stdout + good.stderr);
+  assert.match(good.stdout, new RegExp(`${honest.length} added`));
 });
 
 test('store: import from standard input (-); a record of trivial bounds is rejected as saying nothing, not as a contradiction', () => {

@@ -33,6 +33,7 @@ import {
   verifyNeedsNumber,
   verifyOnlyForImport,
   importTimeRanOut,
+  recordFault,
 } from '../engine/phrasebook';
 
 export const CACHE_USAGE = cacheUsage(IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS);
@@ -178,6 +179,23 @@ function reprove(ms: number, totalMs: number): (key: string, p: Proof) => Proof 
       if (s.status !== 'exact' || !s.moveValues) return cut(recordClaim.moveValues, false, 'are');
       for (const [l, v] of p.moves) if (s.moveValues[l] !== v) return cut(recordClaim.moveValue(l, v), true);
       if (p.best.length > 0 && p.best.join(',') !== s.best.join(',')) return cut(recordClaim.optimalMoves, true, 'are');
+    }
+    // the estimate's proven bound is a claim like the others (found by an audit: a forged one made
+    // dab print a move "proven" to keep a win it loses): proven again, or the record is rejected
+    const e = p.estimate;
+    if (e?.lower !== undefined) {
+      const child = st.clone();
+      const played = child.play(e.move);
+      if (!played.ok) return recordFault.estimateNotUndrawn(e.move);
+      // the move's worth to the player to move: c + v(child) when they move again, -v(child) when not
+      const c = played.completed.length;
+      if (c > 0 && e.lower - c > -child.openBoxCount()) {
+        const w = solver.searchWindow(child, e.lower - c - 1, e.lower - c, { timeBudgetMs: each() });
+        if (w.lower < e.lower - c) return cut(recordClaim.estimateLower(e.move, e.lower), w.status === 'done');
+      } else if (c === 0 && -e.lower < child.openBoxCount()) {
+        const w = solver.searchWindow(child, -e.lower, -e.lower + 1, { timeBudgetMs: each() });
+        if (w.upper > -e.lower) return cut(recordClaim.estimateLower(e.move, e.lower), w.status === 'done');
+      }
     }
     // the estimate stays (it is only ever shown as "best found so far, not proven"); the tried time
     // cannot be checked, and would stop later searches of the position

@@ -360,6 +360,7 @@ export const recordClaim = {
   moveValue: (line: number, value: number) => `the value ${value} of its move ${line}`,
   /** Plural ("are"). */
   optimalMoves: 'its optimal moves',
+  estimateLower: (line: number, bound: number) => `the proven bound ${bound} of its best move so far ${line}`,
 } as const;
 
 /**
