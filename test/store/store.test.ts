@@ -7,8 +7,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { randomFillSync } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { createHash, randomFillSync } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { mulberry32 } from '../support/random';
@@ -21,6 +32,7 @@ import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { openProofCache, ProofStore, resolveStorePath, defaultStoreDir, searchOnce } from '../../server/src/store';
 import { MAX_TRACES } from '../../server/src/store/proofStore';
 import { MAX_TRACE_CHARS } from '../../server/src/store/database';
+import { rollBackJournal } from '../../server/src/store/journal';
 import { checkProof, positionOfKey, toRow } from '../../server/src/store/proof';
 import { checkNimView } from '../../server/src/store/nimView';
 import { nimVerdict } from '../../server/src/engine/phrasebook/nimstring';
@@ -257,6 +269,91 @@ test('store: the proven bound of an imported estimate is proven again; a forged 
   const good = cli('honest.jsonl', honest, join(dir, 'c.sqlite'));
   assert.equal(good.status, 0, good.stdout + good.stderr);
   assert.match(good.stdout, new RegExp(`${honest.length} added`));
+});
+
+// Found by an audit: a process killed inside a long transaction (one that had written changed pages
+// into the file) left a journal SQLite's WebAssembly file layer never rolled back: the next dab read
+// the half-written file as damaged and set it aside, and every proof was lost. Now the lock of the
+// killed process is taken over, its journal rolled back (journal.ts), and the file is as it was.
+test('store: kill -9 inside a long transaction: its journal is rolled back, the file is as before', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'j.sqlite');
+  fill(path, 44, 30);
+  const before = records(path);
+  assert.ok(before.length > 10);
+  const hash = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+  const original = hash(path);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'bigTransaction.ts'), path], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((done, fail) => {
+    child.stdout.on('data', (b) => String(b).includes('spilled') && done());
+    child.on('exit', (code) => fail(new Error(`the writer ended (${code}) before its pages spilled`)));
+  });
+  child.kill('SIGKILL');
+  await new Promise((done) => child.on('exit', done));
+  assert.ok(existsSync(`${path}-journal`) && existsSync(`${path}.lock`), 'a journal and a lock are left');
+  assert.notEqual(hash(path), original, 'the file was changed in place: only the journal can undo it');
+  // the journal alone, on a copy: byte for byte the file before the transaction
+  const copy = join(dir, 'copy.sqlite');
+  writeFileSync(copy, readFileSync(path));
+  writeFileSync(`${copy}-journal`, readFileSync(`${path}-journal`));
+  assert.ok(typeof rollBackJournal(copy) === 'number');
+  assert.equal(hash(copy), original);
+  assert.equal(existsSync(`${copy}-journal`), false);
+  // and through the store: no warning, nothing set aside, every record as before
+  const warnings: string[] = [];
+  const c = openProofCache(path, { onWarning: (w) => warnings.push(w) })!;
+  c.close();
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(records(path), before);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('j.sqlite')),
+    ['j.sqlite'],
+    'no journal, no lock, nothing set aside',
+  );
+  const db = new Database(path);
+  assert.equal(db.get('PRAGMA quick_check')?.quick_check, 'ok');
+  db.close();
+});
+
+// Found by an audit: a lock was broken once 120 s old although its owner was alive (a long
+// transaction), and two processes wrote at once. A live owner's lock is never broken; a dead owner's,
+// or a pid now another process's (its start time differs), is.
+test('store: the lock of a live owner is never broken however old; that of a dead or reused pid is', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'l.sqlite');
+  fill(path, 45, 4);
+  const sleeper = spawn('sleep', ['60']);
+  const start = readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+  const lock = (owner: string) => {
+    mkdirSync(`${path}.lock`);
+    writeFileSync(join(`${path}.lock`, 'owner'), owner);
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(`${path}.lock`, old, old);
+  };
+  const open = () => {
+    const warnings: string[] = [];
+    const c = openProofCache(path, { onWarning: (w) => warnings.push(w) });
+    c?.close();
+    return warnings.join(' | ');
+  };
+  try {
+    lock(`${sleeper.pid} ${hostname()} ${start}`);
+    assert.match(open(), /locked/, 'an hour old, its owner alive: respected');
+    assert.ok(existsSync(join(`${path}.lock`, 'owner')));
+    rmSync(`${path}.lock`, { recursive: true });
+    lock(`${sleeper.pid} ${hostname()} ${Number(start) + 1}`);
+    assert.equal(open(), '', 'the pid is another process now: taken over');
+    assert.equal(existsSync(`${path}.lock`), false);
+  } finally {
+    sleeper.kill();
+  }
+  await new Promise((done) => sleeper.on('exit', done));
+  lock(`${sleeper.pid} ${hostname()} ${start}`);
+  assert.equal(open(), '', 'its owner dead: taken over');
+  assert.equal(records(path).length > 0, true);
 });
 
 test('store: import from standard input (-); a record of trivial bounds is rejected as saying nothing, not as a contradiction', () => {

@@ -5,10 +5,12 @@
  * Two processes at once: SQLite's rollback journal makes every transaction atomic and durable; the
  * WebAssembly file layer locks the database by creating the directory `<file>.lock` (atomic on every
  * file system), and a second process gets SQLITE_BUSY, which we retry. A process killed inside a
- * transaction leaves that directory behind: we write our pid into it while we hold it (every
- * transaction; only single statements run without), and a lock whose owner is dead, or that has no
- * owner and is older than STALE_LOCK_MS, is removed. The journal left by the killed process is then
- * rolled back by the next opener.
+ * transaction leaves that directory behind: we write our pid (and its start time) into it while we
+ * hold it (every transaction; only single statements run without), and a lock whose owner is dead,
+ * or that has no owner and is older than STALE_LOCK_MS, is taken over in place (claimStaleLock), the
+ * journal the killed process left is rolled back (journal.ts: SQLite's file layer cannot), and only
+ * then is the lock removed. A lock whose owner lives is never broken, however old (found by an audit:
+ * a lock broken after 120 s of a long transaction let two processes write at once).
  *
  * A file that is not a database, is damaged, or belongs to something else is renamed aside
  * (`<file>.corrupt-<time>` / `<file>.foreign-<time>`) and a fresh store is started; the caller gets
@@ -27,6 +29,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { rollBackJournal } from './journal';
 import { hostname } from 'node:os';
 import {
   notAProofStore,
@@ -59,9 +62,24 @@ export const STORE_VERSION = 4;
  * trace is not kept, and a warm run of its record times its own budget.
  */
 export const MAX_TRACE_CHARS = 16_000;
-export const STALE_LOCK_MS = 2_000;
-/** A lock whose owner is alive is respected, unless it is this old (a reused pid). */
-const ABANDONED_LOCK_MS = 120_000;
+export const STALE_LOCK_MS = 10_000;
+/**
+ * A lock whose owner's pid is alive but cannot be told from a reused one (no start time: another
+ * system, another host, or an older dab) is respected until it is this old.
+ */
+const ABANDONED_LOCK_MS = 30 * 60_000;
+
+/** A process's start time (clock ticks since boot, /proc/PID/stat field 22), or '' where there is no /proc. */
+function startTimeOf(pid: number | 'self'): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+/** What a lock's owner file says: `pid host start` (start '' where unknown). */
+const OWNER = `${process.pid} ${hostname()} ${startTimeOf('self')}`.trimEnd();
 
 /** Added by version 4 (proof.ts describes the row). */
 const ESTIMATES = `CREATE TABLE IF NOT EXISTS estimates (
@@ -226,6 +244,7 @@ export class StoreFile {
     for (let attempt = 0; attempt < 3; attempt++) {
       let db: Database | null = null;
       try {
+        rollBackUnlocked(path);
         db = new Database(path);
         const f = new StoreFile(path, db);
         const verdict = f.initialise();
@@ -363,7 +382,7 @@ export class StoreFile {
 
   private markOwner(): void {
     try {
-      writeFileSync(join(this.lockDir, 'owner'), `${process.pid} ${hostname()}`);
+      writeFileSync(join(this.lockDir, 'owner'), OWNER);
     } catch {
       /* the lock works without it; only stale-lock detection is slower */
     }
@@ -373,7 +392,10 @@ export class StoreFile {
     rmSync(join(this.lockDir, 'owner'), { force: true });
   }
 
-  /** Remove the lock directory of a dead process; true when one was removed. */
+  /**
+   * Free the lock of a dead process: take it over, roll its journal back, remove it. True when the
+   * lock is free (the caller tries again), false when it is alive or another process took it over.
+   */
   private breakStaleLock(): boolean {
     // a regular file where the lock directory goes is no lock of any dab (they are directories): a
     // stray file, which would keep the store locked for good; set aside, never deleted (found by an audit)
@@ -385,66 +407,10 @@ export class StoreFile {
     } catch {
       /* no lock, or it went meanwhile: the checks below say so */
     }
-    const owner = this.staleOwner(this.lockDir);
-    if (owner === undefined) return false;
-    // Two processes may judge one lock stale at once: the slower must not remove the lock the faster
-    // has just taken. So the lock is first moved to a name of this process's own (atomic), and
-    // removed only if what was moved is still the stale lock judged; else it is put back.
-    const moved = `${this.lockDir}.stale-${process.pid}-${Date.now()}`;
-    try {
-      renameSync(this.lockDir, moved);
-    } catch {
-      return false; // gone meanwhile (another process broke it): try the lock again
-    }
-    if (this.staleOwner(moved) !== owner) {
-      try {
-        renameSync(moved, this.lockDir);
-      } catch {
-        /* a new lock was taken meanwhile: the moved one's holder will find it gone and retry */
-      }
-      return false;
-    }
-    try {
-      rmSync(moved, { recursive: true, force: true });
-    } catch {
-      /* left for a later clean-up; the lock itself is free */
-    }
+    const owner = staleOwner(this.lockDir);
+    if (owner === undefined || !claimStaleLock(this.lockDir, owner)) return false;
+    releaseAfterRollBack(this.path, this.lockDir);
     return true;
-  }
-
-  /**
-   * The owner file's text (or '' without one) of the lock directory `dir` when the lock is stale:
-   * its owner process is dead, or it has no owner and is older than STALE_LOCK_MS, or it is older
-   * than ABANDONED_LOCK_MS. Undefined when the lock is alive, or not there.
-   */
-  private staleOwner(dir: string): string | undefined {
-    let dead = false;
-    let owner: string | null = null;
-    try {
-      const age = Date.now() - statSync(dir).mtimeMs;
-      try {
-        owner = readFileSync(join(dir, 'owner'), 'utf8');
-      } catch {
-        owner = null;
-      }
-      const [pidText, host] = (owner ?? '').split(' ');
-      const pid = Number(pidText);
-      // No owner, or one cut short by a kill while it was written: only the age tells.
-      if (!Number.isInteger(pid) || pid <= 0 || !host) dead = age > STALE_LOCK_MS;
-      else {
-        if (age > ABANDONED_LOCK_MS) dead = true;
-        else if (host === hostname() && pid !== process.pid) {
-          try {
-            process.kill(pid, 0);
-          } catch (e) {
-            dead = (e as NodeJS.ErrnoException).code === 'ESRCH';
-          }
-        }
-      }
-    } catch {
-      return undefined;
-    }
-    return dead ? (owner ?? '') : undefined;
   }
 
   /** Give up on a damaged file: close it and rename it aside (unless another process already did). */
@@ -473,4 +439,115 @@ export class StoreFile {
       /* closing a broken handle */
     }
   }
+}
+
+/**
+ * The lock directory `dir`, when it is stale: its owner file's text (null: it has none), else
+ * undefined (alive, or not there). Stale: the owner process is dead (on this host: no such pid, or
+ * the pid is another process's, its start time not the one written), or the lock has no owner and is
+ * older than STALE_LOCK_MS, or its owner cannot be checked and it is older than ABANDONED_LOCK_MS.
+ */
+function staleOwner(dir: string): string | null | undefined {
+  try {
+    const age = Date.now() - statSync(dir).mtimeMs;
+    let owner: string | null;
+    try {
+      owner = readFileSync(join(dir, 'owner'), 'utf8');
+    } catch {
+      owner = null;
+    }
+    const [pidText, host, start] = (owner ?? '').split(' ');
+    const pid = Number(pidText);
+    // No owner, or one cut short by a kill while it was written: only the age tells.
+    if (!Number.isInteger(pid) || pid <= 0 || !host) return age > STALE_LOCK_MS ? owner : undefined;
+    if (host !== hostname()) return age > ABANDONED_LOCK_MS ? owner : undefined;
+    if (pid === process.pid) return undefined;
+    try {
+      process.kill(pid, 0);
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ESRCH' ? owner : undefined;
+    }
+    const now = start ? startTimeOf(pid) : '';
+    if (now !== '') return now !== start ? owner : undefined;
+    return age > ABANDONED_LOCK_MS ? owner : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Take over the stale lock `dir` (its owner file's text `owner`, null for none) without ever letting
+ * it go: the owner file is moved aside (atomic: one process only succeeds), checked to be the one
+ * judged stale, and ours is created in its place (exclusive). Of two processes that judged it stale
+ * at once, one takes it over and the other gets false. The lock never disappears meanwhile, so no
+ * process reads the file before its journal is rolled back.
+ */
+function claimStaleLock(dir: string, owner: string | null): boolean {
+  const ownerFile = join(dir, 'owner');
+  if (owner !== null) {
+    const moved = join(dir, `stale-${process.pid}-${Date.now()}`);
+    try {
+      renameSync(ownerFile, moved);
+    } catch {
+      return false; // taken over meanwhile
+    }
+    let was: string | null = null;
+    try {
+      was = readFileSync(moved, 'utf8');
+    } catch {
+      /* gone: not ours to judge */
+    }
+    if (was !== owner) {
+      try {
+        renameSync(moved, ownerFile);
+      } catch {
+        /* the one that took it over wrote its own */
+      }
+      return false;
+    }
+  }
+  try {
+    writeFileSync(ownerFile, OWNER, { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * With the lock `dir` held (taken over, or made here): roll back the journal a killed writer left,
+ * then remove the lock. A journal that cannot be rolled back is left for the opener, which finds the
+ * file damaged and sets it aside with its journal (nothing is deleted).
+ */
+function releaseAfterRollBack(path: string, dir: string): void {
+  try {
+    rollBackJournal(path);
+  } catch {
+    /* left as it is */
+  }
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    /* a later opener finds it stale again */
+  }
+}
+
+/**
+ * Before SQLite opens the file: a journal with no lock beside it (a lock removed by hand, or broken
+ * by a dab before this one) is rolled back under a lock of our own, as SQLite would if it could.
+ */
+function rollBackUnlocked(path: string): void {
+  const dir = `${path}.lock`;
+  if (!existsSync(`${path}-journal`) || existsSync(dir)) return;
+  try {
+    mkdirSync(dir);
+  } catch {
+    return; // another process holds it: its journal is not left over
+  }
+  try {
+    writeFileSync(join(dir, 'owner'), OWNER, { flag: 'wx' });
+  } catch {
+    /* the lock works without it */
+  }
+  releaseAfterRollBack(path, dir);
 }
