@@ -40,6 +40,7 @@ import {
   type Hover,
   type InitializeParams,
   type InitializeResult,
+  type Range,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisStore } from './analysisStore';
@@ -257,6 +258,23 @@ function validPosition(doc: TextDocument, pos: unknown): { line: number; charact
   return line >= 0 && line < doc.lineCount && character >= 0 ? { line, character } : undefined;
 }
 
+/**
+ * A request's range, or the whole document when it is not one (found by an audit: `range: null` in an
+ * inlay hint request logged a TypeError; the hints of the whole text are what such a client can use).
+ */
+function rangeOrWhole(range: unknown): Range {
+  const r = range as { start?: unknown; end?: unknown } | null | undefined;
+  const ok = (x: unknown) => {
+    const q = x as { line?: unknown; character?: unknown } | null | undefined;
+    return !!q && Number.isInteger(q.line) && Number.isInteger(q.character);
+  };
+  if (r && ok(r.start) && ok(r.end)) return r as Range;
+  return {
+    start: { line: 0, character: 0 },
+    end: { line: Number.MAX_SAFE_INTEGER, character: Number.MAX_SAFE_INTEGER },
+  };
+}
+
 function withReport<T>(uri: unknown, f: (report: ReturnType<AnalysisStore['get']>) => T, fallback: T): T {
   checkLifecycle();
   const doc = dabDocument(uri);
@@ -409,7 +427,7 @@ connection.onRequest(ExecuteCommandRequest.type, (p) => {
   return text;
 });
 connection.onRequest(InlayHintRequest.type, (p) =>
-  withReport(p?.textDocument?.uri, (r) => inlayHints(r, p.range, settings), []),
+  withReport(p?.textDocument?.uri, (r) => inlayHints(r, rangeOrWhole(p?.range), settings), []),
 );
 connection.onRequest(DocumentSymbolRequest.type, (p) =>
   withReport(p?.textDocument?.uri, (r) => documentSymbols(r), []),

@@ -27,6 +27,22 @@ test('a bare client gets pushed diagnostics, hover and lenses', async () => {
   assert.ok(lenses.length >= 1);
 });
 
+// Found by an audit: an inlay hint request whose range is null logged a TypeError. Such a request
+// gets the hints of the whole document, and nothing is logged as an error.
+test("an inlay hint request without a valid range gets the whole document's hints", async () => {
+  const uri = client.open('hints.dab', 'game "g"\n  size 2x2\n  moves a1-b1 a2-b2 b1-c1\n');
+  await client.waitForDiagnostics(uri, () => true);
+  const whole: any[] = await client.request('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+  });
+  assert.ok(whole.length > 0);
+  const errors = client.errorLogs.length;
+  for (const range of [null, {}, { start: { line: 0 } }, 'x'])
+    assert.deepEqual(await client.request('textDocument/inlayHint', { textDocument: { uri }, range }), whole);
+  assert.equal(client.errorLogs.length, errors, client.errorLogs.slice(errors).join('\n'));
+});
+
 // Found by an audit: the text library kept its line table wrong when an incremental edit joined a
 // lone '\r' and a '\n' into one line end, and every later position (and the board's edits) was off.
 test('incremental edits that join a lone CR and a LF: the server reads the text as a fresh open does', async () => {

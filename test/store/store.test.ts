@@ -434,6 +434,54 @@ test('store: bounded size, the cheapest proofs are evicted first', () => {
   assert.ok(statSync(path).size < 4 * 64 * 1024, 'the file stays near its limit');
 });
 
+// Found by an audit: a store far over its bound was cut in one transaction of minutes (it froze the
+// language server, another process broke into it, a kill lost the store), and `cache stats` evicted
+// for minutes after printing. Eviction now goes in steps of a thousand records within a time budget,
+// and commands that only read do not evict.
+test('store: eviction over the bound goes in short steps within its time; a read-only close does not evict', () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const r = mulberry32(8);
+  let s = ProofStore.open(path, {});
+  for (let i = 0; i < 3000; i++) {
+    const st = randomPosition(4, 4, r, 20, false);
+    if (!st.isOver())
+      s.put(st, {
+        lower: -st.openBoxCount(),
+        upper: st.openBoxCount() - 2,
+        best: [],
+        moves: [],
+        work: i + 1,
+        tried: 0,
+      });
+  }
+  s.close();
+  const all = records(path).length;
+  assert.ok(all > 2500, `${all} records`);
+  s = ProofStore.open(path, { maxBytes: 16 * 1024 });
+  s.close(0);
+  assert.equal(records(path).length, all, 'close(0): nothing evicted');
+  s = ProofStore.open(path, { maxBytes: 16 * 1024 });
+  s.close(1);
+  const afterOneStep = records(path);
+  assert.ok(
+    afterOneStep.length < all && afterOneStep.length >= all - 1000,
+    `one step: ${afterOneStep.length} of ${all}`,
+  );
+  assert.ok(
+    Math.min(...afterOneStep.map((x) => x.proof.work)) > all - afterOneStep.length - 50,
+    'the cheapest went first',
+  );
+  for (let k = 0; k < 20 && records(path).length > 200; k++) {
+    s = ProofStore.open(path, { maxBytes: 16 * 1024 });
+    s.close();
+  }
+  assert.ok(records(path).length < 200, `under the bound in the end: ${records(path).length}`);
+  const cli = spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), 'cache', 'stats', '--store', path], {
+    encoding: 'utf8',
+  });
+  assert.equal(cli.status, 0, cli.stderr);
+});
+
 /**
  * A 64 KiB store given 40 proofs of at least `work` nodes, then 1,500 Nimstring views of 4x4
  * positions kept by `putView`: how many costly proofs (of how many positions) and views survive.

@@ -61,6 +61,7 @@ import {
   type Proof,
   type ProofRow,
 } from './proof';
+import type { Database } from 'node-sqlite3-wasm';
 import { betterEstimate } from '../engine/analysis/evaluation';
 import type { NimSummary } from '../engine/analysis/nim';
 import { checkNimView, keptNim, nimAnswers, nimViewText, parseNimView, type NimRecord } from './nimView';
@@ -83,6 +84,41 @@ const PROOF_BYTES = 'length(key) + length(best) + length(moves) + 48';
 /** A view row's bytes, about; `t`: the table's alias in the query, if any. */
 const nimBytes = (t = ''): string => `length(${t}key) + length(${t}view) + 24`;
 const FLUSH_MS = 500;
+/** Records one eviction transaction removes at most (about 30 ms each, so a reader waits that long at most). */
+const EVICT_BATCH = 1000;
+/** Time eviction may take after a flush, and when the store is closed (ms). */
+const EVICT_FLUSH_MS = 100;
+const EVICT_CLOSE_MS = 2000;
+
+/**
+ * One eviction transaction: of the EVICT_BATCH cheapest records (proofs and Nimstring views on one
+ * scale, in the order cost, key), the first ones whose row bytes reach `need`, or all of them.
+ * Returns the row bytes freed (0: nothing left to evict).
+ */
+function evictBatch(db: Database, need: number): number {
+  const cut = db.get(
+    `WITH candidates AS (
+       SELECT * FROM (SELECT work AS cost, key, ${PROOF_BYTES} AS bytes FROM proofs ORDER BY work, key LIMIT ?1)
+       UNION ALL
+       SELECT * FROM (SELECT ${NIM_COST} AS cost, n.key AS key, ${nimBytes('n.')} AS bytes
+                      FROM nims n LEFT JOIN nim_costs c ON c.key = n.key ORDER BY 1, 2 LIMIT ?1)),
+     cheapest AS (SELECT * FROM candidates ORDER BY cost, key LIMIT ?1),
+     running AS (SELECT cost, key, sum(bytes) OVER (ORDER BY cost, key ROWS UNBOUNDED PRECEDING) AS freed FROM cheapest)
+     SELECT cost, key, freed FROM running ORDER BY (freed >= ?2) DESC, (CASE WHEN freed >= ?2 THEN freed END) ASC, freed DESC LIMIT 1`,
+    [EVICT_BATCH, Math.ceil(need)],
+  );
+  if (!cut) return 0;
+  // everything up to the cut, in the order (cost, key): ties at the cut cost go one by one
+  const at = [Number(cut.cost), Number(cut.cost), String(cut.key)];
+  db.run('DELETE FROM proofs WHERE work < ? OR (work = ? AND key <= ?)', at);
+  db.run(
+    `DELETE FROM nims WHERE key IN (SELECT n.key FROM nims n LEFT JOIN nim_costs c ON c.key = n.key
+       WHERE ${NIM_COST} < ? OR (${NIM_COST} = ? AND n.key <= ?))`,
+    at,
+  );
+  db.run('DELETE FROM nim_costs WHERE key NOT IN (SELECT key FROM nims)');
+  return Math.max(1, Number(cut.freed));
+}
 const FLUSH_COUNT = 64;
 /** A key found missing is not looked up again for this long (another process may add it). */
 const MISS_TTL_MS = 5_000;
@@ -170,6 +206,8 @@ export class ProofStore {
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxBytes: number;
+  /** Row bytes an eviction begun still has to free (evictIfNeeded). */
+  private evictDebt = 0;
   /** Tell the user `m`, once for each `kind` (default: the message itself). */
   private readonly warn: (m: string, kind?: string) => void;
   private flushes = 0;
@@ -305,7 +343,7 @@ export class ProofStore {
     this.pendingNims.clear();
     this.pendingNimCosts.clear();
     this.lastFlush = Date.now();
-    if (++this.flushes % 4 === 1) this.evictIfNeeded();
+    if (++this.flushes % 4 === 1) this.evictIfNeeded(EVICT_FLUSH_MS);
   }
 
   stats(): StoreStats {
@@ -566,9 +604,10 @@ export class ProofStore {
     return report;
   }
 
-  close(): void {
+  /** `evictMs`: the time eviction may take now (0 for a command that only reads, as `cache stats`). */
+  close(evictMs = EVICT_CLOSE_MS): void {
     this.flush();
-    this.evictIfNeeded();
+    if (evictMs > 0) this.evictIfNeeded(evictMs);
     process.removeListener('exit', this.onExit);
     this.file?.closeQuietly();
     this.file = null;
@@ -671,54 +710,53 @@ export class ProofStore {
     return outcome;
   }
 
-  private evictIfNeeded(): void {
+  /**
+   * Over the bound, the cheapest records go, in short transactions of at most EVICT_BATCH records
+   * each, for at most `budgetMs` (found by an audit: a 400 MB store over a 256 MB bound was cut in
+   * one transaction of minutes, which froze the language server, was broken into by another process,
+   * and lost the store when killed). An eviction frees the share of the records' bytes by which the
+   * file is over 80% of its bound (budget traces by age, the same share, when it starts), and goes on
+   * at the next call where a budget ended it.
+   */
+  private evictIfNeeded(budgetMs: number): void {
+    const t0 = Date.now();
     this.guard((f) => {
-      const used = f.write(() =>
-        f.read((db) => {
-          const page = Number(db.get('PRAGMA page_size')?.page_size ?? 4096);
-          const count = Number(db.get('PRAGMA page_count')?.page_count ?? 0);
-          const free = Number(db.get('PRAGMA freelist_count')?.freelist_count ?? 0);
-          return (count - free) * page;
-        }),
-      );
-      if (used <= this.maxBytes) return;
-      // The cheapest records go first, proofs and Nimstring views on one scale of search cost (a
-      // region of the Nimstring engine costs about NIM_REGION_NODES solver nodes), until the share
-      // of their bytes that brings the file to 80% of its bound is gone; budget traces by age.
-      const share = 1 - (0.8 * this.maxBytes) / used;
+      if (this.evictDebt <= 0) {
+        const used = f.write(() =>
+          f.read((db) => {
+            const page = Number(db.get('PRAGMA page_size')?.page_size ?? 4096);
+            const count = Number(db.get('PRAGMA page_count')?.page_count ?? 0);
+            const free = Number(db.get('PRAGMA freelist_count')?.freelist_count ?? 0);
+            return (count - free) * page;
+          }),
+        );
+        if (used <= this.maxBytes) return;
+        const share = 1 - (0.8 * this.maxBytes) / used;
+        f.write(() =>
+          f.read((db) => {
+            const bytes = Number(
+              db.get(
+                `SELECT (SELECT coalesce(sum(${PROOF_BYTES}), 0) FROM proofs) + (SELECT coalesce(sum(${nimBytes()}), 0) FROM nims) AS b`,
+              )?.b ?? 0,
+            );
+            this.evictDebt = Math.ceil(bytes * share);
+            const traces = Number(db.get('SELECT count(*) AS n FROM traces')?.n ?? 0);
+            if (traces > 0)
+              db.run('DELETE FROM traces WHERE key IN (SELECT key FROM traces ORDER BY at ASC LIMIT ?)', [
+                Math.ceil(traces * share),
+              ]);
+          }),
+        );
+      }
+      // one step at least, so that every call makes progress
+      if (this.evictDebt > 0)
+        do {
+          const freed = f.write(() => f.read((db) => evictBatch(db, this.evictDebt)));
+          this.evictDebt = freed > 0 ? this.evictDebt - freed : 0;
+        } while (this.evictDebt > 0 && Date.now() - t0 < budgetMs);
+      // an estimate goes with its proof
       f.write(() =>
         f.read((db) => {
-          const bytes = Number(
-            db.get(
-              `SELECT (SELECT coalesce(sum(${PROOF_BYTES}), 0) FROM proofs) + (SELECT coalesce(sum(${nimBytes()}), 0) FROM nims) AS b`,
-            )?.b ?? 0,
-          );
-          const cut = db.get(
-            `WITH costs AS (
-               SELECT work AS cost, key, ${PROOF_BYTES} AS bytes FROM proofs
-               UNION ALL SELECT ${NIM_COST}, n.key, ${nimBytes('n.')} FROM nims n LEFT JOIN nim_costs c ON c.key = n.key),
-             running AS (
-               SELECT cost, key, sum(bytes) OVER (ORDER BY cost, key ROWS UNBOUNDED PRECEDING) AS freed FROM costs)
-             SELECT cost, key FROM running WHERE freed >= ? ORDER BY cost, key LIMIT 1`,
-            [Math.ceil(bytes * share)],
-          );
-          // everything up to the cut, in the order (cost, key): ties at the cut cost go one by one
-          if (cut) {
-            const at = [Number(cut.cost), Number(cut.cost), String(cut.key)];
-            db.run('DELETE FROM proofs WHERE work < ? OR (work = ? AND key <= ?)', at);
-            db.run(
-              `DELETE FROM nims WHERE key IN (SELECT n.key FROM nims n LEFT JOIN nim_costs c ON c.key = n.key
-                 WHERE ${NIM_COST} < ? OR (${NIM_COST} = ? AND n.key <= ?))`,
-              at,
-            );
-            db.run('DELETE FROM nim_costs WHERE key NOT IN (SELECT key FROM nims)');
-          }
-          const traces = Number(db.get('SELECT count(*) AS n FROM traces')?.n ?? 0);
-          if (traces > 0)
-            db.run('DELETE FROM traces WHERE key IN (SELECT key FROM traces ORDER BY at ASC LIMIT ?)', [
-              Math.ceil(traces * share),
-            ]);
-          // an estimate goes with its proof
           db.run('DELETE FROM estimates WHERE key NOT IN (SELECT key FROM proofs)');
           db.run('DELETE FROM estimate_bounds WHERE key NOT IN (SELECT key FROM proofs)');
         }),
