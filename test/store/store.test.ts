@@ -581,6 +581,8 @@ for (const kind of [
   'damaged page',
   'foreign database',
   'look-alike database',
+  'look-alike without views database',
+  'other meta database',
   'text file',
 ] as const) {
   test(`store: a ${kind} file is reported, set aside, and nothing wrong is read`, () => {
@@ -608,6 +610,20 @@ for (const kind of [
       db.exec(`CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT);
         INSERT INTO meta VALUES ('format', 'dab-proof-store'), ('version', '4');
         CREATE TABLE proofs (a, b); CREATE TABLE nims (x); CREATE TABLE estimates (y);`);
+      db.close();
+      writeFileSync(path, readFileSync(f));
+    } else if (kind === 'look-alike without views database' || kind === 'other meta database') {
+      // found by an audit: both were called stores of an older format (renamed .old-)
+      const f = join(dir, 'f.sqlite');
+      const db = new Database(f);
+      db.exec(
+        kind === 'other meta database'
+          ? `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('app', 'other');
+             CREATE TABLE proofs (id INTEGER, statement TEXT);`
+          : `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT);
+             INSERT INTO meta VALUES ('format', 'dab-proof-store'), ('version', '4');
+             CREATE TABLE proofs (key TEXT PRIMARY KEY, lower INTEGER, upper INTEGER, best TEXT, moves TEXT, work REAL, tried INTEGER, crc INTEGER);`,
+      );
       db.close();
       writeFileSync(path, readFileSync(f));
     } else writeFileSync(path, 'not a database\n'.repeat(100));

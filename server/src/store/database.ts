@@ -283,12 +283,17 @@ export class StoreFile {
       const tables = this.db.all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name));
       if (tables.length > 0) {
         if (!tables.includes('meta') || !tables.includes('proofs')) return 'foreign';
-        if (!tables.includes('nims')) return 'older';
+        // a file with our tables' names is ours only if its meta says so (found by an audit: another
+        // program's `meta` and `proofs` were called a store of an older format)
+        if (this.columnsOf('meta') !== 'name,value') return 'foreign';
         const meta = new Map(this.db.all('SELECT name, value FROM meta').map((r) => [String(r.name), String(r.value)]));
+        // every dab store has written its format there since the first
         if (meta.get('format') !== STORE_FORMAT) return 'foreign';
         const v = Number(meta.get('version'));
         if (!Number.isInteger(v)) return 'foreign';
         if (v > STORE_VERSION) return 'newer';
+        // every version from 3 on has the views' table: one without it is not what it says it is
+        if (!tables.includes('nims')) return v < 3 ? 'older' : 'foreign';
         if (v === 3) {
           // version 3 -> 4: one table more; every proof and view stays (old rows need no change)
           this.db.exec(ESTIMATES);
