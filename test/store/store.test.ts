@@ -356,6 +356,42 @@ test('store: the lock of a live owner is never broken however old; that of a dea
   assert.equal(records(path).length > 0, true);
 });
 
+// Found by an audit: a store kept locked by another process when a run or the language server
+// started was not used for the whole run or session. It is tried again, and what was found meanwhile
+// is written once it opens.
+test('store: a store locked when it is opened is tried again, and what was kept meanwhile is written', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'w.sqlite');
+  fill(path, 46, 3);
+  const sleeper = spawn('sleep', ['60']);
+  const start = readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+  mkdirSync(`${path}.lock`);
+  writeFileSync(join(`${path}.lock`, 'owner'), `${sleeper.pid} ${hostname()} ${start}`);
+  const warnings: string[] = [];
+  const c = openProofCache(path, { onWarning: (w) => warnings.push(w), retryOpenMs: 300 });
+  try {
+    assert.ok(c, 'a cache, waiting for its file');
+    assert.match(warnings.join(' | '), /locked by another process; dab goes on without it and tries it again/);
+    const r = mulberry32(9);
+    let st = randomPosition(3, 3, r, 10, false);
+    while (st.isOver()) st = randomPosition(3, 3, r, 10, false);
+    const e = searchEvaluate(createSolver(), st, {});
+    c.put(st, e);
+    assert.equal(c.get(st)?.value, e.value, 'kept meanwhile');
+    rmSync(`${path}.lock`, { recursive: true });
+    await new Promise((done) => setTimeout(done, 400));
+    assert.equal(c.get(st)?.value, e.value);
+    c.close();
+    const key = canonicalPosition(st.geometry, st.drawn).key;
+    assert.ok(
+      records(path).some((x) => x.key === key),
+      'written once the store opened',
+    );
+  } finally {
+    sleeper.kill();
+  }
+});
+
 test('store: import from standard input (-); a record of trivial bounds is rejected as saying nothing, not as a contradiction', () => {
   const dir = tempDir();
   const a = join(dir, 'a.sqlite'),
@@ -829,10 +865,13 @@ test('store: Nimstring views are kept per position and checked before use', () =
   const db = new Database(path);
   db.exec(`UPDATE nims SET view = replace(view, '"nimber"', '"nimbre"')`);
   db.close();
-  proofs = openProofCache(path)!;
+  const warnings: string[] = [];
+  proofs = openProofCache(path, { onWarning: (w) => warnings.push(w) })!;
   for (const s of states) proofs.nim(s, 5000, compute(s));
   assert.equal(computed, 2 * states.length, 'damaged views are computed again, never used');
   proofs.close();
+  // and said, once (found by an audit: they were dropped silently)
+  assert.deepEqual(warnings.filter((w) => /damaged Nimstring views/.test(w)).length, 1, warnings.join(' | '));
 });
 
 test('store: a Nimstring view whose chain fight contradicts its nim-value is refused', () => {

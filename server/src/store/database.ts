@@ -217,6 +217,8 @@ export interface OpenResult {
   db: StoreFile | null;
   /** What the user should be told (a file set aside, a store of a newer dab, an unusable location). */
   warnings: string[];
+  /** Not opened because another process kept it locked (warnings say so). */
+  busy?: boolean;
 }
 
 /** One open store file with retrying, self-healing transactions. */
@@ -264,7 +266,7 @@ export class StoreFile {
         }
         if (e instanceof StoreBusy) {
           warnings.push(storeStaysLocked(path));
-          return { db: null, warnings };
+          return { db: null, warnings, busy: true };
         }
         if (!isDamage(e) || !existsSync(path)) {
           warnings.push(storeCannotBeOpened(path, whyNotOpened(path, e)));

@@ -53,8 +53,8 @@ export const STORE_NOTE = BOUNDS_FROM_STORE;
 /** The proof cache over the store at `path` (null: no store, every call is a no-op). */
 export function openProofCache(path: string | null, opts: StoreOptions = {}): ProofCache | undefined {
   if (path === null) return undefined;
-  const store = ProofStore.open(path, opts);
-  if (!store.usable) return undefined;
+  const store = ProofStore.open(path, { retryWhenLocked: true, ...opts });
+  if (!store.usable && !store.waiting) return undefined;
   return {
     get: (state) => toEvaluation(state, store.get(state)),
     lookup(state) {

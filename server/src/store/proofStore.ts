@@ -24,7 +24,9 @@ import {
   storeDamagedEstimates,
   storeDamagedRecords,
   storeDamagedSetAside,
+  storeLockedForNow,
   storeDamagedTraces,
+  storeDamagedViews,
   storedProofReplaced,
   storeFailed,
   storeReplaced,
@@ -84,6 +86,9 @@ const PROOF_BYTES = 'length(key) + length(best) + length(moves) + 48';
 /** A view row's bytes, about; `t`: the table's alias in the query, if any. */
 const nimBytes = (t = ''): string => `length(${t}key) + length(${t}view) + 24`;
 const FLUSH_MS = 500;
+/** How often a store that was locked when opened is tried again (ms), and the results kept meanwhile. */
+const RETRY_OPEN_MS = 30_000;
+const MAX_WAITING = 100_000;
 /** Records one eviction transaction removes at most (about 30 ms each, so a reader waits that long at most). */
 const EVICT_BATCH = 1000;
 /** Time eviction may take after a flush, and when the store is closed (ms). */
@@ -142,6 +147,15 @@ export interface StoreOptions {
   maxBytes?: number;
   /** Told about files set aside, conflicts and an unusable store (default: nothing). */
   onWarning?: (message: string) => void;
+  /**
+   * A store another process keeps locked when it is opened is tried again every RETRY_OPEN_MS, its
+   * results kept meanwhile (at most MAX_WAITING of them), instead of going without it for the whole
+   * run or session (found by an audit: a language server started during another process's long
+   * transaction never used the store). The cache commands, which need it now, do not wait.
+   */
+  retryWhenLocked?: boolean;
+  /** RETRY_OPEN_MS, for the tests. */
+  retryOpenMs?: number;
 }
 
 export type { StoreStats };
@@ -214,6 +228,9 @@ export class ProofStore {
   /** When the last flush wrote (Date.now()). */
   private lastFlush = 0;
   private readonly onExit = () => this.flush();
+  /** When to try again to open a store that was locked (0: not waiting for it). */
+  private retryOpenAt = 0;
+  private readonly retryOpenMs: number;
 
   private constructor(
     readonly path: string,
@@ -228,8 +245,12 @@ export class ProofStore {
       told.add(kind);
       tell(m);
     };
+    this.retryOpenMs = opts.retryOpenMs ?? RETRY_OPEN_MS;
     const r = StoreFile.open(path);
-    r.warnings.forEach((w) => this.warn(w));
+    if (r.busy && opts.retryWhenLocked) {
+      this.retryOpenAt = Date.now() + this.retryOpenMs;
+      this.warn(storeLockedForNow(path, this.retryOpenMs / 1000));
+    } else r.warnings.forEach((w) => this.warn(w));
     this.file = r.db;
     process.once('exit', this.onExit);
   }
@@ -240,6 +261,22 @@ export class ProofStore {
   }
 
   get usable(): boolean {
+    return this.file !== null;
+  }
+
+  /** Not open yet, because another process keeps it locked: it is tried again (retryWhenLocked). */
+  get waiting(): boolean {
+    return this.retryOpenAt > 0;
+  }
+
+  /** Whether the file is open: opened now when it was locked and its time to try again has come. */
+  private opened(): boolean {
+    if (this.file) return true;
+    if (this.retryOpenAt === 0 || Date.now() < this.retryOpenAt) return false;
+    const r = StoreFile.open(this.path);
+    this.retryOpenAt = r.busy ? Date.now() + this.retryOpenMs : 0;
+    if (!r.busy) r.warnings.forEach((w) => this.warn(w));
+    this.file = r.db;
     return this.file !== null;
   }
 
@@ -264,7 +301,7 @@ export class ProofStore {
 
   /** Keep what was proven about `state` (merged with what is known); written at the next flush. */
   put(state: BoardState, k: Knowledge): void {
-    if (!this.file) return;
+    if (!this.opened() && (this.retryOpenAt === 0 || this.pending.size >= MAX_WAITING)) return;
     const c = canonicalPosition(state.geometry, state.drawn);
     const g = state.geometry;
     const to = (l: number) => toCanonical(g, c.symmetry, l);
@@ -304,7 +341,7 @@ export class ProofStore {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.file || (this.pending.size === 0 && this.pendingNims.size === 0)) return;
+    if (!this.opened() || (this.pending.size === 0 && this.pendingNims.size === 0)) return;
     const batch = [...this.pending];
     const nims = [...this.pendingNims];
     const costs = [...this.pendingNimCosts];
@@ -385,6 +422,11 @@ export class ProofStore {
       null,
     );
     const stored = row ? nimRecordOf(key, row, state) : undefined;
+    if (row && !stored) {
+      // said once, as for damaged proofs and traces (found by an audit: views were dropped silently)
+      this.warn(storeDamagedViews(this.path), 'damaged view');
+      this.guard((f) => f.write(() => f.read((db) => db.run('DELETE FROM nims WHERE key = ?', [key]))), undefined);
+    }
     const p = this.pendingNims.get(key);
     // a copy (the caller may change what it gets), checked like a stored one
     const pending = p ? nimRecordOf(key, textRow(key, p), state) : undefined;
@@ -396,7 +438,7 @@ export class ProofStore {
    * `cutMs` if given; joined with what is stored by keptNim at the next flush.
    */
   putNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number, spentMs?: number): void {
-    if (!this.file) return;
+    if (!this.opened() && (this.retryOpenAt === 0 || this.pendingNims.size >= MAX_WAITING)) return;
     const key = rawKey(state);
     if (spentMs !== undefined && Number.isFinite(spentMs) && spentMs >= 0)
       this.pendingNimCosts.set(key, Math.max(this.pendingNimCosts.get(key) ?? 0, spentMs * NIM_NODES_PER_MS));
@@ -614,7 +656,7 @@ export class ProofStore {
   }
 
   private fetch(key: string): Proof | undefined {
-    if (!this.file) return undefined;
+    if (!this.opened()) return undefined;
     const missed = this.misses.get(key);
     if (missed !== undefined && Date.now() - missed < MISS_TTL_MS) return undefined;
     const raw = this.guard((f) => f.read((db) => db.get(`${SELECT_RECORD} WHERE p.key = ?`, [key])), null);

@@ -60,6 +60,11 @@ export function storeStaysLocked(path: string): string {
   return `the proof store ${path} stays locked by another process; it is not used this time`;
 }
 
+/** A store locked by another process when it was opened: tried again every `seconds`. */
+export function storeLockedForNow(path: string, seconds: number): string {
+  return `the proof store ${path} is locked by another process; dab goes on without it and tries it again every ${seconds} s`;
+}
+
 /** A damaged store (SQLite's words `why`): set aside as `to`. */
 export function storeDamagedSetAside(path: string, why: string, to: string): string {
   return `the proof store ${path} is damaged (${why}); it was set aside as ${to} and a new store started`;
@@ -88,6 +93,11 @@ export function storeDamagedEstimates(path: string, first: string): string {
 /** Stored budget traces of records whose checksum fails. */
 export function storeDamagedTraces(path: string): string {
   return `the proof store ${path} has damaged record traces: each is dropped when met`;
+}
+
+/** Stored Nimstring views that fail their checks. */
+export function storeDamagedViews(path: string): string {
+  return `the proof store ${path} has damaged Nimstring views: each is dropped when met`;
 }
 
 /** A search produced a proof that fails its own check (`why`): it is not kept. */
