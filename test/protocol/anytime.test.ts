@@ -177,6 +177,7 @@ test('an edit cancels the stale search at once', async () => {
     const easy = 'game "easy"\n  size 2x3\n  moves a1-b1 c3-c4\n';
     client.change(uri, easy, 2);
     await client.waitForDiagnostics(uri, (d) => d.version === 2);
+    const tNew = performance.now();
     let h = '';
     while (!/wins the rest|rest is shared/.test(h) && performance.now() - tEdit < 10_000) {
       const r = await client.request('textDocument/hover', {
@@ -200,6 +201,10 @@ test('an edit cancels the stale search at once', async () => {
     );
     const after = progress.filter((p) => p.t > tEdit + 1000 && /"hard"/.test(p.message));
     assert.deepEqual(after, [], 'no work on the old text after the edit');
+    // nor is the old text named once the new one is analysed, even while its last attempt stops
+    // (found by an audit: the old record's name beside the new document's counts)
+    const named = progress.filter((p) => p.t > tNew && /"hard"/.test(p.message));
+    assert.deepEqual(named, [], 'the old record is not named after the new text is analysed');
     const c0 = processCpuMs(pid);
     await sleep(1500);
     const c1 = processCpuMs(pid);

@@ -401,9 +401,15 @@ export class SearchService {
   }
 
   activity(): SearchActivity | null {
-    if (this.running.size === 0) return null;
+    // a job for a position its document no longer has (an edit replaced it; the job is being
+    // stopped) is not shown: its label is the old text's (found by an audit: the new document's
+    // counts beside the old record's name)
+    const running = [...this.running.values()].filter((r) =>
+      this.docs.get(r.pick.owner)?.positions.some((p) => p.key === r.pick.key),
+    );
+    if (running.length === 0) return null;
     return {
-      running: [...this.running.values()].map((r) => ({ ...r.pick, startedAt: r.startedAt })),
+      running: running.map((r) => ({ ...r.pick, startedAt: r.startedAt })),
       documents: [...this.docs.values()].map((d) => ({
         owner: d.owner,
         proven: d.positions.filter((p) => this.known.get(p.key)?.evaluation?.status === 'exact').length,

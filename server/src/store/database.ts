@@ -52,17 +52,19 @@ export const STORE_FORMAT = 'dab-proof-store';
  */
 export const STORE_VERSION = 4;
 /**
- * A lock directory without an owner file older than this is left over from a killed process (only
- * single statements, which take milliseconds, hold the lock without writing the owner file).
- */
-/**
  * The longest record trace kept (characters; a record of about 2,000 positions). A table without
  * rowids reads a long row whole whenever a lookup compares a key with it (found by an audit: one
  * 8 MB trace, from a record of 200,000 variations, made each later lookup take 7 ms); a longer
  * trace is not kept, and a warm run of its record times its own budget.
  */
 export const MAX_TRACE_CHARS = 16_000;
-export const STALE_LOCK_MS = 10_000;
+/**
+ * A lock directory without an owner file older than this is left over from a killed process: only
+ * single statements and a COMMIT, which take milliseconds (eviction and imports write in steps of a
+ * thousand records), hold the lock without the owner file (SQLite removes the directory at the end
+ * of a COMMIT, which it can do only when the directory is empty).
+ */
+export const STALE_LOCK_MS = 2_000;
 /**
  * A lock whose owner's pid is alive but cannot be told from a reused one (no start time: another
  * system, another host, or an older dab) is respected until it is this old.
