@@ -318,6 +318,13 @@ test('store: kill -9 inside a long transaction: its journal is rolled back, the 
   db.close();
 });
 
+/** A live process (sleep 60) and what the owner file of a lock it held says: pid, host, start time. */
+function liveOwner() {
+  const sleeper = spawn('sleep', ['60']);
+  const start = readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+  return { sleeper, start, owner: `${sleeper.pid} ${hostname()} ${start}` };
+}
+
 // Found by an audit: a lock was broken once 120 s old although its owner was alive (a long
 // transaction), and two processes wrote at once. A live owner's lock is never broken; a dead owner's,
 // or a pid now another process's (its start time differs), is.
@@ -325,8 +332,7 @@ test('store: the lock of a live owner is never broken however old; that of a dea
   const dir = tempDir();
   const path = join(dir, 'l.sqlite');
   fill(path, 45, 4);
-  const sleeper = spawn('sleep', ['60']);
-  const start = readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+  const { sleeper, start } = liveOwner();
   const lock = (owner: string) => {
     mkdirSync(`${path}.lock`);
     writeFileSync(join(`${path}.lock`, 'owner'), owner);
@@ -363,10 +369,9 @@ test('store: a store locked when it is opened is tried again, and what was kept 
   const dir = tempDir();
   const path = join(dir, 'w.sqlite');
   fill(path, 46, 3);
-  const sleeper = spawn('sleep', ['60']);
-  const start = readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+  const { sleeper, owner } = liveOwner();
   mkdirSync(`${path}.lock`);
-  writeFileSync(join(`${path}.lock`, 'owner'), `${sleeper.pid} ${hostname()} ${start}`);
+  writeFileSync(join(`${path}.lock`, 'owner'), owner);
   const warnings: string[] = [];
   const c = openProofCache(path, { onWarning: (w) => warnings.push(w), retryOpenMs: 300 });
   try {
