@@ -302,6 +302,22 @@ test('store: kill -9 inside a long transaction: its journal is rolled back, the 
   assert.ok(typeof rollBackJournal(copy) === 'number');
   assert.equal(hash(copy), original);
   assert.equal(existsSync(`${copy}-journal`), false);
+  // a journal SQLite would call corrupt (its page size 1000) is not left for SQLite, which would read
+  // the half-written file and write over the journal: the file is set aside with it (found by an audit)
+  const bad = join(dir, 'bad');
+  mkdirSync(bad);
+  const badPath = join(bad, 'j.sqlite');
+  writeFileSync(badPath, readFileSync(path));
+  const journal = readFileSync(`${path}-journal`);
+  journal.writeUInt32BE(1000, 24);
+  writeFileSync(`${badPath}-journal`, journal);
+  const badWarnings: string[] = [];
+  const b = openProofCache(badPath, { onWarning: (w) => badWarnings.push(w) })!;
+  b.close();
+  assert.match(badWarnings.join(' | '), /journal of an unfinished transaction is corrupt.*set aside/);
+  const aside = readdirSync(bad).filter((f) => f.includes('.corrupt-'));
+  assert.equal(aside.length, 2, `the file and its journal, side by side: ${aside}`);
+  assert.ok(aside.some((f) => f.endsWith('-journal')));
   // and through the store: no warning, nothing set aside, every record as before
   const warnings: string[] = [];
   const c = openProofCache(path, { onWarning: (w) => warnings.push(w) })!;
@@ -353,6 +369,14 @@ test('store: the lock of a live owner is never broken however old; that of a dea
     lock(`${sleeper.pid} ${hostname()} ${Number(start) + 1}`);
     assert.equal(open(), '', 'the pid is another process now: taken over');
     assert.equal(existsSync(`${path}.lock`), false);
+    // a transaction ending: its owner file moved beside the lock (found by an audit: a writer stopped
+    // in its COMMIT was taken for dead after 2 s and the store corrupted)
+    lock('');
+    rmSync(join(`${path}.lock`, 'owner'));
+    writeFileSync(`${path}.lock.committing-${sleeper.pid}-1`, `${sleeper.pid} ${hostname()} ${start}`);
+    assert.match(open(), /locked/, 'a lock without its owner file, its process ending a transaction: respected');
+    rmSync(`${path}.lock.committing-${sleeper.pid}-1`);
+    assert.equal(open(), '', 'with nobody ending a transaction beside it, an old lock without owner is stale');
   } finally {
     sleeper.kill();
   }

@@ -22,14 +22,15 @@ import {
   constants,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { rollBackJournal } from './journal';
+import { basename, dirname, join } from 'node:path';
+import { JOURNAL_DAMAGED, rollBackJournal } from './journal';
 import { hostname } from 'node:os';
 import {
   notAProofStore,
@@ -147,7 +148,17 @@ const COLUMNS: [string, string][] = [
 ];
 
 export class StoreBusy extends Error {}
-export class StoreDamaged extends Error {}
+/** Owner files moved beside the lock by this process (StoreFile.end): each gets its own name. */
+let committing = 0;
+export class StoreDamaged extends Error {
+  /** `setAsideAs`: the name the file was already set aside as (with its journal), if it was. */
+  constructor(
+    message: string,
+    readonly setAsideAs?: string,
+  ) {
+    super(message);
+  }
+}
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 function sleep(ms: number): void {
@@ -248,7 +259,8 @@ export class StoreFile {
     for (let attempt = 0; attempt < 3; attempt++) {
       let db: Database | null = null;
       try {
-        rollBackUnlocked(path);
+        const aside = rollBackUnlocked(path);
+        if (aside) warnings.push(storeDamagedSetAside(path, JOURNAL_DAMAGED, aside));
         db = new Database(path);
         const f = new StoreFile(path, db);
         const verdict = f.initialise();
@@ -265,6 +277,10 @@ export class StoreFile {
           db?.close();
         } catch {
           /* already unusable */
+        }
+        if (e instanceof StoreDamaged && e.setAsideAs) {
+          warnings.push(storeDamagedSetAside(path, e.message, e.setAsideAs));
+          continue;
         }
         if (e instanceof StoreBusy) {
           warnings.push(storeStaysLocked(path));
@@ -349,29 +365,65 @@ export class StoreFile {
 
   /** Run `fn` inside a write transaction, retrying while another process holds the lock. */
   write<T>(fn: () => T, waitMs = 3000): T {
-    return this.retry(() => {
-      this.db.exec('BEGIN IMMEDIATE');
-      this.markOwner();
-      try {
-        const out = fn();
-        this.unmarkOwner();
-        this.db.exec('COMMIT');
-        return out;
-      } catch (e) {
-        this.unmarkOwner();
-        try {
-          this.db.exec('ROLLBACK');
-        } catch {
-          /* no transaction left to roll back */
-        }
-        throw e;
-      }
-    }, waitMs);
+    return this.retry(() => this.owned('BEGIN IMMEDIATE', fn), waitMs);
   }
 
-  /** Run a read (autocommit statements), retrying while another process holds the lock. */
+  /**
+   * Run reads, retrying while another process holds the lock: inside a transaction that shows its
+   * owner (a reader holds the one lock directory too, and one stopped there, say by Ctrl-Z, must not
+   * be taken for dead); inside a write, as part of it.
+   */
   read<T>(fn: (db: Database) => T, waitMs = 500): T {
+    if (this.db.inTransaction) return this.retry(() => fn(this.db), waitMs);
+    return this.retry(() => this.owned('BEGIN', () => fn(this.db)), waitMs);
+  }
+
+  /** A statement that cannot be inside a transaction (VACUUM), retried while the store is locked. */
+  alone<T>(fn: (db: Database) => T, waitMs = 500): T {
     return this.retry(() => fn(this.db), waitMs);
+  }
+
+  /**
+   * `fn` inside a transaction begun by `begin`, the lock's owner file written while it is held. At
+   * its end SQLite removes the lock directory, which it can only do when it is empty: the owner file
+   * is moved out beside it first (`<lock>.committing-…`, one rename: the owner is never unnamed) and
+   * removed after (found by an audit: with the file deleted before COMMIT, a writer stopped in its
+   * COMMIT for 2 s was taken for dead, its journal rolled back under it, and the store corrupted).
+   */
+  private owned<T>(begin: string, fn: () => T): T {
+    this.db.exec(begin);
+    let out: T;
+    try {
+      // a deferred transaction takes the lock at its first read
+      if (begin === 'BEGIN') this.db.get('SELECT 1 FROM sqlite_master LIMIT 1');
+      this.markOwner();
+      out = fn();
+      this.end('COMMIT');
+    } catch (e) {
+      this.end('ROLLBACK');
+      throw e;
+    }
+    return out;
+  }
+
+  /** COMMIT or ROLLBACK with the owner file moved beside the lock meanwhile (owned). */
+  private end(how: 'COMMIT' | 'ROLLBACK'): void {
+    const aside = `${this.lockDir}.committing-${process.pid}-${++committing}`;
+    let moved = false;
+    try {
+      renameSync(join(this.lockDir, 'owner'), aside);
+      moved = true;
+    } catch {
+      /* no owner file (the lock was not taken yet, or it could not be written) */
+    }
+    try {
+      this.db.exec(how);
+    } catch (e) {
+      if (how === 'COMMIT') throw e;
+      /* no transaction left to roll back */
+    } finally {
+      if (moved) rmSync(aside, { force: true });
+    }
   }
 
   private retry<T>(fn: () => T, waitMs: number): T {
@@ -397,10 +449,6 @@ export class StoreFile {
     }
   }
 
-  private unmarkOwner(): void {
-    rmSync(join(this.lockDir, 'owner'), { force: true });
-  }
-
   /**
    * Free the lock of a dead process: take it over, roll its journal back, remove it. True when the
    * lock is free (the caller tries again), false when it is alive or another process took it over.
@@ -418,7 +466,8 @@ export class StoreFile {
     }
     const owner = staleOwner(this.lockDir);
     if (owner === undefined || !claimStaleLock(this.lockDir, owner)) return false;
-    releaseAfterRollBack(this.path, this.lockDir);
+    const aside = releaseAfterRollBack(this.path, this.lockDir);
+    if (aside) throw new StoreDamaged(JOURNAL_DAMAGED, aside);
     return true;
   }
 
@@ -451,10 +500,54 @@ export class StoreFile {
 }
 
 /**
+ * Whether the process an owner file's text names is alive: true, false (no such process, or its pid
+ * is another process's now: the start time differs), undefined when that cannot be told (no
+ * owner's shape, another host, no start time to compare).
+ */
+function ownerAlive(owner: string): boolean | undefined {
+  const [pidText, host, start] = owner.split(' ');
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0 || !host || host !== hostname()) return undefined;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const now = start ? startTimeOf(pid) : '';
+  return now !== '' ? now === start : undefined;
+}
+
+/** Whether `owner` has the shape an owner file's text has (pid and host at least). */
+function ownerShaped(owner: string): boolean {
+  const [pidText, host] = owner.split(' ');
+  return Number.isInteger(Number(pidText)) && Number(pidText) > 0 && !!host;
+}
+
+/** The texts of the owner files moved beside the lock `dir` while their transactions end (StoreFile.end). */
+function endingOwners(dir: string): string[] {
+  const prefix = `${basename(dir)}.committing-`;
+  const out: string[] = [];
+  try {
+    for (const f of readdirSync(dirname(dir)))
+      if (f.startsWith(prefix))
+        try {
+          out.push(readFileSync(join(dirname(dir), f), 'utf8'));
+        } catch {
+          /* gone meanwhile: that transaction ended */
+        }
+  } catch {
+    /* no folder to read: no such files */
+  }
+  return out;
+}
+
+/**
  * The lock directory `dir`, when it is stale: its owner file's text (null: it has none), else
- * undefined (alive, or not there). Stale: the owner process is dead (on this host: no such pid, or
- * the pid is another process's, its start time not the one written), or the lock has no owner and is
- * older than STALE_LOCK_MS, or its owner cannot be checked and it is older than ABANDONED_LOCK_MS.
+ * undefined (alive, or not there). Stale: the owner process is dead (no such pid on this host, or
+ * the pid is another process's: its start time differs); or its owner cannot be checked (another
+ * host, no start time) and it is older than ABANDONED_LOCK_MS; or it has no owner file, no process
+ * that is ending a transaction shows itself beside it, and it is older than STALE_LOCK_MS.
  */
 function staleOwner(dir: string): string | null | undefined {
   try {
@@ -465,20 +558,17 @@ function staleOwner(dir: string): string | null | undefined {
     } catch {
       owner = null;
     }
-    const [pidText, host, start] = (owner ?? '').split(' ');
-    const pid = Number(pidText);
-    // No owner, or one cut short by a kill while it was written: only the age tells.
-    if (!Number.isInteger(pid) || pid <= 0 || !host) return age > STALE_LOCK_MS ? owner : undefined;
-    if (host !== hostname()) return age > ABANDONED_LOCK_MS ? owner : undefined;
-    if (pid === process.pid) return undefined;
-    try {
-      process.kill(pid, 0);
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'ESRCH' ? owner : undefined;
+    if (owner !== null && ownerShaped(owner)) {
+      const alive = ownerAlive(owner);
+      if (alive !== undefined) return alive ? undefined : owner;
+      return age > ABANDONED_LOCK_MS ? owner : undefined;
     }
-    const now = start ? startTimeOf(pid) : '';
-    if (now !== '') return now !== start ? owner : undefined;
-    return age > ABANDONED_LOCK_MS ? owner : undefined;
+    // no owner, or one cut short by a kill while it was written: a transaction ending shows itself
+    // beside the lock; else only the age tells
+    const ending = endingOwners(dir).map(ownerAlive);
+    if (ending.includes(true)) return undefined;
+    if (ending.includes(undefined)) return age > ABANDONED_LOCK_MS ? owner : undefined;
+    return age > STALE_LOCK_MS ? owner : undefined;
   } catch {
     return undefined;
   }
@@ -525,19 +615,44 @@ function claimStaleLock(dir: string, owner: string | null): boolean {
 
 /**
  * With the lock `dir` held (taken over, or made here): roll back the journal a killed writer left,
- * then remove the lock. A journal that cannot be rolled back is left for the opener, which finds the
- * file damaged and sets it aside with its journal (nothing is deleted).
+ * then remove the lock. A journal that cannot be rolled back (SQLite would call it corrupt) is not
+ * left for SQLite, which would read the half-written file and overwrite the journal: the file is
+ * set aside with its journal (found by an audit); returns the name it was set aside as.
  */
-function releaseAfterRollBack(path: string, dir: string): void {
+function releaseAfterRollBack(path: string, dir: string): string | undefined {
+  let to: string | undefined;
   try {
     rollBackJournal(path);
   } catch {
-    /* left as it is */
+    try {
+      to = setAside(path, 'corrupt');
+    } catch {
+      /* left as it is: the opener finds it damaged */
+    }
   }
+  // owner files of dead processes moved beside the lock while they ended a transaction
+  for (const f of readdirSafe(dirname(dir)))
+    if (f.startsWith(`${basename(dir)}.committing-`)) {
+      const file = join(dirname(dir), f);
+      try {
+        if (ownerAlive(readFileSync(file, 'utf8')) === false) rmSync(file, { force: true });
+      } catch {
+        /* gone meanwhile */
+      }
+    }
   try {
     rmSync(dir, { recursive: true, force: true });
   } catch {
     /* a later opener finds it stale again */
+  }
+  return to;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 
@@ -545,18 +660,18 @@ function releaseAfterRollBack(path: string, dir: string): void {
  * Before SQLite opens the file: a journal with no lock beside it (a lock removed by hand, or broken
  * by a dab before this one) is rolled back under a lock of our own, as SQLite would if it could.
  */
-function rollBackUnlocked(path: string): void {
+function rollBackUnlocked(path: string): string | undefined {
   const dir = `${path}.lock`;
-  if (!existsSync(`${path}-journal`) || existsSync(dir)) return;
+  if (!existsSync(`${path}-journal`) || existsSync(dir)) return undefined;
   try {
     mkdirSync(dir);
   } catch {
-    return; // another process holds it: its journal is not left over
+    return undefined; // another process holds it: its journal is not left over
   }
   try {
     writeFileSync(join(dir, 'owner'), OWNER, { flag: 'wx' });
   } catch {
     /* the lock works without it */
   }
-  releaseAfterRollBack(path, dir);
+  return releaseAfterRollBack(path, dir);
 }
