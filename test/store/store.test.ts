@@ -365,6 +365,14 @@ test('store: the lock of a live owner is never broken however old; that of a dea
     lock(`${sleeper.pid} ${hostname()} ${start}`);
     assert.match(open(), /locked/, 'an hour old, its owner alive: respected');
     assert.ok(existsSync(join(`${path}.lock`, 'owner')));
+    // a read that finds the store locked leaves the holder's owner file where it is
+    rmSync(`${path}.lock`, { recursive: true });
+    const reader = openProofCache(path)!;
+    lock(`${sleeper.pid} ${hostname()} ${start}`);
+    const r = mulberry32(10);
+    reader.get(randomPosition(3, 3, r, 10, false));
+    assert.equal(readFileSync(join(`${path}.lock`, 'owner'), 'utf8'), `${sleeper.pid} ${hostname()} ${start}`);
+    reader.close(0);
     rmSync(`${path}.lock`, { recursive: true });
     lock(`${sleeper.pid} ${hostname()} ${Number(start) + 1}`);
     assert.equal(open(), '', 'the pid is another process now: taken over');

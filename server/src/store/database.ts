@@ -393,29 +393,33 @@ export class StoreFile {
   private owned<T>(begin: string, fn: () => T): T {
     this.db.exec(begin);
     let out: T;
+    // whether the lock is ours: until then the owner file in it is another process's, never touched
+    let held = false;
     try {
       // a deferred transaction takes the lock at its first read
       if (begin === 'BEGIN') this.db.get('SELECT 1 FROM sqlite_master LIMIT 1');
+      held = true;
       this.markOwner();
       out = fn();
-      this.end('COMMIT');
+      this.end('COMMIT', held);
     } catch (e) {
-      this.end('ROLLBACK');
+      this.end('ROLLBACK', held);
       throw e;
     }
     return out;
   }
 
   /** COMMIT or ROLLBACK with the owner file moved beside the lock meanwhile (owned). */
-  private end(how: 'COMMIT' | 'ROLLBACK'): void {
+  private end(how: 'COMMIT' | 'ROLLBACK', held: boolean): void {
     const aside = `${this.lockDir}.committing-${process.pid}-${++committing}`;
     let moved = false;
-    try {
-      renameSync(join(this.lockDir, 'owner'), aside);
-      moved = true;
-    } catch {
-      /* no owner file (the lock was not taken yet, or it could not be written) */
-    }
+    if (held)
+      try {
+        renameSync(join(this.lockDir, 'owner'), aside);
+        moved = true;
+      } catch {
+        /* no owner file (it could not be written) */
+      }
     try {
       this.db.exec(how);
     } catch (e) {
