@@ -372,7 +372,7 @@ test('store: the lock of a live owner is never broken however old; that of a dea
     const r = mulberry32(10);
     reader.get(randomPosition(3, 3, r, 10, false));
     assert.equal(readFileSync(join(`${path}.lock`, 'owner'), 'utf8'), `${sleeper.pid} ${hostname()} ${start}`);
-    reader.close(0);
+    reader.close();
     rmSync(`${path}.lock`, { recursive: true });
     lock(`${sleeper.pid} ${hostname()} ${Number(start) + 1}`);
     assert.equal(open(), '', 'the pid is another process now: taken over');
