@@ -250,11 +250,15 @@ function isDab(doc: TextDocument): boolean {
 }
 
 /** A request's position inside the document (a line that exists, a character not negative), else undefined. */
-function validPosition(doc: TextDocument, pos: unknown): { line: number; character: number } | undefined {
+/** Whether a client's value has a position's shape (whole numbers `line` and `character`). */
+function positionShaped(pos: unknown): pos is { line: number; character: number } {
   const p = pos as { line?: unknown; character?: unknown } | null | undefined;
-  if (!p || !Number.isInteger(p.line) || !Number.isInteger(p.character)) return undefined;
-  const line = p.line as number,
-    character = p.character as number;
+  return !!p && Number.isInteger(p.line) && Number.isInteger(p.character);
+}
+
+function validPosition(doc: TextDocument, pos: unknown): { line: number; character: number } | undefined {
+  if (!positionShaped(pos)) return undefined;
+  const { line, character } = pos;
   return line >= 0 && line < doc.lineCount && character >= 0 ? { line, character } : undefined;
 }
 
@@ -264,11 +268,7 @@ function validPosition(doc: TextDocument, pos: unknown): { line: number; charact
  */
 function rangeOrWhole(range: unknown): Range {
   const r = range as { start?: unknown; end?: unknown } | null | undefined;
-  const ok = (x: unknown) => {
-    const q = x as { line?: unknown; character?: unknown } | null | undefined;
-    return !!q && Number.isInteger(q.line) && Number.isInteger(q.character);
-  };
-  if (r && ok(r.start) && ok(r.end)) return r as Range;
+  if (r && positionShaped(r.start) && positionShaped(r.end)) return r as Range;
   return {
     start: { line: 0, character: 0 },
     end: { line: Number.MAX_SAFE_INTEGER, character: Number.MAX_SAFE_INTEGER },

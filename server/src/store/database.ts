@@ -6,11 +6,12 @@
  * WebAssembly file layer locks the database by creating the directory `<file>.lock` (atomic on every
  * file system), and a second process gets SQLITE_BUSY, which we retry. A process killed inside a
  * transaction leaves that directory behind: we write our pid (and its start time) into it while we
- * hold it (every transaction; only single statements run without), and a lock whose owner is dead,
- * or that has no owner and is older than STALE_LOCK_MS, is taken over in place (claimStaleLock), the
- * journal the killed process left is rolled back (journal.ts: SQLite's file layer cannot), and only
- * then is the lock removed. A lock whose owner lives is never broken, however old (found by an audit:
- * a lock broken after 120 s of a long transaction let two processes write at once).
+ * hold it (every transaction, reads too; only VACUUM runs without), moved beside it while the
+ * transaction ends (StoreFile.end), and a lock whose owner is dead, or that has no owner and is older
+ * than STALE_LOCK_MS, is taken over in place (claimStaleLock), the journal the killed process left is
+ * rolled back (journal.ts: SQLite's file layer cannot), and only then is the lock removed. A lock
+ * whose owner lives is never broken, however old (found by audits: a lock broken after 120 s of a
+ * long transaction, or 2 s into a stopped COMMIT, let two processes write at once).
  *
  * A file that is not a database, is damaged, or belongs to something else is renamed aside
  * (`<file>.corrupt-<time>` / `<file>.foreign-<time>`) and a fresh store is started; the caller gets
@@ -60,10 +61,9 @@ export const STORE_VERSION = 4;
  */
 export const MAX_TRACE_CHARS = 16_000;
 /**
- * A lock directory without an owner file older than this is left over from a killed process: only
- * single statements and a COMMIT, which take milliseconds (eviction and imports write in steps of a
- * thousand records), hold the lock without the owner file (SQLite removes the directory at the end
- * of a COMMIT, which it can do only when the directory is empty).
+ * A lock directory without an owner file, and with no transaction ending beside it, older than this
+ * is left over from a killed process: only VACUUM, and the instants between taking the lock and
+ * writing the owner file, hold it without one.
  */
 export const STALE_LOCK_MS = 2_000;
 /**
@@ -503,47 +503,50 @@ export class StoreFile {
   }
 }
 
+/** An owner file's text read: pid, host, start time ('' when not written); null when it is not one. */
+function parseOwner(owner: string): { pid: number; host: string; start: string } | null {
+  const [pidText, host, start = ''] = owner.split(' ');
+  const pid = Number(pidText);
+  return Number.isInteger(pid) && pid > 0 && host ? { pid, host, start } : null;
+}
+
 /**
  * Whether the process an owner file's text names is alive: true, false (no such process, or its pid
  * is another process's now: the start time differs), undefined when that cannot be told (no
  * owner's shape, another host, no start time to compare).
  */
 function ownerAlive(owner: string): boolean | undefined {
-  const [pidText, host, start] = owner.split(' ');
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0 || !host || host !== hostname()) return undefined;
-  if (pid === process.pid) return true;
+  const o = parseOwner(owner);
+  if (!o || o.host !== hostname()) return undefined;
+  if (o.pid === process.pid) return true;
   try {
-    process.kill(pid, 0);
+    process.kill(o.pid, 0);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
-  const now = start ? startTimeOf(pid) : '';
-  return now !== '' ? now === start : undefined;
+  const now = o.start ? startTimeOf(o.pid) : '';
+  return now !== '' ? now === o.start : undefined;
 }
 
-/** Whether `owner` has the shape an owner file's text has (pid and host at least). */
-function ownerShaped(owner: string): boolean {
-  const [pidText, host] = owner.split(' ');
-  return Number.isInteger(Number(pidText)) && Number(pidText) > 0 && !!host;
-}
-
-/** The texts of the owner files moved beside the lock `dir` while their transactions end (StoreFile.end). */
-function endingOwners(dir: string): string[] {
+/** The owner files moved beside the lock `dir` while their transactions end (StoreFile.end). */
+function endingOwnerFiles(dir: string): string[] {
   const prefix = `${basename(dir)}.committing-`;
-  const out: string[] = [];
   try {
-    for (const f of readdirSync(dirname(dir)))
-      if (f.startsWith(prefix))
-        try {
-          out.push(readFileSync(join(dirname(dir), f), 'utf8'));
-        } catch {
-          /* gone meanwhile: that transaction ended */
-        }
+    return readdirSync(dirname(dir))
+      .filter((f) => f.startsWith(prefix))
+      .map((f) => join(dirname(dir), f));
   } catch {
-    /* no folder to read: no such files */
+    return [];
   }
-  return out;
+}
+
+/** A file's text, or undefined when it is gone (an owner file beside the lock whose transaction ended). */
+function textOf(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -562,14 +565,17 @@ function staleOwner(dir: string): string | null | undefined {
     } catch {
       owner = null;
     }
-    if (owner !== null && ownerShaped(owner)) {
+    if (owner !== null && parseOwner(owner)) {
       const alive = ownerAlive(owner);
       if (alive !== undefined) return alive ? undefined : owner;
       return age > ABANDONED_LOCK_MS ? owner : undefined;
     }
     // no owner, or one cut short by a kill while it was written: a transaction ending shows itself
     // beside the lock; else only the age tells
-    const ending = endingOwners(dir).map(ownerAlive);
+    const ending = endingOwnerFiles(dir)
+      .map(textOf)
+      .filter((t) => t !== undefined)
+      .map(ownerAlive);
     if (ending.includes(true)) return undefined;
     if (ending.includes(undefined)) return age > ABANDONED_LOCK_MS ? owner : undefined;
     return age > STALE_LOCK_MS ? owner : undefined;
@@ -635,29 +641,16 @@ function releaseAfterRollBack(path: string, dir: string): string | undefined {
     }
   }
   // owner files of dead processes moved beside the lock while they ended a transaction
-  for (const f of readdirSafe(dirname(dir)))
-    if (f.startsWith(`${basename(dir)}.committing-`)) {
-      const file = join(dirname(dir), f);
-      try {
-        if (ownerAlive(readFileSync(file, 'utf8')) === false) rmSync(file, { force: true });
-      } catch {
-        /* gone meanwhile */
-      }
-    }
+  for (const file of endingOwnerFiles(dir)) {
+    const text = textOf(file);
+    if (text !== undefined && ownerAlive(text) === false) rmSync(file, { force: true });
+  }
   try {
     rmSync(dir, { recursive: true, force: true });
   } catch {
     /* a later opener finds it stale again */
   }
   return to;
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /**

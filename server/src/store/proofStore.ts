@@ -97,6 +97,24 @@ const EVICT_BATCH = 1000;
 /** Time eviction may take after a flush, and when the store is closed (ms). */
 const EVICT_FLUSH_MS = 100;
 const EVICT_CLOSE_MS = 2000;
+const FLUSH_COUNT = 64;
+/** A key found missing is not looked up again for this long (another process may add it). */
+const MISS_TTL_MS = 5_000;
+/** Records' traces kept at most (the oldest are dropped first): a trace is a few kB. */
+export const MAX_TRACES = 2_000;
+export const EXPORT_FORMAT = 'dab-proofs';
+/**
+ * 2: a line may carry the estimate (fields estimate, estimateWork); 3: and its proven bound
+ * (estimateLower). Files of earlier versions are read as before.
+ */
+export const EXPORT_VERSION = 3;
+/** One record with its estimate and the estimate's bound, in one statement (one snapshot of the tables). */
+const SELECT_RECORD = `SELECT p.*, e.line AS e_line, e.work AS e_work, e.crc AS e_crc,
+  b.line AS b_line, b.lower AS b_lower, b.crc AS b_crc
+  FROM proofs p LEFT JOIN estimates e ON e.key = p.key LEFT JOIN estimate_bounds b ON b.key = p.key`;
+
+/** What is known about a position, in the position's own orientation. */
+export type Knowledge = Proof;
 
 /**
  * One eviction transaction: of the EVICT_BATCH cheapest records (proofs and Nimstring views on one
@@ -116,8 +134,12 @@ function evictBatch(db: Database, need: number): number {
     [EVICT_BATCH, Math.ceil(need)],
   );
   if (!cut) return 0;
-  // everything up to the cut, in the order (cost, key): ties at the cut cost go one by one
+  // everything up to the cut, in the order (cost, key): ties at the cut cost go one by one; an
+  // estimate and its bound go with their proof
   const at = [Number(cut.cost), Number(cut.cost), String(cut.key)];
+  const proofs = 'SELECT key FROM proofs WHERE work < ? OR (work = ? AND key <= ?)';
+  db.run(`DELETE FROM estimates WHERE key IN (${proofs})`, at);
+  db.run(`DELETE FROM estimate_bounds WHERE key IN (${proofs})`, at);
   db.run('DELETE FROM proofs WHERE work < ? OR (work = ? AND key <= ?)', at);
   db.run(
     `DELETE FROM nims WHERE key IN (SELECT n.key FROM nims n LEFT JOIN nim_costs c ON c.key = n.key
@@ -127,24 +149,6 @@ function evictBatch(db: Database, need: number): number {
   db.run('DELETE FROM nim_costs WHERE key NOT IN (SELECT key FROM nims)');
   return Math.max(1, Number(cut.freed));
 }
-const FLUSH_COUNT = 64;
-/** A key found missing is not looked up again for this long (another process may add it). */
-const MISS_TTL_MS = 5_000;
-/** Records' traces kept at most (the oldest are dropped first): a trace is a few kB. */
-export const MAX_TRACES = 2_000;
-export const EXPORT_FORMAT = 'dab-proofs';
-/**
- * 2: a line may carry the estimate (fields estimate, estimateWork); 3: and its proven bound
- * (estimateLower). Files of earlier versions are read as before.
- */
-export const EXPORT_VERSION = 3;
-/** One record with its estimate and the estimate's bound, in one statement (one snapshot of the tables). */
-const SELECT_RECORD = `SELECT p.*, e.line AS e_line, e.work AS e_work, e.crc AS e_crc,
-  b.line AS b_line, b.lower AS b_lower, b.crc AS b_crc
-  FROM proofs p LEFT JOIN estimates e ON e.key = p.key LEFT JOIN estimate_bounds b ON b.key = p.key`;
-
-/** What is known about a position, in the position's own orientation. */
-export type Knowledge = Proof;
 
 export interface StoreOptions {
   maxBytes?: number;
@@ -813,13 +817,6 @@ export class ProofStore {
           const freed = f.write(() => f.read((db) => evictBatch(db, this.evictDebt)));
           this.evictDebt = freed > 0 ? this.evictDebt - freed : 0;
         } while (this.evictDebt > 0 && Date.now() - t0 < budgetMs);
-      // an estimate goes with its proof
-      f.write(() =>
-        f.read((db) => {
-          db.run('DELETE FROM estimates WHERE key NOT IN (SELECT key FROM proofs)');
-          db.run('DELETE FROM estimate_bounds WHERE key NOT IN (SELECT key FROM proofs)');
-        }),
-      );
     }, undefined);
   }
 
