@@ -12,6 +12,9 @@ import {
   SERVER_NOT_INITIALIZED,
   SERVER_SHUT_DOWN,
   SHOW_POSITION_NOTHING,
+  INVALID_MESSAGE,
+  PARSE_ERROR,
+  UNHANDLED_METHOD,
   brokenFramingMessage,
   internalErrorMessage,
 } from './engine/phrasebook';
@@ -33,8 +36,13 @@ import {
   ShowMessageNotification,
   createConnection,
   ProposedFeatures,
+  Message,
   StreamMessageReader,
   StreamMessageWriter,
+  type DataCallback,
+  type Disposable,
+  type ResponseMessage,
+  type TextDocumentContentChangeEvent,
   TextDocuments,
   TextDocumentSyncKind,
   type Hover,
@@ -75,24 +83,58 @@ import { guardFraming } from './framingGuard';
  * Over stdio the reader is made here, to hear when a message's header cannot be read (no or a bad
  * Content-Length, a header line without ':'): the stream is then out of step for good, so the
  * server says so on stderr and exits, and the client can start it again. A message whose body is
- * not JSON is answered as before: its length was right, so the next one is found.
+ * not JSON is answered with a ParseError, and one that is neither a request, a notification nor a
+ * response (an id of null or an object, a method that is not a string) with an InvalidRequest, as
+ * JSON-RPC 2.0 asks (id null when the message has no usable id); its length was right, so the next
+ * one is found.
  */
-function stdioReader(): StreamMessageReader {
+function stdioReader(writer: StreamMessageWriter): StreamMessageReader {
   const broken = (detail: string) => {
     process.stderr.write(brokenFramingMessage(detail) + '\n');
     process.exit(1);
   };
   // a header the library would wait on for good (bare line feeds, no end) is caught before it
-  const reader = new StreamMessageReader(guardFraming(process.stdin, broken));
+  const reader = new CheckedReader(guardFraming(process.stdin, broken), (m) => {
+    const id = (m as { id?: unknown } | null)?.id;
+    answerError(
+      writer,
+      typeof id === 'string' || typeof id === 'number' ? id : null,
+      ErrorCodes.InvalidRequest,
+      INVALID_MESSAGE,
+    );
+  });
   reader.onError((e) => {
     const message = e instanceof Error ? e.message : String(e);
     if (/header|content-length/i.test(message)) broken(message);
+    else answerError(writer, null, ErrorCodes.ParseError, `${PARSE_ERROR}: ${message}`);
   });
   return reader;
 }
+
+/** Passes on the messages JSON-RPC knows (requests, notifications, responses); gives the others to `invalid`. */
+class CheckedReader extends StreamMessageReader {
+  constructor(
+    readable: NodeJS.ReadableStream,
+    private readonly invalid: (m: unknown) => void,
+  ) {
+    super(readable);
+  }
+
+  override listen(callback: DataCallback): Disposable {
+    return super.listen((m) =>
+      Message.isRequest(m) || Message.isNotification(m) || Message.isResponse(m) ? callback(m) : this.invalid(m),
+    );
+  }
+}
+
+function answerError(writer: StreamMessageWriter, id: string | number | null, code: number, message: string): void {
+  void writer.write({ jsonrpc: '2.0', id, error: { code, message } } as ResponseMessage).catch(() => undefined);
+}
+
 const overStdio = process.argv.includes('--stdio');
-const connection = overStdio
-  ? createConnection(ProposedFeatures.all, stdioReader(), new StreamMessageWriter(process.stdout))
+const stdioWriter = overStdio ? new StreamMessageWriter(process.stdout) : null;
+const connection = stdioWriter
+  ? createConnection(ProposedFeatures.all, stdioReader(stdioWriter), stdioWriter)
   : createConnection(ProposedFeatures.all);
 if (overStdio) {
   // what the library does for `--stdio` when it makes the streams itself: the end of the input ends
@@ -116,8 +158,25 @@ process.on('unhandledRejection', (e) => connection.console.error(`dab: unhandled
 const documents = new TextDocuments<TextDocument>({
   create: (uri, languageId, version, text) => TextDocument.create(uri, languageId, version, text),
   update: (doc, changes, version) =>
-    TextDocument.create(doc.uri, doc.languageId, version, TextDocument.update(doc, changes, version).getText()),
+    TextDocument.create(
+      doc.uri,
+      doc.languageId,
+      version,
+      TextDocument.update(doc, wholeOrRange(changes), version).getText(),
+    ),
 });
+
+/**
+ * A change without a range object is the whole new text (LSP's full-text change), also when it
+ * carries a rangeLength or a null range: the text library skips the first and throws on the
+ * second (found by an audit: the server's copy then drifted from the client's for good).
+ */
+function wholeOrRange(changes: TextDocumentContentChangeEvent[]): TextDocumentContentChangeEvent[] {
+  return changes.map((c) => {
+    const range = (c as { range?: unknown }).range;
+    return range !== null && typeof range === 'object' ? c : { text: typeof c?.text === 'string' ? c.text : '' };
+  });
+}
 
 let settings: DabSettings = defaultSettings;
 let canPullConfiguration = false;
@@ -128,6 +187,8 @@ let canReportProgress = false;
 let plainHovers = false;
 /** What the code lenses run: the client's board view when it has one, else the server's text view. */
 let lensCommand = SHOW_POSITION_COMMAND;
+/** The client runs dab's board (dab's VS Code client): it listens to dab/analysisChanged. */
+let clientRunsBoard = false;
 /** Where the server is in its life (LSP: no request before initialize, none but exit after shutdown). */
 let lifecycle: 'new' | 'running' | 'shut down' = 'new';
 
@@ -146,7 +207,7 @@ const search = new SearchService(settings.search, {
   onActivity: (a) => progress.update(a),
 });
 const store = new AnalysisStore(search, () => settings);
-const progress = new SearchProgress(connection, () => canReportProgress);
+const progress = new SearchProgress(connection, () => canReportProgress && lifecycle === 'running');
 
 function publish(uri: string): void {
   const doc = dabDocument(uri);
@@ -187,9 +248,11 @@ function schedulePublish(uri: string): void {
 
 /** Re-analyse the documents whose search results changed (throttled per document), then tell the client. */
 function scheduleRefresh(delayMs = REFRESH_MS): void {
-  if (refreshTimer) return;
+  if (refreshTimer || lifecycle !== 'running') return;
   refreshTimer = setTimeout(() => {
     refreshTimer = null;
+    // after shutdown the client hears nothing more (LSP: only exit follows)
+    if (lifecycle !== 'running') return;
     guarded(() => {
       let refreshed = false;
       let wait = Infinity;
@@ -207,7 +270,8 @@ function scheduleRefresh(delayMs = REFRESH_MS): void {
         dirty.delete(uri);
         const report = store.refresh(doc, true);
         if (report) void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(report) });
-        void connection.sendNotification(AnalysisChangedNotification, { uri });
+        // only a client with dab's board listens (others log an unknown notification, or refuse it)
+        if (clientRunsBoard) void connection.sendNotification(AnalysisChangedNotification, { uri });
         refreshed = true;
       }
       if (refreshed) {
@@ -309,7 +373,7 @@ function hoverFor(params: unknown): Hover | null {
 let initSettings: unknown;
 
 async function pullSettings(): Promise<void> {
-  if (!canPullConfiguration) return;
+  if (!canPullConfiguration || lifecycle !== 'running') return;
   try {
     const raw = await connection.workspace.getConfiguration({ section: 'dab' });
     // a client with no `dab` section answers null: the settings given at initialize stand
@@ -339,6 +403,7 @@ function applyStoreSetting(): void {
 }
 
 function applySettings(raw: unknown): void {
+  if (lifecycle !== 'running') return;
   // over the initialization options: a client's `settings` and its `initializationOptions` combine
   // (found by an audit: a Neovim user's settings table dropped the init_options' store and hints)
   settings = readSettings(raw, initSettings !== undefined ? readSettings(initSettings) : defaultSettings);
@@ -358,7 +423,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   lifecycle = 'running';
   const caps = params?.capabilities ?? {};
   const formats = caps.textDocument?.hover?.contentFormat;
-  plainHovers = Array.isArray(formats) && !formats.includes(MarkupKind.Markdown);
+  // the client's order is its preference (LSP): Markdown unless plain text comes first or alone
+  plainHovers = Array.isArray(formats) && formats.length > 0 && formats[0] !== MarkupKind.Markdown;
   canPullConfiguration = !!caps.workspace?.configuration;
   canRefreshLenses = !!caps.workspace?.codeLens?.refreshSupport;
   canRefreshHints = !!caps.workspace?.inlayHint?.refreshSupport;
@@ -369,7 +435,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     settings = readSettings(init.settings);
     search.configure(settings.search);
   }
-  const clientRunsBoard = Array.isArray(init?.clientCommands) && init.clientCommands.includes(SHOW_BOARD_COMMAND);
+  clientRunsBoard = Array.isArray(init?.clientCommands) && init.clientCommands.includes(SHOW_BOARD_COMMAND);
   lensCommand = clientRunsBoard ? SHOW_BOARD_COMMAND : SHOW_POSITION_COMMAND;
   return {
     capabilities: {
@@ -485,10 +551,22 @@ function followCursor(uri: unknown, pos: { line: number; character: number } | u
 }
 
 connection.onShutdown(() => {
-  if (lifecycle === 'new') throw new ResponseError(ErrorCodes.ServerNotInitialized, SERVER_NOT_INITIALIZED);
+  checkLifecycle();
   lifecycle = 'shut down';
+  if (refreshTimer) clearTimeout(refreshTimer);
+  refreshTimer = null;
+  for (const t of pendingPublish.values()) clearTimeout(t);
+  pendingPublish.clear();
+  progress.update(null);
   search.dispose();
   proofs?.close();
+});
+// exit code 0 only after a shutdown this server accepted (the library counts a refused one too)
+connection.onExit(() => process.exit(lifecycle === 'shut down' ? 0 : 1));
+// requests for methods the server has not: MethodNotFound, but InvalidRequest after shutdown
+connection.onRequest((method) => {
+  checkLifecycle();
+  throw new ResponseError(ErrorCodes.MethodNotFound, `${UNHANDLED_METHOD}: ${method}`);
 });
 
 documents.listen(connection);

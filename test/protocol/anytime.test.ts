@@ -14,6 +14,7 @@ import { lcg } from '../support/random';
 import { readDab } from '../../server/src/engine/notation';
 import { bruteForce, BRUTE_FORCE_MAX_UNDRAWN } from '../../server/src/engine/solver';
 import { quickEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
+import { SHOW_BOARD_COMMAND } from '../../shared/protocol';
 
 interface ProgressEvent {
   t: number;
@@ -63,7 +64,8 @@ test('values arrive and proven bounds tighten over time, announced to the client
   // one thread, one worker: the test watches one search's values arrive
   const { client, progress, counts } = recordingClient({ backgroundBudgetSeconds: 3, threads: 1 });
   try {
-    await client.initialize();
+    // as dab's VS Code client: it runs the board, so it hears dab/analysisChanged
+    await client.initialize(false, { clientCommands: [SHOW_BOARD_COMMAND] });
     const uri = client.open('anytime-sixty.dab', text);
     // the first snapshot at once: before the background search has proven anything
     const at = { line: 2, character: moveChar(60) };

@@ -402,3 +402,112 @@ test('params: null itself gets an empty answer, not an internal error (the libra
     server.kill('SIGKILL');
   }
 });
+
+// Found by an audit with its own client: after answering shutdown the server still published
+// diagnostics, sent dab/analysisChanged (to a client without dab's board) and asked for lens and
+// hint refreshes; a refused shutdown let exit end with 0; a second shutdown was answered null.
+test('after shutdown nothing but the end of a progress comes; exit codes and errors follow the life cycle', async () => {
+  const client = new LspTestClient({ search: { timeBudgetMs: 500 } });
+  const after: string[] = [];
+  let shutDown = false;
+  const seen = (what: string) => {
+    if (shutDown) after.push(what);
+  };
+  const customs: string[] = [];
+  client.connection.onNotification((method: string) => {
+    if (method.startsWith('dab/')) customs.push(method);
+    seen(method);
+  });
+  client.connection.onRequest('workspace/codeLens/refresh', () => (seen('codeLens/refresh'), null));
+  client.connection.onRequest('workspace/inlayHint/refresh', () => (seen('inlayHint/refresh'), null));
+  client.connection.onRequest('workspace/configuration', () => (seen('configuration'), [{}]));
+  const progress = new Map<string, number[]>();
+  client.connection.onRequest('window/workDoneProgress/create', () => null);
+  client.connection.onUnhandledProgress((p: any) => {
+    const v = p?.value;
+    if (v?.kind === 'end' || typeof v?.percentage !== 'number') return;
+    const list = progress.get(String(p.token)) ?? [];
+    list.push(v.percentage);
+    progress.set(String(p.token), list);
+    seen('$/progress');
+  });
+  try {
+    assert.equal(await errorCode(client.request('dab/noSuchRequest', {})), -32002);
+    await client.initialize();
+    assert.equal(await errorCode(client.request('dab/noSuchRequest', {})), -32601);
+    const uris = [1, 2, 3].map((k) => client.open(`after${k}.dab`, plausibleRecord(5, 5, 34 + k, lcg(20 + k))));
+    for (const uri of uris) await client.waitForDiagnostics(uri);
+    // while the searches run and land
+    await new Promise((r) => setTimeout(r, 1500));
+    await client.request('shutdown', null);
+    shutDown = true;
+    const publishedBefore = client.published.length;
+    // a client that (wrongly) goes on talking
+    client.open('late.dab', ENDGAME);
+    void client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { dab: {} } });
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.deepEqual(after, [], `sent after shutdown: ${after.join(', ')}`);
+    assert.equal(client.published.length, publishedBefore, 'diagnostics published after shutdown');
+    assert.ok(progress.size > 0, 'no progress was reported before shutdown: the test saw nothing');
+    assert.deepEqual(customs, [], 'dab/analysisChanged goes only to a client that runs dab’s board');
+    for (const [token, list] of progress)
+      for (let i = 1; i < list.length; i++) assert.ok(list[i] >= list[i - 1], `progress ${token} fell: ${list}`);
+    assert.equal(await errorCode(client.request('shutdown', null)), -32600);
+    assert.equal(await errorCode(client.request('dab/noSuchRequest', {})), -32600);
+    const exited = new Promise<number | null>((res) => client.process.on('exit', (code) => res(code)));
+    void client.connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+  } finally {
+    client.process.kill('SIGKILL');
+    client.connection.dispose();
+  }
+  // a shutdown refused (before initialize) does not make exit a clean one
+  const early = new LspTestClient();
+  try {
+    assert.equal(await errorCode(early.request('shutdown', null)), -32002);
+    const exited = new Promise<number | null>((res) => early.process.on('exit', (code) => res(code)));
+    void early.connection.sendNotification('exit');
+    assert.equal(await exited, 1);
+  } finally {
+    early.process.kill('SIGKILL');
+    early.connection.dispose();
+  }
+});
+
+// Found by an audit: a change with a rangeLength but no range was skipped, one with range null threw;
+// either way the server's text drifted from the client's for good.
+test('a change without a range object is the whole new text; a client preferring plain text gets it', async () => {
+  const client = new LspTestClient();
+  try {
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: { textDocument: { hover: { contentFormat: ['plaintext', 'markdown'] } } },
+    });
+    await client.connection.sendNotification('initialized', {});
+    const uri = client.open('whole.dab', 'endgame "one"\n  components 3 + 4l + 8l\n');
+    await client.waitForDiagnostics(uri);
+    const titles = async () =>
+      ((await client.request('textDocument/documentSymbol', { textDocument: { uri } })) as any[]).map((s) => s.name);
+    assert.deepEqual(await titles(), ['endgame "one"']);
+    for (const [version, change] of [
+      [2, { rangeLength: 3, text: 'endgame "two"\n  components 3 + 3\n' }],
+      [3, { range: null, text: 'endgame "three"\n  components 4l\n' }],
+    ] as const) {
+      void client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [change],
+      });
+      await client.waitForDiagnostics(uri, (d) => d.version === version);
+      assert.deepEqual(await titles(), [change.text.split('\n')[0]]);
+    }
+    assert.deepEqual(client.errorLogs, []);
+    const h = await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 1, character: 5 },
+    });
+    assert.equal(h.contents.kind, 'plaintext');
+  } finally {
+    await client.shutdown();
+  }
+});

@@ -252,4 +252,26 @@ test('a message header the server cannot read makes it exit with a message; a ba
   const r = await serve(`Content-Length: ${body.length}\r\n\r\n${body}`);
   assert.equal(r.code, 1, 'input ended without a shutdown request');
   assert.doesNotMatch(r.stderr, /header that cannot be read/);
+  // JSON-RPC 2.0 (found by an audit: nothing came back): a ParseError, id null
+  assert.match(r.stdout, /"id":null,"error":\{"code":-32700/, r.stdout);
+  // a message that is no request, notification or response: InvalidRequest, with its id when it has one
+  const framed = (m: string) => `Content-Length: ${Buffer.byteLength(m)}\r\n\r\n${m}`;
+  const invalid = await serve(
+    framed('{"jsonrpc":"2.0","id":null,"method":"x"}') +
+      framed('{"jsonrpc":"2.0","id":5,"method":7}') +
+      framed('{"jsonrpc":"2.0","id":{"a":1},"method":"x"}'),
+  );
+  const answers = invalid.stdout
+    .split(/Content-Length: \d+\r\n\r\n/)
+    .filter((x) => x !== '')
+    .map((x) => JSON.parse(x));
+  assert.deepEqual(
+    answers.map((a) => [a.id, a.error?.code]),
+    [
+      [null, -32600],
+      [5, -32600],
+      [null, -32600],
+    ],
+    invalid.stdout,
+  );
 });

@@ -15,6 +15,8 @@ export class SearchProgress {
   private refused = false;
   private latest: SearchActivity | null = null;
   private lastMessage = '';
+  /** The percentage this progress last reported. */
+  private lastPct = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -27,6 +29,7 @@ export class SearchProgress {
       this.reporter?.done();
       this.reporter = null;
       this.lastMessage = '';
+      this.lastPct = 0;
       return;
     }
     if (!this.reporter) {
@@ -42,10 +45,19 @@ export class SearchProgress {
     const message = progressMessage(a);
     if (message === this.lastMessage) return;
     this.lastMessage = message;
-    const job = a.running[0];
-    const doc = a.documents.find((d) => d.owner === job?.owner);
-    const pct = doc && doc.total > 0 ? Math.floor((100 * doc.proven) / doc.total) : undefined;
-    this.reporter.report(pct ?? 0, message);
+    // of every document's positions (a job moving to another document does not make it jump); a
+    // share that falls (an edit added positions) ends this progress and starts another, since LSP
+    // wants one progress's percentage steadily rising
+    const pct = provenShare(a);
+    if (pct < this.lastPct) {
+      this.reporter.done();
+      this.reporter = null;
+      this.lastPct = 0;
+      void this.begin();
+      return;
+    }
+    this.lastPct = pct;
+    this.reporter.report(pct, message);
   }
 
   private async begin(): Promise<void> {
@@ -57,7 +69,8 @@ export class SearchProgress {
         p.done();
         return;
       }
-      p.begin(PROGRESS_TITLE, 0, progressMessage(this.latest), false);
+      this.lastPct = provenShare(this.latest);
+      p.begin(PROGRESS_TITLE, this.lastPct, progressMessage(this.latest), false);
       this.reporter = p;
       this.lastMessage = '';
       this.report();
@@ -68,6 +81,17 @@ export class SearchProgress {
       this.starting = false;
     }
   }
+}
+
+/** The percentage of the positions of every document with search work that are proven (0 when none). */
+export function provenShare(a: SearchActivity): number {
+  let proven = 0,
+    total = 0;
+  for (const d of a.documents) {
+    proven += d.proven;
+    total += d.total;
+  }
+  return total > 0 ? Math.floor((100 * proven) / total) : 0;
 }
 
 /** 'game "sixty", after move 23 (under the cursor; attempt 2, up to 1.0 s) · 34 of 61 positions proven · 14 s of 120 s CPU' */

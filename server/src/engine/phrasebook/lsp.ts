@@ -5,6 +5,12 @@ export const SERVER_NOT_INITIALIZED = 'the server is not initialized';
 
 /** A request after `shutdown`. */
 export const SERVER_SHUT_DOWN = 'the server is shut down';
+/** JSON-RPC: a message that is neither a request, a notification nor a response. */
+export const INVALID_MESSAGE = 'not a JSON-RPC request, notification or response';
+/** JSON-RPC: a body that is not JSON (the reader's reason follows). */
+export const PARSE_ERROR = 'the message is not JSON';
+/** A request for a method the server does not have (its name follows). */
+export const UNHANDLED_METHOD = 'unhandled method';
 
 /** A second `initialize`. */
 export const SERVER_ALREADY_INITIALIZED = 'the server is already initialized';
