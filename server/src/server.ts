@@ -71,7 +71,7 @@ import { hover } from './features/hover';
 import { plainFromMarkdown } from './features/convert';
 import { codeLenses } from './features/codeLens';
 import { inlayHints } from './features/inlayHints';
-import { documentSymbols, foldingRanges } from './features/symbols';
+import { documentSymbols, foldingRanges, symbolsForClient, type SymbolSupport } from './features/symbols';
 import { codeActions } from './features/codeActions';
 import { boardView } from './features/boardViewRequest';
 import { playLine } from './features/playLine';
@@ -189,6 +189,8 @@ let plainHovers = false;
 let lensCommand = SHOW_POSITION_COMMAND;
 /** The client runs dab's board (dab's VS Code client): it listens to dab/analysisChanged. */
 let clientRunsBoard = false;
+/** The document symbols' shape and kinds the client declared. */
+let symbolSupport: SymbolSupport = { hierarchical: true };
 /** Where the server is in its life (LSP: no request before initialize, none but exit after shutdown). */
 let lifecycle: 'new' | 'running' | 'shut down' = 'new';
 
@@ -426,6 +428,12 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   // the client's order is its preference (LSP): Markdown unless plain text comes first or alone
   plainHovers = Array.isArray(formats) && formats.length > 0 && formats[0] !== MarkupKind.Markdown;
   canPullConfiguration = !!caps.workspace?.configuration;
+  const symbols = caps.textDocument?.documentSymbol;
+  const kinds = symbols?.symbolKind?.valueSet;
+  symbolSupport = {
+    hierarchical: symbols?.hierarchicalDocumentSymbolSupport === true,
+    ...(Array.isArray(kinds) ? { kinds } : {}),
+  };
   canRefreshLenses = !!caps.workspace?.codeLens?.refreshSupport;
   canRefreshHints = !!caps.workspace?.inlayHint?.refreshSupport;
   canReportProgress = !!caps.window?.workDoneProgress;
@@ -496,7 +504,7 @@ connection.onRequest(InlayHintRequest.type, (p) =>
   withReport(p?.textDocument?.uri, (r) => inlayHints(r, rangeOrWhole(p?.range), settings), []),
 );
 connection.onRequest(DocumentSymbolRequest.type, (p) =>
-  withReport(p?.textDocument?.uri, (r) => documentSymbols(r), []),
+  withReport(p?.textDocument?.uri, (r) => symbolsForClient(documentSymbols(r), p.textDocument.uri, symbolSupport), []),
 );
 connection.onRequest(FoldingRangeRequest.type, (p) => withReport(p?.textDocument?.uri, (r) => foldingRanges(r), []));
 connection.onRequest(CodeActionRequest.type, (p) =>

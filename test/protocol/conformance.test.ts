@@ -9,11 +9,12 @@ import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { LspTestClient } from './lspClient';
 import { plausibleRecord } from '../support/boards';
 import { lcg } from '../support/random';
 import { residentMb } from '../support/process';
-import { EDITOR_MAX_POSITIONS } from '../../server/src/engine/limits';
+import { EDITOR_MAX_ENTRIES, EDITOR_MAX_POSITIONS } from '../../server/src/engine/limits';
 
 const ENDGAME = 'endgame "e"\n  components 3 + 4l + 8l\n  value 2\n';
 
@@ -510,4 +511,69 @@ test('a change without a range object is the whole new text; a client preferring
   } finally {
     await client.shutdown();
   }
+});
+
+// Found by an audit: past the entries the editor reads at all, a hover described the last entry read.
+test('past the entries the editor reads, a hover names no other entry', async () => {
+  const client = new LspTestClient({ search: { timeBudgetMs: 100 } });
+  try {
+    await client.initialize();
+    const count = EDITOR_MAX_ENTRIES + 10;
+    const text = Array.from({ length: count }, (_, i) => `endgame "e${i}"\n  components 3\n`).join('');
+    const uri = client.open('many.dab', text);
+    await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'not-analysed-here'), 60_000);
+    const hoverAt = (line: number) =>
+      client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: 3 } });
+    const read = await hoverAt(2 * (EDITOR_MAX_ENTRIES - 1));
+    assert.match(read.contents.value, new RegExp(`e${EDITOR_MAX_ENTRIES - 1}\\b`));
+    for (const k of [EDITOR_MAX_ENTRIES, count - 1]) {
+      const h = await hoverAt(2 * k);
+      assert.ok(h === null || !/\be\d+\b/.test(h.contents.value), `entry ${k}: ${JSON.stringify(h)}`);
+    }
+  } finally {
+    await client.shutdown();
+  }
+});
+
+// Found by an audit: a client without hierarchical symbols got DocumentSymbols, and kinds past
+// File..Array (Event, Object, Struct) when it named no kinds.
+test('document symbols come in the shape and kinds the client declared', async () => {
+  const text = readFileSync('examples/variations.dab', 'utf8');
+  const symbolsFor = async (documentSymbol: unknown) => {
+    const client = new LspTestClient();
+    try {
+      await client.connection.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: null,
+        capabilities: { textDocument: { documentSymbol } },
+      });
+      await client.connection.sendNotification('initialized', {});
+      const uri = client.open('symbols.dab', text);
+      await client.waitForDiagnostics(uri);
+      return {
+        uri,
+        symbols: (await client.request('textDocument/documentSymbol', { textDocument: { uri } })) as any[],
+      };
+    } finally {
+      await client.shutdown();
+    }
+  };
+  const flat = await symbolsFor({});
+  assert.ok(flat.symbols.length >= 3, JSON.stringify(flat.symbols));
+  for (const s of flat.symbols) {
+    assert.equal(s.children, undefined);
+    assert.equal(s.location.uri, flat.uri);
+    assert.ok(s.kind >= 1 && s.kind <= 18, `kind ${s.kind}`);
+  }
+  const entry = flat.symbols[0];
+  assert.ok(flat.symbols.slice(1).every((s) => s.containerName !== undefined));
+  assert.ok(flat.symbols.slice(1).some((s) => s.containerName === entry.name));
+  const tree = await symbolsFor({
+    hierarchicalDocumentSymbolSupport: true,
+    symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => i + 1) },
+  });
+  assert.equal(tree.symbols.length, 1);
+  assert.equal(tree.symbols[0].kind, 24, 'a game is an Event for a client that knows the kind');
+  assert.equal(tree.symbols[0].name, entry.name);
+  assert.equal(tree.symbols[0].children.length, 2);
 });

@@ -55,6 +55,10 @@ export function escapeMarkdown(text: string): string {
 }
 
 export function entryAt(report: DocumentReport, line: number): EntryReport | undefined {
+  // past the entries the editor reads, no entry: not the last one read (found by an audit: hovers
+  // there described another entry)
+  const unread = report.doc.unreadFrom;
+  if (unread && line >= unread.line) return undefined;
   const i = entryIndexAt(report.doc.entries, line);
   return i >= 0 ? report.entries[i] : undefined;
 }

@@ -2,7 +2,13 @@
  * Document symbols (one per entry, its value as detail; variations nested under it as they are
  * nested in the text) and folding ranges (entries, diagrams, move lists, variations).
  */
-import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver';
+import {
+  FoldingRangeKind,
+  SymbolKind,
+  type DocumentSymbol,
+  type FoldingRange,
+  type SymbolInformation,
+} from 'vscode-languageserver';
 import type { DocumentReport, EntryReport, VariationReport } from '../engine/analysis/report';
 import { allLines, type LineModel, type Variation, type VariationModel } from '../engine/notation';
 import { entryLensTitle, variationSummary } from '../engine/phrasebook';
@@ -23,6 +29,50 @@ export function documentSymbols(report: DocumentReport): DocumentSymbol[] {
       children: variationSymbols(e, e.model, new Map(e.lines.filter(isVariation).map((v) => [v.variation, v]))),
     };
   });
+}
+
+/** What a client says it can show of document symbols (textDocument.documentSymbol capabilities). */
+export interface SymbolSupport {
+  /** DocumentSymbol with children; else a flat SymbolInformation list. */
+  hierarchical: boolean;
+  /** The symbol kinds it knows; undefined: File to Array (1-18), as LSP says for a client that names none. */
+  kinds?: number[];
+}
+
+/** The kinds dab uses beyond File to Array, and the older kind shown instead to a client without them. */
+const OLDER_KIND: Partial<Record<SymbolKind, SymbolKind>> = {
+  [SymbolKind.Event]: SymbolKind.Module,
+  [SymbolKind.Object]: SymbolKind.Class,
+  [SymbolKind.Struct]: SymbolKind.Namespace,
+};
+
+/**
+ * The symbols in the shape and kinds the client declared (found by an audit: a client without
+ * hierarchical support got DocumentSymbols, and kinds it does not know).
+ */
+export function symbolsForClient(
+  symbols: DocumentSymbol[],
+  uri: string,
+  support: SymbolSupport,
+): DocumentSymbol[] | SymbolInformation[] {
+  const known = (k: SymbolKind) => (support.kinds ? support.kinds.includes(k) : k <= SymbolKind.Array);
+  const kind = (k: SymbolKind) => (known(k) ? k : (OLDER_KIND[k] ?? SymbolKind.Array));
+  if (support.hierarchical) {
+    const fix = (d: DocumentSymbol): DocumentSymbol => ({ ...d, kind: kind(d.kind), children: d.children?.map(fix) });
+    return symbols.map(fix);
+  }
+  const flat: SymbolInformation[] = [];
+  const add = (d: DocumentSymbol, container?: string) => {
+    flat.push({
+      name: d.name,
+      kind: kind(d.kind),
+      location: { uri, range: d.range },
+      ...(container !== undefined ? { containerName: container } : {}),
+    });
+    for (const c of d.children ?? []) add(c, d.name);
+  };
+  for (const d of symbols) add(d);
+  return flat;
 }
 
 /** The variations of a line's moves, each with its own variations as children. */
