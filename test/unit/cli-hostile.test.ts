@@ -559,3 +559,45 @@ test('firstNonUtf8 finds the byte where a strict UTF-8 decoder first fails, on r
     assert.equal(Buffer.from(b).toString('utf8')[strict.decode(b.subarray(0, at)).length], '\ufffd');
   }
 });
+
+// Found by an audit: the text report of a move with 45,000 variations overflowed the call stack
+// (push(...rows)); a newline in a file's name started a line that read as another file's error; a
+// link loop named on the command line was "no such file"; a second - read nothing and said so.
+test('cli: a move with 50,000 variations, a newline in a name, a named link loop, - twice', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const many = join(dir, 'many.dab');
+  writeFileSync(many, `game "v"\n  size 2x2\n  moves a1-b1 ${'(b1-c1)'.repeat(50_000)}\n`);
+  const r = spawnSync(process.execPath, ['bin/dab.js', 'analyze', '--no-store', '--no-search', many], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  noTrace(r);
+  assert.equal(r.status, 0, r.stderr.slice(0, 500));
+  assert.ok((r.stdout.match(/^\s+\( /gm) ?? []).length >= 50_000, 'every variation is printed');
+
+  const odd = join(dir, 'evil\nx.dab:3:15: error: fake');
+  writeFileSync(odd, 'game "g"\n  size 2x2\n  moves a1-b1 a1-b1\n');
+  const c = dab('check', '--no-store', '--no-search', odd);
+  noTrace(c);
+  assert.equal(c.status, 1, c.stderr);
+  const lines = (c.stdout + c.stderr).split('\n');
+  assert.ok(!lines.some((l) => l.startsWith('x.dab:3:15')), c.stdout + c.stderr);
+  assert.match(c.stdout + c.stderr, /evil\\u000ax\.dab:3:15: error: fake:3:/);
+
+  symlinkSync(join(dir, 'loop2.dab'), join(dir, 'loop1.dab'));
+  symlinkSync(join(dir, 'loop1.dab'), join(dir, 'loop2.dab'));
+  const loop = dab('check', '--no-store', '--no-search', join(dir, 'loop1.dab'));
+  noTrace(loop);
+  assert.notEqual(loop.status, 0);
+  assert.match(loop.stderr, /loop1\.dab: its links loop/);
+  assert.doesNotMatch(loop.stderr, /no such file/);
+
+  const twice = spawnSync(process.execPath, ['bin/dab.js', 'check', '--no-store', '-', '-'], {
+    encoding: 'utf8',
+    input: GAME,
+  });
+  assert.equal(twice.status, 2, twice.stderr);
+  assert.match(twice.stderr, /standard input\) can be given once/);
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -7,6 +7,7 @@ import { readFileSync, readSync, statSync } from 'node:fs';
 import { MAX_FILE_BYTES } from '../engine/limits';
 import { printErr } from './terminal';
 import { STANDARD_INPUT } from '../engine/phrasebook/store';
+import { shownPath } from '../engine/phrasebook/cli';
 import type { ByteCheck } from '../engine/notation';
 
 /**
@@ -129,7 +130,7 @@ export function readInputOrSay(file: string): { text: string; bytes: ByteCheck }
   try {
     return readInputText(file);
   } catch (e) {
-    printErr(`dab: ${file === '-' ? STANDARD_INPUT : file}: ${fileErrorWords(e)}\n`);
+    printErr(`dab: ${file === '-' ? STANDARD_INPUT : shownPath(file)}: ${fileErrorWords(e)}\n`);
     return null;
   }
 }

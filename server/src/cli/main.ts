@@ -10,6 +10,7 @@ import {
   MAX_LOSS_NEEDS_NUMBER,
   MAX_LOSS_ONLY_FOR_CHECK,
   NO_FILES_GIVEN,
+  STDIN_ONCE,
   STORE_CONFLICT,
   STORE_NEEDS_PATH,
   TABLE_MB_NEEDS_NUMBER,
@@ -131,6 +132,8 @@ function parseArgs(argv: string[]): Options | string {
     else o.files.push(a);
   }
   if (o.files.length === 0) return `dab: ${NO_FILES_GIVEN}\n${USAGE}`;
+  // standard input can be read once (found by an audit: a second - read nothing and said so)
+  if (o.files.filter((f) => f === '-').length > 1) return `dab: ${STDIN_ONCE}\n${USAGE}`;
   if (o.command === 'analyze' && o.maxLoss !== null) return `dab: ${MAX_LOSS_ONLY_FOR_CHECK}\n${USAGE}`;
   return o;
 }
@@ -155,7 +158,10 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
     try {
       st = statSync(p);
     } catch (e) {
-      if (named) missing.push(p);
+      // a named path that is there but cannot be read (its links loop, say) is read as a file, which
+      // says why (found by an audit: a link loop was "no such file")
+      if (named && (e as { code?: string })?.code !== 'ENOENT') files.push(p);
+      else if (named) missing.push(p);
       else printErr(`dab: ${warning(pathSkipped(p, fileErrorWords(e)))}\n`);
       return;
     }

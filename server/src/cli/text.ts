@@ -34,6 +34,7 @@ import {
   estimateLabel,
   insteadWords,
   diagnosticLine,
+  shownPath,
 } from '../engine/phrasebook';
 import { estimateStanding, provenLoss } from '../engine/analysis/prove';
 
@@ -53,16 +54,18 @@ export function formatText(report: DocumentReport, file: string, options: TextOp
     if (options.maxLoss !== null && options.maxLoss !== undefined) {
       for (const p of maxLossProblems(report, options.maxLoss)) {
         errors++;
-        out.push(`${file}:${p.range.line + 1}:${p.range.character + 1}: error: ${p.message} [max-loss]`);
+        out.push(`${shownPath(file)}:${p.range.line + 1}:${p.range.character + 1}: error: ${p.message} [max-loss]`);
       }
     }
     const notChecked = report.entries.filter((e) => e.model.leftOut).length;
-    out.push(`${file}: ${checkTally(report.entries.length, errors, notChecked, report.doc.unreadFrom !== undefined)}`);
+    out.push(
+      `${shownPath(file)}: ${checkTally(report.entries.length, errors, notChecked, report.doc.unreadFrom !== undefined)}`,
+    );
     return out.join('\n') + '\n';
   }
   if (report.diagnostics.length) out.push('');
   for (const e of report.entries) for (const line of formatEntry(e)) out.push(line);
-  return `== ${file}\n` + out.join('\n') + '\n';
+  return `== ${shownPath(file)}\n` + out.join('\n') + '\n';
 }
 
 /** `more`: the indent of its continuation lines (proven facts, the Nimstring view), under the line's words. */
@@ -94,7 +97,7 @@ function formatEntry(e: EntryReport): string[] {
     return out;
   }
   out.push(`  ${startLine(positionLine(e.positions[0], e))}`);
-  for (const line of formatMoves(e, e, '  ')) out.push(line);
+  formatMoves(e, e, '  ', out);
   if (e.moves.length) {
     out.push(`  ${summaryLine(reviewSummary(e))}`);
   }
@@ -102,9 +105,12 @@ function formatEntry(e: EntryReport): string[] {
   return out;
 }
 
-/** The moves of a line, one per row; each move's variations follow it, indented, in parentheses. */
-function formatMoves(e: EntryReport, line: LineReport, indent: string): string[] {
-  const out: string[] = [];
+/**
+ * The moves of a line, one per row, appended to `out`; each move's variations follow it, indented,
+ * in parentheses. Rows are appended one by one (found by an audit: `push(...rows)` of a move with
+ * 45,000 variations overflowed the call stack).
+ */
+function formatMoves(e: EntryReport, line: LineReport, indent: string, out: string[]): void {
   line.moves.forEach((m, k) => {
     const after = line.positions[m.ply - line.startPly];
     const instead = provenLoss(m) > 0 ? insteadWords(m) : '';
@@ -115,21 +121,18 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string): string[]
     );
     if (after && k === line.moves.length - 1)
       out.push(`${indent}     ${thenLine(positionLine(after, e, `${indent}       `))}`);
-    out.push(...formatVariations(e, m.variations, indent));
+    formatVariations(e, m.variations, indent, out);
   });
-  out.push(...formatVariations(e, line.endVariations, indent));
-  return out;
+  formatVariations(e, line.endVariations, indent, out);
 }
 
-/** Variations, indented under what they replace, in parentheses. */
-function formatVariations(e: EntryReport, vs: VariationReport[], indent: string): string[] {
-  const out: string[] = [];
+/** Variations, indented under what they replace, in parentheses, appended to `out`. */
+function formatVariations(e: EntryReport, vs: VariationReport[], indent: string, out: string[]): void {
   for (const v of vs) {
     out.push(`${indent}     ( ${variationLine(variationSummary(v, e.players))}`);
-    out.push(...formatMoves(e, v, indent + '      '));
+    formatMoves(e, v, indent + '      ', out);
     out.push(`${indent}     )`);
   }
-  return out;
 }
 
 /** `dab check --max-loss`: the moves of the main lines over it, where and why (its text and its JSON). */

@@ -128,6 +128,8 @@ export const MAX_LOSS_ONLY_FOR_CHECK = '--max-loss is for dab check (analyze rep
 
 /** `dab analyze` or `dab check` with no file or folder. */
 export const NO_FILES_GIVEN = 'no files given';
+/** `-` (standard input) named twice. */
+export const STDIN_ONCE = '- (standard input) can be given once';
 
 /** `dab render` with no file. */
 export const NO_FILE_GIVEN = 'no file given';
@@ -171,24 +173,33 @@ export function warning(text: string): string {
   return `warning: ${text}`;
 }
 
+/**
+ * A file's name as the text output shows it: a line break in it written as an escape, so that it
+ * cannot start a line that reads as another file's message (found by an audit: a name holding
+ * "\nx.dab:3:15: error: …" did). The other control characters are escaped on the way out (terminal.ts).
+ */
+export function shownPath(path: string): string {
+  return path.replace(/[\n\r\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** An entry of a folder that cannot be read (`why`: fileErrorWords): "d/x.dab: skipped (its links loop)". */
 export function pathSkipped(path: string, why: string): string {
-  return `${path}: skipped (${why})`;
+  return `${shownPath(path)}: skipped (${why})`;
 }
 
 /** A path named on the command line that does not exist. */
 export function noSuchPath(path: string): string {
-  return `${path}: no such file or directory`;
+  return `${shownPath(path)}: no such file or directory`;
 }
 
 /** A folder named on the command line with no .dab file in it (nor in its folders). */
 export function noDabFilesIn(folder: string): string {
-  return `${folder}: no .dab files in this folder`;
+  return `${shownPath(folder)}: no .dab files in this folder`;
 }
 
 /** What is wrong with a file, or with its text: "game.dab: no such file". */
 export function fileProblem(file: string, why: string): string {
-  return `${file}: ${why}`;
+  return `${shownPath(file)}: ${why}`;
 }
 
 /** Why `dab render -o OUT` would destroy a record (shown after "-o OUT "). */
@@ -296,7 +307,7 @@ export function progressParts(
   p: { entry: number; entries: number; ply: number; plies: number; proven: string; msLeft: number },
 ): string[] {
   return [
-    `dab: ${file}`,
+    `dab: ${shownPath(file)}`,
     `record ${p.entry + 1}/${p.entries}`,
     `proving ply ${p.ply}/${p.plies}`,
     ...(p.proven ? [`last: ${p.proven}`] : []),
@@ -309,5 +320,5 @@ export function diagnosticLine(
   file: string,
   d: { range: { line: number; character: number }; severity: string; message: string; code: string },
 ): string {
-  return `${file}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]`;
+  return `${shownPath(file)}:${d.range.line + 1}:${d.range.character + 1}: ${d.severity}: ${d.message} [${d.code}]`;
 }
