@@ -16,6 +16,7 @@ import {
   writeFileSync,
   existsSync,
   readdirSync,
+  truncateSync,
 } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -599,5 +600,34 @@ test('cli: a move with 50,000 variations, a newline in a name, a named link loop
   });
   assert.equal(twice.status, 2, twice.stderr);
   assert.match(twice.stderr, /standard input\) can be given once/);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Found by an audit: with --json a refused file left no trace (alone: nothing on stdout at all).
+test('cli: --json lists a file it refuses to read, with one unreadable error', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const big = join(dir, 'big.dab');
+  writeFileSync(big, '');
+  truncateSync(big, MAX_FILE_BYTES + 1);
+  const good = join(dir, 'good.dab');
+  writeFileSync(good, GAME);
+  const alone = dab('analyze', '--json', '--no-store', '--no-search', big);
+  assert.equal(alone.status, 1, alone.stderr);
+  const one = JSON.parse(alone.stdout);
+  assert.equal(one.file, big);
+  assert.deepEqual(one.entries, []);
+  assert.deepEqual(
+    one.diagnostics.map((d: { code: string; severity: string }) => [d.code, d.severity]),
+    [['unreadable', 'error']],
+  );
+  assert.match(one.diagnostics[0].message, /dab reads files up to/);
+  const both = dab('check', '--json', '--no-store', '--no-search', big, good);
+  assert.equal(both.status, 1, both.stderr);
+  const doc = JSON.parse(both.stdout);
+  assert.deepEqual(
+    doc.files.map((f: { file: string }) => f.file),
+    [big, good],
+  );
+  assert.ok(doc.diagnostics.some((d: { code: string; file: string }) => d.code === 'unreadable' && d.file === big));
   rmSync(dir, { recursive: true, force: true });
 });

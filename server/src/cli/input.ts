@@ -125,12 +125,20 @@ function readInputBytes(file: string, maxBytes: number): Buffer {
   return readFileSync(file);
 }
 
-/** readInputText's answer, or null after saying on stderr why the file cannot be read ("dab: FILE: why"). */
-export function readInputOrSay(file: string): { text: string; bytes: ByteCheck } | null {
+/**
+ * readInputText's answer, or null after saying on stderr why the file cannot be read ("dab: FILE:
+ * why"); `refused` hears why too (the JSON output records it).
+ */
+export function readInputOrSay(
+  file: string,
+  refused?: (why: string) => void,
+): { text: string; bytes: ByteCheck } | null {
   try {
     return readInputText(file);
   } catch (e) {
-    printErr(`dab: ${file === '-' ? STANDARD_INPUT : shownPath(file)}: ${fileErrorWords(e)}\n`);
+    const why = fileErrorWords(e);
+    printErr(`dab: ${file === '-' ? STANDARD_INPUT : shownPath(file)}: ${why}\n`);
+    refused?.(why);
     return null;
   }
 }

@@ -20,6 +20,22 @@ export interface JsonReport {
   entries: Record<string, unknown>[];
 }
 
+/**
+ * The JSON of a file the CLI refused to read (too large, not a regular file, unreadable): no
+ * entries and one error, code `unreadable`, at its start, saying why; so that a --json document
+ * always holds every file named, as the exit status counts them (found by an audit: such a file
+ * left no trace, and a run of that file alone printed nothing at all).
+ */
+export function unreadableJson(file: string, why: string): JsonReport {
+  return {
+    file,
+    diagnostics: [
+      { severity: 'error', line: 0, character: 0, endLine: 0, endCharacter: 0, code: 'unreadable', message: why },
+    ],
+    entries: [],
+  };
+}
+
 export function toJson(
   report: DocumentReport,
   file: string,

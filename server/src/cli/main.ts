@@ -38,7 +38,7 @@ import { plainDecimal, readInputOrSay } from './input';
 import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { CLI_MAX_POSITIONS, MAX_SOLVER_THREADS } from '../engine/limits';
-import { toJson, type JsonReport } from './json';
+import { toJson, unreadableJson, type JsonReport } from './json';
 import { FolderJson, JsonWriter } from './jsonOut';
 import { formatText, maxLossProblems } from './text';
 import { render } from './render';
@@ -298,7 +298,9 @@ export function main(argv: string[]): number {
   process.once('exit', discard);
   try {
     for (const file of files) {
-      const read = readInputOrSay(file);
+      const read = readInputOrSay(file, (why) => {
+        if (o.json) json.add(unreadableJson(file, why));
+      });
       if (read === null) {
         failed = true;
         continue;
