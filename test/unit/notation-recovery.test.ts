@@ -549,6 +549,23 @@ test('tomove that fits both players says so; a tag with two values says it takes
   assert.match(a.diagnostics[0].message, /ignoring case, both players, "bob" and "Bob"/);
   const b = readDab('game\n  size 1x1\n  players "Xena" "Xavier"\n  tomove x\n');
   assert.match(b.diagnostics[0].message, /'x' is the initial of both players/);
+  // a shared initial that is also A or B fits both players too (found by an audit: it went to the second)
+  for (const [players, letter] of [
+    ['"bob" "Bob"', 'b'],
+    ['"Alice" "Al"', 'a'],
+    ['"Alice" "Al"', 'A'],
+  ]) {
+    const shared = readDab(`game\n  size 1x1\n  players ${players}\n  tomove ${letter}\n`);
+    assert.deepEqual(
+      shared.diagnostics.map((d) => d.code),
+      ['bad-tomove'],
+    );
+    assert.match(shared.diagnostics[0].message, new RegExp(`'${letter}' is the initial of both players`));
+  }
+  // A and B still name the first and second player when no initial fits both
+  const ab = readDab('game\n  size 1x1\n  players "Xena" "Yann"\n  tomove b\n');
+  assert.deepEqual(ab.diagnostics, []);
+  assert.equal(ab.models[0].states[0].toMove, 1);
   const c = readDab('game\n  size 1x1\n  players "Ann" "Bob"\n  tomove Carl\n');
   assert.match(c.diagnostics[0].message, /'Carl' is not a player here/);
   const t = readDab('game\n  size 1x1\n  [Event "a" "b" c] [Round 3]\n  [Site "x"\n');

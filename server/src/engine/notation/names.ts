@@ -46,6 +46,9 @@ export function resolvePlayer(text: string, names: [string, string]): 0 | 1 | nu
       i1 = initialOf(names[1]).toLowerCase();
     if (low === i0 && low !== i1) return 0;
     if (low === i1 && low !== i0) return 1;
+    // the initial of both players fits both: not A = first, B = second (found by an audit: "bob" and
+    // "Bob" with `tomove b` gave the move to Bob without a word)
+    if (low === i0) return null;
     if (low === 'a') return 0;
     if (low === 'b') return 1;
   }
