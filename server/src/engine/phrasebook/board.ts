@@ -150,9 +150,13 @@ export const LINES_TO_PLAY = 'Lines to play';
 /** The heat map legend's title. */
 export const HEAT_LEGEND_TITLE = 'Lines to play, by boxes thrown away (net: a box that changes hands counts 2):';
 
-/** The value graph's label. */
+/**
+ * The value graph's label. It plots the final margin the first player is heading for (the score
+ * so far plus the value of the boxes left), which the word "value" alone does not say (found by an
+ * audit: a caption's value of −3 stood beside the graph's −2, the same position with the score).
+ */
 export function graphLabel(first: string): string {
-  return `Value for ${first} after each move (points: proven values; band: proven bounds)`;
+  return `Final margin for ${first} after each move: the score so far plus the value of the boxes left (points: proven; band: proven bounds)`;
 }
 
 /** The value graph of an entry without moves. */
