@@ -51,24 +51,16 @@ test('life cycle: a request before initialize, a second initialize and a request
       ),
       -32600,
     );
-    const exited = new Promise<number | null>((res) => client.process.on('exit', (code) => res(code)));
-    void client.connection.sendNotification('exit');
-    assert.equal(await exited, 0);
+    assert.equal(await client.exit(), 0);
   } finally {
-    client.process.kill('SIGKILL');
-    client.connection.dispose();
+    client.kill();
   }
 });
 
 test('a client that shows plain text only gets plain-text hovers, without Markdown marks', async () => {
   const client = new LspTestClient();
   try {
-    await client.connection.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: { textDocument: { hover: { contentFormat: ['plaintext'] } } },
-    });
-    await client.connection.sendNotification('initialized', {});
+    await client.initializeWith({ textDocument: { hover: { contentFormat: ['plaintext'] } } });
     const uri = client.open('plain.dab', 'endgame "a <b>*x*</b> & [y]"\n  components 3 + 4l + 8l\n');
     await client.waitForDiagnostics(uri);
     const h = await client.request('textDocument/hover', {
@@ -455,23 +447,17 @@ test('after shutdown nothing but the end of a progress comes; exit codes and err
       for (let i = 1; i < list.length; i++) assert.ok(list[i] >= list[i - 1], `progress ${token} fell: ${list}`);
     assert.equal(await errorCode(client.request('shutdown', null)), -32600);
     assert.equal(await errorCode(client.request('dab/noSuchRequest', {})), -32600);
-    const exited = new Promise<number | null>((res) => client.process.on('exit', (code) => res(code)));
-    void client.connection.sendNotification('exit');
-    assert.equal(await exited, 0);
+    assert.equal(await client.exit(), 0);
   } finally {
-    client.process.kill('SIGKILL');
-    client.connection.dispose();
+    client.kill();
   }
   // a shutdown refused (before initialize) does not make exit a clean one
   const early = new LspTestClient();
   try {
     assert.equal(await errorCode(early.request('shutdown', null)), -32002);
-    const exited = new Promise<number | null>((res) => early.process.on('exit', (code) => res(code)));
-    void early.connection.sendNotification('exit');
-    assert.equal(await exited, 1);
+    assert.equal(await early.exit(), 1);
   } finally {
-    early.process.kill('SIGKILL');
-    early.connection.dispose();
+    early.kill();
   }
 });
 
@@ -480,12 +466,7 @@ test('after shutdown nothing but the end of a progress comes; exit codes and err
 test('a change without a range object is the whole new text; a client preferring plain text gets it', async () => {
   const client = new LspTestClient();
   try {
-    await client.connection.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: { textDocument: { hover: { contentFormat: ['plaintext', 'markdown'] } } },
-    });
-    await client.connection.sendNotification('initialized', {});
+    await client.initializeWith({ textDocument: { hover: { contentFormat: ['plaintext', 'markdown'] } } });
     const uri = client.open('whole.dab', 'endgame "one"\n  components 3 + 4l + 8l\n');
     await client.waitForDiagnostics(uri);
     const titles = async () =>
@@ -542,12 +523,7 @@ test('document symbols come in the shape and kinds the client declared', async (
   const symbolsFor = async (documentSymbol: unknown) => {
     const client = new LspTestClient();
     try {
-      await client.connection.sendRequest('initialize', {
-        processId: process.pid,
-        rootUri: null,
-        capabilities: { textDocument: { documentSymbol } },
-      });
-      await client.connection.sendNotification('initialized', {});
+      await client.initializeWith({ textDocument: { documentSymbol } });
       const uri = client.open('symbols.dab', text);
       await client.waitForDiagnostics(uri);
       return {

@@ -99,6 +99,30 @@ export class LspTestClient {
     return result;
   }
 
+  /** Initialize with exactly these client capabilities (a client other than VS Code's). */
+  async initializeWith(capabilities: unknown): Promise<any> {
+    const result = await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities,
+    });
+    await this.connection.sendNotification('initialized', {});
+    return result;
+  }
+
+  /** Sends exit: the server's exit code. */
+  exit(): Promise<number | null> {
+    const exited = new Promise<number | null>((res) => this.process.on('exit', (code) => res(code)));
+    void this.connection.sendNotification('exit');
+    return exited;
+  }
+
+  /** Ends the server at once (after a test that ended it itself, or failed). */
+  kill(): void {
+    this.process.kill('SIGKILL');
+    this.connection.dispose();
+  }
+
   open(name: string, text: string, version = 1): string {
     const uri = pathToFileURL(resolve('/tmp/dab-protocol', name)).href;
     void this.connection.sendNotification('textDocument/didOpen', {
