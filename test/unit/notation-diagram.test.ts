@@ -286,3 +286,29 @@ test('diagram: a dot row cut short inside a line: every range stays on its line'
     assert.ok(d.range.endCharacter <= lines[d.range.endLine].length, `${d.message}: ${JSON.stringify(d.range)}`);
   }
 });
+
+// Found by an audit: "text right of the board" began on the second half of an emoji's surrogate pair.
+test('diagram: no diagnostic range starts or ends inside a surrogate pair', () => {
+  const text = [
+    'position "e"',
+    '  players "😀" "B"',
+    '  diagram',
+    '    +---+---+',
+    '    |😀 | B |',
+    '    +---+---+',
+    '    | 😀😀| 👍🏽 |',
+    '    +---+---+',
+    '',
+  ].join('\n');
+  const lines = text.split('\n');
+  const doc = readDab(text);
+  assert.ok(doc.diagnostics.some((d) => /right of the board/.test(d.message)));
+  const low = (line: number, ch: number) => {
+    const c = lines[line]?.charCodeAt(ch) ?? 0;
+    return c >= 0xdc00 && c <= 0xdfff;
+  };
+  for (const d of doc.diagnostics) {
+    assert.ok(!low(d.range.line, d.range.character), `starts inside a pair: ${JSON.stringify(d)}`);
+    assert.ok(!low(d.range.endLine, d.range.endCharacter), `ends inside a pair: ${JSON.stringify(d)}`);
+  }
+});

@@ -370,7 +370,10 @@ function readBoxRow(
   const lastCol = cols[cols.length - 1];
   for (let c = lastCol + 1; c < e; c++) {
     if (!isSpace(s[c])) {
-      report('error', range(ln, c, ln, e), 'bad-diagram', 'text right of the board: start a note with #');
+      // from the start of the character: one that straddles the last column begins before it (found
+      // by an audit: the range began on the second half of an emoji's surrogate pair)
+      const low = s.charCodeAt(c) >= 0xdc00 && s.charCodeAt(c) <= 0xdfff && c > 0;
+      report('error', range(ln, low ? c - 1 : c, ln, e), 'bad-diagram', 'text right of the board: start a note with #');
       break;
     }
   }
