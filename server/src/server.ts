@@ -169,13 +169,17 @@ const documents = new TextDocuments<TextDocument>({
 /**
  * A change without a range object is the whole new text (LSP's full-text change), also when it
  * carries a rangeLength or a null range: the text library skips the first and throws on the
- * second (found by an audit: the server's copy then drifted from the client's for good).
+ * second (found by an audit: the server's copy then drifted from the client's for good). A change
+ * without text (null, or text not a string) says nothing and is left out.
  */
 function wholeOrRange(changes: TextDocumentContentChangeEvent[]): TextDocumentContentChangeEvent[] {
-  return changes.map((c) => {
+  const out: TextDocumentContentChangeEvent[] = [];
+  for (const c of changes) {
+    if (typeof c?.text !== 'string') continue;
     const range = (c as { range?: unknown }).range;
-    return range !== null && typeof range === 'object' ? c : { text: typeof c?.text === 'string' ? c.text : '' };
-  });
+    out.push(range !== null && typeof range === 'object' ? c : { text: c.text });
+  }
+  return out;
 }
 
 let settings: DabSettings = defaultSettings;

@@ -483,6 +483,13 @@ test('a change without a range object is the whole new text; a client preferring
       await client.waitForDiagnostics(uri, (d) => d.version === version);
       assert.deepEqual(await titles(), [change.text.split('\n')[0]]);
     }
+    // a change without text says nothing: the text stays
+    void client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 4 },
+      contentChanges: [null, { range: null }],
+    });
+    await client.waitForDiagnostics(uri, (d) => d.version === 4);
+    assert.deepEqual(await titles(), ['endgame "three"']);
     assert.deepEqual(client.errorLogs, []);
     const h = await client.request('textDocument/hover', {
       textDocument: { uri },
