@@ -29,6 +29,13 @@ export const SHOW_BOARD_COMMAND = 'dab.showBoard';
  */
 export const SHOW_POSITION_COMMAND = 'dab.showPosition';
 
+/**
+ * The server's command (workspace/executeCommand) behind the quick fix for a client that takes
+ * code actions only as commands (no `codeActionLiteralSupport`): arguments uri and position; the
+ * server works the fix out again at that place and sends its edit with workspace/applyEdit.
+ */
+export const INSERT_BETTER_LINE_COMMAND = 'dab.insertBetterLine';
+
 // ---------------------------------------------------------------------------------------------
 // Client -> server requests
 

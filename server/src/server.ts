@@ -59,6 +59,7 @@ import {
   BoardViewRequest,
   SHOW_BOARD_COMMAND,
   SHOW_POSITION_COMMAND,
+  INSERT_BETTER_LINE_COMMAND,
   type DabInitializationOptions,
   CursorNotification,
   ImportDblRequest,
@@ -72,7 +73,7 @@ import { plainFromMarkdown } from './features/convert';
 import { codeLenses } from './features/codeLens';
 import { inlayHints } from './features/inlayHints';
 import { documentSymbols, foldingRanges, symbolsForClient, type SymbolSupport } from './features/symbols';
-import { codeActions } from './features/codeActions';
+import { codeActions, codeActionsForClient, type CodeActionForm } from './features/codeActions';
 import { boardView } from './features/boardViewRequest';
 import { playLine } from './features/playLine';
 import { showPosition } from './features/showPosition';
@@ -187,6 +188,11 @@ let canPullConfiguration = false;
 let canRefreshLenses = false;
 let canRefreshHints = false;
 let canReportProgress = false;
+/**
+ * How quick fixes go to the client: CodeAction literals, or (a client without literal support that
+ * can apply edits) commands the server carries out, or not at all.
+ */
+let codeActionForm: CodeActionForm = 'literal';
 /** The client shows hovers as plain text only (its hover.contentFormat has no Markdown). */
 let plainHovers = false;
 /** What the code lenses run: the client's board view when it has one, else the server's text view. */
@@ -441,6 +447,11 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canRefreshLenses = !!caps.workspace?.codeLens?.refreshSupport;
   canRefreshHints = !!caps.workspace?.inlayHint?.refreshSupport;
   canReportProgress = !!caps.window?.workDoneProgress;
+  codeActionForm = caps.textDocument?.codeAction?.codeActionLiteralSupport
+    ? 'literal'
+    : caps.workspace?.applyEdit
+      ? 'command'
+      : 'none';
   const init = params?.initializationOptions as DabInitializationOptions | undefined;
   if (init?.settings) {
     initSettings = init.settings;
@@ -458,8 +469,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentSymbolProvider: true,
       foldingRangeProvider: true,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
-      // dab's VS Code client runs its lenses' command itself (announcing it would clash with its own)
-      ...(clientRunsBoard ? {} : { executeCommandProvider: { commands: [SHOW_POSITION_COMMAND] } }),
+      ...commandsProvided(),
     },
     serverInfo: { name: 'dab-language-server', version },
   };
@@ -492,6 +502,7 @@ connection.onRequest(CodeLensRequest.type, (p) =>
 );
 connection.onRequest(ExecuteCommandRequest.type, (p) => {
   checkLifecycle();
+  if (p?.command === INSERT_BETTER_LINE_COMMAND && codeActionForm === 'command') return insertBetterLine(p.arguments);
   if (p?.command !== SHOW_POSITION_COMMAND) return null;
   const [uri, position] = Array.isArray(p.arguments) ? p.arguments : [];
   const doc = dabDocument(uri);
@@ -512,8 +523,46 @@ connection.onRequest(DocumentSymbolRequest.type, (p) =>
 );
 connection.onRequest(FoldingRangeRequest.type, (p) => withReport(p?.textDocument?.uri, (r) => foldingRanges(r), []));
 connection.onRequest(CodeActionRequest.type, (p) =>
-  withReport(p?.textDocument?.uri, (r) => codeActions(r, p, (s) => search.peek(s)), []),
+  withReport(
+    p?.textDocument?.uri,
+    (r) =>
+      codeActionsForClient(
+        codeActions(r, p, (s) => search.peek(s)),
+        codeActionForm,
+        INSERT_BETTER_LINE_COMMAND,
+      ),
+    [],
+  ),
 );
+
+/**
+ * The commands the server runs: the text view of the lenses unless dab's VS Code client runs its
+ * own board (announcing it would clash with the client's), the quick fix for a client that takes
+ * code actions as commands.
+ */
+function commandsProvided(): { executeCommandProvider?: { commands: string[] } } {
+  const commands = [
+    ...(clientRunsBoard ? [] : [SHOW_POSITION_COMMAND]),
+    ...(codeActionForm === 'command' ? [INSERT_BETTER_LINE_COMMAND] : []),
+  ];
+  return commands.length ? { executeCommandProvider: { commands } } : {};
+}
+
+/**
+ * The quick fix as a command: worked out again at the place it was offered for (the document may
+ * have changed since; then there is nothing to write, or the fix of the text as it is now), never an
+ * edit taken from the client's arguments.
+ */
+function insertBetterLine(args: unknown[] | undefined): null {
+  const [uri, position] = Array.isArray(args) ? args : [];
+  const doc = dabDocument(uri);
+  const pos = doc && validPosition(doc, position);
+  if (!doc || !pos) return null;
+  const params = { textDocument: { uri: doc.uri }, range: { start: pos, end: pos }, context: { diagnostics: [] } };
+  const [fix] = withReport(doc.uri, (r) => codeActions(r, params, (s) => search.peek(s)), []);
+  if (fix?.edit) void connection.workspace.applyEdit({ label: fix.title, edit: fix.edit }).catch(() => undefined);
+  return null;
+}
 connection.onRequest(BoardViewRequest, (p) => {
   checkLifecycle();
   if (!p) return null;

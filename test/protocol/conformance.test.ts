@@ -560,3 +560,71 @@ test('document symbols come in the shape and kinds the client declared', async (
   assert.equal(tree.symbols[0].name, entry.name);
   assert.equal(tree.symbols[0].children.length, 2);
 });
+
+test('quick fixes come in the form the client declared: literals, commands the server carries out, or none', async () => {
+  const text = 'game\n  size 2x2\n  moves a1-b1 b1-c1 a1-a2 a2-b2 {oops}\n';
+  const at = { line: 2, character: 26 };
+  const fixesFor = async (capabilities: unknown, only?: string[]) => {
+    const client = new LspTestClient();
+    const applied: any[] = [];
+    client.connection.onRequest('workspace/applyEdit', (p: any) => {
+      applied.push(p);
+      return { applied: true };
+    });
+    try {
+      const init = await client.initializeWith(capabilities);
+      const uri = client.open('fixes.dab', text);
+      await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /mistake/.test(String(d.code))));
+      const actions: any[] = await client.request('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: at, end: at },
+        context: { diagnostics: [], ...(only ? { only } : {}) },
+      });
+      let ran: unknown = undefined;
+      if (actions[0]?.command && typeof actions[0].command === 'string') {
+        ran = await client.request('workspace/executeCommand', {
+          command: actions[0].command,
+          arguments: actions[0].arguments,
+        });
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return { init, uri, actions, applied, ran };
+    } finally {
+      await client.shutdown();
+    }
+  };
+  const literal = await fixesFor({
+    workspace: { applyEdit: true },
+    textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } },
+  });
+  assert.equal(literal.actions.length, 1);
+  assert.equal(literal.actions[0].kind, 'quickfix');
+  const edit = literal.actions[0].edit.changes[literal.uri][0];
+  assert.match(edit.newText, /^ \([a-c][1-3]-[a-c][1-3][^)]*\)$/);
+  assert.deepEqual(literal.init.capabilities.executeCommandProvider.commands, ['dab.showPosition']);
+  // LSP: a client without codeActionLiteralSupport takes Command objects only
+  const commands = await fixesFor({ workspace: { applyEdit: true } });
+  assert.deepEqual(commands.init.capabilities.executeCommandProvider.commands, [
+    'dab.showPosition',
+    'dab.insertBetterLine',
+  ]);
+  assert.equal(commands.actions.length, 1);
+  assert.equal(commands.actions[0].edit, undefined);
+  assert.equal(commands.actions[0].command, 'dab.insertBetterLine');
+  assert.equal(commands.actions[0].title, literal.actions[0].title);
+  assert.equal(commands.ran, null);
+  assert.equal(commands.applied.length, 1, 'the command sends its edit with workspace/applyEdit');
+  assert.deepEqual(commands.applied[0].edit.changes[commands.uri], [edit]);
+  // neither literals nor applyEdit: nothing it could use
+  const none = await fixesFor({});
+  assert.deepEqual(none.actions, []);
+  assert.deepEqual(none.init.capabilities.executeCommandProvider.commands, ['dab.showPosition']);
+  // a client asking for other kinds only gets none of these
+  const source = await fixesFor(
+    {
+      textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } },
+    },
+    ['source.organizeImports'],
+  );
+  assert.deepEqual(source.actions, []);
+});

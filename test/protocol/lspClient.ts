@@ -86,8 +86,14 @@ export class LspTestClient {
       capabilities: bare
         ? {}
         : {
-            workspace: { configuration: true, codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } },
+            workspace: {
+              configuration: true,
+              applyEdit: true,
+              codeLens: { refreshSupport: true },
+              inlayHint: { refreshSupport: true },
+            },
             textDocument: {
+              codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
               hover: { contentFormat: ['markdown', 'plaintext'] },
               publishDiagnostics: { relatedInformation: true },
               documentSymbol: { hierarchicalDocumentSymbolSupport: true },

@@ -631,3 +631,35 @@ test('cli: --json lists a file it refuses to read, with one unreadable error', (
   assert.ok(doc.diagnostics.some((d: { code: string; file: string }) => d.code === 'unreadable' && d.file === big));
   rmSync(dir, { recursive: true, force: true });
 });
+
+// Found by an audit: a file whose name starts with '-' could not be named at all.
+test('cli: -- ends the options; a file named like an option is read after it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-dashes-'));
+  const opts = { encoding: 'utf8' as const, cwd: dir, timeout: 120_000 };
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(process.cwd(), 'bin/dab.js'), ...args], opts);
+  writeFileSync(join(dir, '-g.dab'), GAME);
+  writeFileSync(join(dir, '--json'), GAME);
+  writeFileSync(join(dir, '-m.dbl'), '2,2\n(0, 0) - (1, 0)\n(0, 0) - (0, 1)\n');
+  const refused = cli('analyze', '--no-store', '--no-search', '-g.dab');
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /^dab: unknown option '-g\.dab' \(a file: put -- before it\)/);
+  const analysed = cli('analyze', '--json', '--no-store', '--no-search', '--', '-g.dab', '--json');
+  assert.equal(analysed.status, 0, analysed.stderr);
+  const doc = JSON.parse(analysed.stdout);
+  assert.deepEqual(
+    doc.files.map((f: { file: string; entries: unknown[] }) => [f.file, f.entries.length]),
+    [
+      ['-g.dab', 1],
+      ['--json', 1],
+    ],
+  );
+  const svg = cli('render', '--no-store', '--budget-ms', '0', '--', '-g.dab');
+  assert.equal(svg.status, 0, svg.stderr);
+  assert.match(svg.stdout, /^<svg /);
+  assert.equal(cli('render', '--no-store', '--', '-g.dab', 'other.dab').status, 2);
+  const imported = cli('import', '--position', '--', '-m.dbl');
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stdout, /^position "-m"\n {2}size 2x2\n {2}lines a3-b3 a2-a3\n/);
+  assert.equal(cli('import', '-m.dbl').status, 2);
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -11,13 +11,18 @@ import { dblToDab, readDbl } from '../engine/notation';
 import { GIVE_ONE_DBL_FILE, IMPORT_USAGE as USAGE, STDIN_ENTRY_TITLE, diagnosticLine } from '../engine/phrasebook/cli';
 
 export function importDbl(argv: string[]): number {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  // '--' ends the options: what follows is the file, even when its name starts with '-'
+  const end = argv.indexOf('--');
+  const options = end < 0 ? argv : argv.slice(0, end);
+  const named = end < 0 ? [] : argv.slice(end + 1);
+  if (options.includes('--help') || options.includes('-h')) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const asPosition = argv.includes('--position');
-  const files = argv.filter((a) => a !== '--position');
-  if (files.length !== 1 || (files[0].startsWith('-') && files[0] !== '-')) {
+  const asPosition = options.includes('--position');
+  const optionFiles = options.filter((a) => a !== '--position');
+  const files = [...optionFiles, ...named];
+  if (files.length !== 1 || optionFiles.some((f) => f.startsWith('-') && f !== '-')) {
     printErr(`dab import: ${GIVE_ONE_DBL_FILE}\n${USAGE}\n`);
     return 2;
   }

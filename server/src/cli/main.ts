@@ -92,7 +92,11 @@ function parseArgs(argv: string[]): Options | string {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const num = (): number | undefined => plainDecimal(rest[++i], true);
-    if (a === '--help' || a === '-h') return USAGE;
+    if (a === '--') {
+      // the end of the options: what follows are files, even when a name starts with '-'
+      o.files.push(...rest.slice(i + 1));
+      break;
+    } else if (a === '--help' || a === '-h') return USAGE;
     else if (a === '--json') o.json = true;
     else if (a === '--no-store') {
       if (typeof o.store === 'string') return `dab: ${STORE_CONFLICT}\n${USAGE}`;

@@ -46,6 +46,13 @@ export function render(args: string[]): number {
   const given = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
+    if (a === '--') {
+      // the end of the options: what follows is the file, even when its name starts with '-'
+      const after = args.slice(i + 1);
+      if (after.length > 1 || (after.length === 1 && file !== undefined)) return usage(oneFileAtATime(after.at(-1)!));
+      if (after.length === 1) file = after[0];
+      break;
+    }
     const int = (): number | undefined => plainDecimal(args[++i]);
     // each option once: of two, which one was meant cannot be known
     const option = a === '--output' ? '-o' : a;

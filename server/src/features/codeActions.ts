@@ -4,7 +4,7 @@
  * best are written (every optimal move known, or one of those a search proved optimal without
  * searching them all: MoveReport.provenInstead). The record's own moves are never rewritten.
  */
-import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
+import type { CodeAction, CodeActionParams, Command } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
 import type { DocumentReport, EntryReport, MoveReport } from '../engine/analysis/report';
 import type { Evaluation } from '../engine/analysis/evaluation';
@@ -16,11 +16,41 @@ import { allLines, hasOpenText, rangeContains, variationEnd, writtenEnd, type Mo
 import { betterLineTitle } from '../engine/phrasebook';
 import { beforeMove, entryAt, lineMoveAt } from './convert';
 
+/** How a client takes code actions: literals, commands the server carries out, or not at all. */
+export type CodeActionForm = 'literal' | 'command' | 'none';
+
+/**
+ * The quick fixes in the form the client declared (LSP: a client without codeActionLiteralSupport
+ * takes Command objects only): literals as they are; as commands, the `command` named with the
+ * document and the place the fix was asked at, which the server works out again when it runs.
+ */
+export function codeActionsForClient(
+  actions: CodeAction[],
+  form: CodeActionForm,
+  command: string,
+): (CodeAction | Command)[] {
+  if (form === 'literal') return actions;
+  if (form === 'none') return [];
+  return actions.flatMap((a) => {
+    const at = a.data as FixPlace | undefined;
+    return at ? [{ title: a.title, command, arguments: [at.uri, at.position] }] : [];
+  });
+}
+
+/** Where a quick fix was asked for (CodeAction.data). */
+interface FixPlace {
+  uri: string;
+  position: { line: number; character: number };
+}
+
 export function codeActions(
   report: DocumentReport,
   params: CodeActionParams,
   known: (s: BoardState) => Evaluation | undefined,
 ): CodeAction[] {
+  const only = params.context?.only;
+  // a client asking for other kinds only (source actions, refactorings) gets none of these
+  if (Array.isArray(only) && only.length > 0 && !only.some((k) => k === '' || k === CodeActionKind.QuickFix)) return [];
   const pos = params.range.start;
   const entry = entryAt(report, pos.line);
   // no edit into an entry whose comment or string is left open: the text would be swallowed by it
@@ -65,10 +95,11 @@ export function codeActions(
     {
       title: betterLineTitle(shown),
       kind: CodeActionKind.QuickFix,
-      diagnostics: params.context.diagnostics.filter(
+      diagnostics: (params.context?.diagnostics ?? []).filter(
         (d) => d.range.start.line === move.range.line && d.range.start.character === move.range.character,
       ),
       edit: { changes: { [params.textDocument.uri]: [{ range: { start: at, end: at }, newText: text }] } },
+      data: { uri: params.textDocument.uri, position: { line: pos.line, character: pos.character } } satisfies FixPlace,
     },
   ];
 }

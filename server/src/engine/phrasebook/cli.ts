@@ -54,7 +54,8 @@ export function analyzeUsage(d: AnalyzeUsageFigures): string {
   --store PATH   the proof store to read and add to (default: $DAB_STORE, else
                  the user's cache directory, e.g. ~/.cache/dab/proofs.sqlite)
   --no-store     neither read nor write the proof store
-Directories are searched for *.dab files; - reads a file from standard input.`;
+Directories are searched for *.dab files; - reads a file from standard input; -- ends the
+options (what follows are files, even a name that starts with '-').`;
 }
 
 /** The usage of `dab render`. */
@@ -70,7 +71,7 @@ export const RENDER_USAGE = `usage:
   --no-store     neither read nor write the proof store
   -o OUT.svg     write to a file (default, or '-': standard output); never the file drawn
                  nor another existing .dab file
-  FILE may be '-' for standard input.`;
+  FILE may be '-' for standard input; -- before it ends the options (a name starting with '-').`;
 
 /** The usage of `dab import`. */
 export const IMPORT_USAGE = `usage: dab import FILE.dbl [--position]
@@ -79,7 +80,7 @@ export const IMPORT_USAGE = `usage: dab import FILE.dbl [--position]
   line a row, (x1, y1) - (x2, y2), dots counted from 0 at the top left): a game when the lines
   in order are a legal game (no line twice), else a position.
   --position   always write a position (lines, with tomove and score from the replayed game)
-  FILE may be '-' for standard input.`;
+  FILE may be '-' for standard input; -- before it ends the options (a name starting with '-').`;
 
 /** `dab --version`: "dab 1.2.3". */
 export function versionLine(version: string): string {
@@ -95,7 +96,10 @@ export function unknownCommand(command: string): string {
 
 /** An option the command does not know: "unknown option '--jsn'". */
 export function unknownOption(option: string): string {
-  return `unknown option '${option}'`;
+  // a file named like an option is read after `--`
+  return option.startsWith('--')
+    ? `unknown option '${option}'`
+    : `unknown option '${option}' (a file: put -- before it)`;
 }
 
 /** An option of `dab render` given twice: "--ply given twice". */
