@@ -1121,3 +1121,61 @@ test('store: a stray file where the lock goes is set aside, and the store works'
     `the stray file is kept aside: ${dir.join(', ')}`,
   );
 });
+
+// Found by an audit: before an eviction one sum over every record's bytes held the language server
+// 1.5 s on a store of 2.3 million proofs. The sum now goes in steps of a transaction each, between
+// which readers get in; the amount it sets is the same as one sum's.
+test("store: the records' bytes are summed in short steps before an eviction, to the same total", () => {
+  const path = join(tempDir(), 'p.sqlite');
+  const r = mulberry32(43);
+  let s = ProofStore.open(path, {});
+  const seen = new Set<string>();
+  while (seen.size < 45_000) {
+    const st = randomPosition(5, 5, r, 24, false);
+    const key = st.drawn.join('');
+    if (st.isOver() || seen.has(key)) continue;
+    seen.add(key);
+    s.put(st, {
+      lower: -st.openBoxCount(),
+      upper: st.openBoxCount() - 2,
+      best: [],
+      moves: [],
+      work: seen.size,
+      tried: 0,
+    });
+  }
+  s.close();
+  const all = records(path).length;
+  assert.ok(all > 40_000, `${all} records`);
+  const db = new Database(path);
+  const total = Number(
+    db.get(
+      'SELECT (SELECT sum(length(key) + length(best) + length(moves) + 48) FROM proofs) + (SELECT coalesce(sum(length(key) + length(view) + 24), 0) FROM nims) AS b',
+    )?.b,
+  );
+  db.close();
+  s = ProofStore.open(path, { maxBytes: 256 * 1024 });
+  const store = s as unknown as {
+    evictIfNeeded(ms: number): void;
+    sizing: { share: number; bytes: number; done: boolean } | null;
+    evictDebt: number;
+  };
+  store.evictIfNeeded(0);
+  assert.ok(store.sizing && !store.sizing.done, 'one step of the sum, not the whole');
+  assert.equal(records(path).length, all, 'nothing evicted before the sum is whole');
+  const sizing = store.sizing;
+  let steps = 1;
+  while (store.sizing && steps < 100) {
+    store.evictIfNeeded(0);
+    steps++;
+  }
+  assert.equal(store.sizing, null);
+  assert.equal(sizing.bytes, total, 'the steps sum to the whole');
+  assert.ok(steps >= 3, `${steps} steps`);
+  // the last step began the eviction with what the whole sum gives: one batch went
+  assert.ok(records(path).length < all, 'evicted once the sum is whole');
+  s.close(0);
+  const freed = all - records(path).length;
+  assert.ok(freed > 0 && freed <= 1000, `${freed} evicted in one batch`);
+  assert.ok(sizing.share > 0.5 && sizing.share < 1, `share ${sizing.share}`);
+});

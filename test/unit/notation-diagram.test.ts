@@ -312,3 +312,28 @@ test('diagram: no diagnostic range starts or ends inside a surrogate pair', () =
     assert.ok(!low(d.range.endLine, d.range.endCharacter), `ends inside a pair: ${JSON.stringify(d)}`);
   }
 });
+
+// Found by an audit: a row pasted with em, thin or zero-width spaces read as no row, and the errors
+// named everything but the cause. They are read as plain spaces and each row's first one is named.
+test('diagram: odd spaces are named where they stand, and read as plain ones', () => {
+  const plain = 'position\ndiagram\n  +---+   +\n  | A |\n  +---+---+\n';
+  for (const odd of ['\u2003', '\u2009', '\u200b', '\u3000', '\u202f']) {
+    // the gap of the top row, and one space of the box row
+    const text = plain.replace('+   +', `+${odd}${odd}${odd}+`).replace('| A |', `| A${odd}|`);
+    const doc = readDab(text);
+    const errors = doc.diagnostics.filter((d) => d.severity === 'error');
+    const code = odd.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    assert.deepEqual(
+      errors.map((d) => [d.code, d.message, d.range.line, d.range.character, d.range.endCharacter]),
+      [
+        ['bad-diagram', `a U+${code} space here: diagram rows take plain spaces`, 2, 7, 8],
+        ['bad-diagram', `a U+${code} space here: diagram rows take plain spaces`, 3, 5, 6],
+      ],
+      JSON.stringify(text),
+    );
+    assert.deepEqual(undrawn(text), undrawn(plain));
+  }
+  // a line after the diagram that has one says so too, not "does not continue the diagram above"
+  const after = readDab('position\ndiagram\n+---+\n|   |\n+---+\n\n+\u2003--+\n');
+  assert.ok(after.diagnostics.some((d) => /U\+2003 space here/.test(d.message) && d.range.line === 6));
+});

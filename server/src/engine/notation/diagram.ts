@@ -22,6 +22,35 @@ import {
 export const DOT_CHARS = '+oO.*';
 
 /**
+ * Spaces a diagram row does not take as spaces (isSpace's are): em, thin, ideographic, zero-width…
+ * A row pasted from a word processor or a web page often has them, and it then reads as no row at
+ * all: the error names the character instead (found by an audit).
+ */
+const ODD_SPACE = /[\u1680\u2000-\u200b\u202f\u205f\u3000]/;
+const ODD_SPACES = new RegExp(ODD_SPACE.source, 'g');
+
+/** The first space of a line that a diagram does not take, with what to say about it, or null. */
+export function oddSpaceIn(s: string): { at: number; message: string } | null {
+  const m = ODD_SPACE.exec(s);
+  if (!m) return null;
+  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return { at: m.index, message: `a U+${code} space here: diagram rows take plain spaces` };
+}
+
+/**
+ * The lines as the diagram reads them: odd spaces as plain ones (one UTF-16 unit each, so every
+ * column stays), made when first asked for; each row read says where its first odd space is.
+ */
+function plainRows(lines: string[]): (i: number) => string {
+  const made = new Map<number, string>();
+  return (i) => {
+    let s = made.get(i);
+    if (s === undefined) made.set(i, (s = ODD_SPACE.test(lines[i]) ? lines[i].replace(ODD_SPACES, ' ') : lines[i]));
+    return s;
+  };
+}
+
+/**
  * A line that looks like a dot row: starts with a dot and holds only dots, '-', spaces (and a
  * trailing # note). Text after the board part counts too (readDotRow then says "start a note with
  * #") when that part is a dot row for sure: two dots or more, never two side by side, ending with a
@@ -89,8 +118,8 @@ export function readDiagram(
   for (const x of after)
     if (x.type !== 'comment')
       cx.report('error', x.range, 'bad-diagram', 'the diagram starts on the line below `diagram`');
-  const L = cx.lines;
-  const n = L.length;
+  const row = plainRows(cx.lines);
+  const n = cx.lines.length;
   const d: DiagramField = {
     keyword,
     keywordRange: kw,
@@ -103,8 +132,8 @@ export function readDiagram(
     columns: [],
   };
   let j = start;
-  while (j < n && isBlankOrComment(L[j])) j++;
-  if (j >= n || !dotRowLike(L[j])) {
+  while (j < n && isBlankOrComment(row(j))) j++;
+  if (j >= n || !dotRowLike(row(j))) {
     cx.report(
       'error',
       kw,
@@ -114,7 +143,7 @@ export function readDiagram(
     return { field: d, next: start };
   }
   // Top dot row fixes the columns.
-  const top = L[j];
+  const top = row(j);
   const cols: number[] = [];
   // the columns are the top row's dots, up to a note written without '#' (dotRowLike)
   const topEnd = Math.min(contentEnd(top), boardPartEnd(top));
@@ -125,8 +154,13 @@ export function readDiagram(
   const cells: RowCell[] = [];
   let dotRows = 0,
     boxRows = 0;
+  const oddSpace = (ln: number): void => {
+    const odd = oddSpaceIn(cx.lines[ln]);
+    if (odd) cx.report('error', range(ln, odd.at, ln, odd.at + 1), 'bad-diagram', odd.message);
+  };
   const dotRow = (ln: number): void => {
-    const s = L[ln];
+    const s = row(ln);
+    oddSpace(ln);
     const e = contentEnd(s);
     d.rows.push({ kind: 'dot', index: dotRows, text: s, range: range(ln, Math.max(0, firstNonSpace(s)), ln, e) });
     readDotRow(cx.report, s, ln, e, cols, dotRows, hl);
@@ -134,7 +168,8 @@ export function readDiagram(
     cx.touch(ln, s);
   };
   const boxRow = (ln: number): void => {
-    const s = L[ln];
+    const s = row(ln);
+    oddSpace(ln);
     const f = firstNonSpace(s);
     const e = f >= 0 && s[f] === '#' && f <= cols[0] ? 0 : contentEndBox(s, cols[cols.length - 1]);
     d.rows.push({ kind: 'box', index: boxRows, text: s, range: range(ln, f < 0 ? 0 : Math.min(f, e), ln, e) });
@@ -147,7 +182,7 @@ export function readDiagram(
   if (cols.length < 2)
     cx.report('error', d.rows[0].range, 'bad-diagram', 'a dot row needs at least two dots, like +---+');
   while (j < n) {
-    const s = L[j];
+    const s = row(j);
     if (dotRowLike(s)) {
       const f = firstNonSpace(s);
       cx.report(
@@ -162,7 +197,7 @@ export function readDiagram(
       j++;
       continue;
     }
-    if (j + 1 < n && dotRowLike(L[j + 1])) {
+    if (j + 1 < n && dotRowLike(row(j + 1))) {
       boxRow(j);
       dotRow(j + 1);
       j += 2;

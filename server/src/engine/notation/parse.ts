@@ -9,7 +9,7 @@
  * endgameFields.ts (components, play), entries.ts (header, tags, end-of-entry checks), names.ts.
  */
 import type { ByteCheck, Diagnostic, Entry, EntryKind, FieldBase, ParseResult, Range, Severity, Tag } from './ast';
-import { readDiagram } from './diagram';
+import { oddSpaceIn, readDiagram } from './diagram';
 import { componentsField, playField } from './endgameFields';
 import { checkEntry, newEntry, readHeader, readTags } from './entries';
 import { linesField, playersField, scoreField, sizeField, tomoveField, valueField, type FieldContext } from './fields';
@@ -281,6 +281,12 @@ class Parser {
       }
       this.touch(i, t);
       if (!this.field) {
+        const odd = this.afterDiagram ? oddSpaceIn(t) : null;
+        if (odd && /[|+oO.*-]/.test(t[f])) {
+          this.report('error', range(i, odd.at, i, odd.at + 1), 'bad-diagram', odd.message);
+          i++;
+          continue;
+        }
         if (this.afterDiagram && /[|+oO.*-]/.test(t[f])) {
           this.report(
             'error',
