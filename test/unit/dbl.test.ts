@@ -148,11 +148,21 @@ test('dbl: a title keeps to one line, repeats are warned about 20 at a time, lon
   const out = dblToDab(imp, 'two\nlines\r"quoted"\u0007', false)!;
   assert.equal(out.text.split('\n')[0], 'game "two lines \\"quoted\\" "');
   assert.deepEqual(readDab(out.text).diagnostics, []);
+  // a file name's bidi controls are left out (found by an audit: a U+202E reordered the title line)
+  assert.equal(dblToDab(imp, 'red\u202e.x\u2066y\u2069 \u05d0', false)!.text.split('\n')[0], 'game "red.xy \u05d0"');
   const rows = ['2,2', ...Array.from({ length: 50 }, () => '(0,0)-(1,0)')].join('\n');
   const rep = readDbl(rows).diagnostics.filter((d) => d.code === 'drawn-twice');
   assert.equal(rep.length, 21, 'twenty warnings, then one for the rest');
   assert.match(rep[20].message, /^29 more rows/);
   assert.equal(rep[20].range.line, 22, 'on the first row not listed');
+  // every diagnostic in the order of the text, the summary of repeats among them (found by an audit)
+  const mixed = readDbl(['2,2', ...Array.from({ length: 30 }, () => '(0,0)-(1,0)'), '(0,0)-(5,5)'].join('\n'));
+  const lines = mixed.diagnostics.map((d) => d.range.line);
+  assert.deepEqual(
+    lines,
+    [...lines].sort((a, b) => a - b),
+  );
+  assert.ok(mixed.diagnostics.some((d) => /more rows/.test(d.message)) && mixed.diagnostics.at(-1)!.range.line === 31);
   const long = readDbl('5,5\n(0,0)-(99999999999,0)\n').diagnostics;
   assert.match(long[0].message, /a column number of at most 6 digits/);
   // leading zeros are no digits, in the rows as in the size line (found by an audit: 400 of them

@@ -163,6 +163,13 @@ test('render: control characters and lone surrogates never make the SVG unreadab
   assert.ok('svg' in rtl);
   assert.doesNotMatch(rtl.svg, /\u202E/);
   assert.match(rtl.svg, /\u2068Eve\u2069 0 – 0 Bob/);
+  // and in the sentences: the caption's value words, every line's words (found by an audit: the
+  // predicted score after a U+202E name read reversed)
+  const said = pictureOf('game\n  size 2x2\n  players "\u202EAl" "Bo"\n  moves a1-b1 b1-c1\n', { budgetMs: 2000 });
+  assert.ok('svg' in said);
+  assert.doesNotMatch(said.svg, /\u202E/);
+  assert.match(said.svg, /— \u2068Al\u2069 wins the rest by 2\. Predicted final score 3-1, \u2068Al\u2069 wins 3-1/);
+  assert.match(said.svg, /aria-label="a2-b2: a best move — \u2068Al\u2069 wins the rest by 2"/);
   const hebrew = pictureOf('game\n  size 1x1\n  players "אבי" "Bob"\n  moves a1-b1\n', { budgetMs: 1000 });
   assert.ok('svg' in hebrew && hebrew.svg.includes('\u2068אבי\u2069 0 – 0 Bob'));
   const plain = pictureOf(GAME, { budgetMs: 1000 });

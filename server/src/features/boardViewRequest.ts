@@ -2,7 +2,7 @@
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
 import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/report';
 import { clip } from '../engine/notation/text';
-import { boardValueText, lineInWords, shortText } from '../engine/phrasebook';
+import { boardValueText, lineInWords, shortText, shownName } from '../engine/phrasebook';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import { provenOptimalMoves } from '../engine/analysis/prove';
 import type { Evaluation } from '../engine/analysis/evaluation';
@@ -52,14 +52,15 @@ const MAX_COMMENT = 2000;
 function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, last?: MoveReport): BoardView {
   const lastName = last?.move;
   // names and title as the picture shows them (names are repeated in every line's words), cut from
-  // what the file says (the picture isolates right-to-left text itself: render/board.ts)
+  // what the file says (the picture isolates right-to-left text itself: render/board.ts); inside the
+  // sentences made here, isolated (found by an audit: a U+202E in a name reversed the value's words)
   const names = full.model.players;
-  const entry: EntryReport = { ...full, players: [shortText(names[0]), shortText(names[1])] };
+  const entry: EntryReport = { ...full, players: [shownName(names[0]), shownName(names[1])] };
   const base = {
     entryTitle: shortText(full.model.title ?? ''),
     entryKind: entry.kind,
     entryLine: entry.line,
-    players: entry.players,
+    players: [shortText(names[0]), shortText(names[1])] as [string, string],
     score: p.score,
     toMove: p.toMove,
     value: p.value,

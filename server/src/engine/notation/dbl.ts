@@ -16,7 +16,7 @@ import { geometryOf, type BoardGeometry } from '../board/geometry';
 import { MAX_DIAGNOSTICS, MAX_REPORTS_OF_A_KIND, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
 import { BoardState } from '../board/state';
 import type { Diagnostic, Range } from './ast';
-import { NOT_UTF8_BUT_UTF16, charAt, charRange, clip, looksUtf16, range, tooManyProblems } from './text';
+import { NOT_UTF8_BUT_UTF16, byRange, charAt, charRange, clip, looksUtf16, range, tooManyProblems } from './text';
 
 export interface DblLine {
   /** Line index on the board. */
@@ -116,6 +116,8 @@ export function readDbl(text: string): DblImport {
     );
   }
   out.isGame = repeats === 0 && !out.diagnostics.some((d) => d.severity === 'error');
+  // in the order of the text (the summary of repeats is added last; found by an audit)
+  out.diagnostics.sort(byRange);
   return out;
 }
 
@@ -275,10 +277,17 @@ export function dblToDab(imp: DblImport, title: string, asPosition = false): Dab
   return { kind: 'position', text: [...head, ...body].join('\n') + '\n' };
 }
 
-/** A title as a .dab string: one line (control characters, line breaks included, become spaces), escaped. */
+/**
+ * A title as a .dab string: one line (control characters, line breaks included, become spaces),
+ * without bidi embeddings, overrides or isolates (from a file name they could reorder the line for
+ * whoever reads the entry; found by an audit), escaped.
+ */
 function quote(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return `"${s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return `"${s
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+    .replace(/[\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 /** Moves or lines, ten a row, the first row after `lead`, the rest lined up under it. */
