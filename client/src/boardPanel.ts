@@ -159,6 +159,14 @@ export class BoardPanel {
     }
   }
 
+  /** The last tab of a document was closed: a board of it goes empty. */
+  documentClosed(uri: vscode.Uri): void {
+    if (this.target?.uri.toString() !== uri.toString()) return;
+    this.target = undefined;
+    this.requestSeq++; // an answer on its way is for the closed document
+    this.postEmpty();
+  }
+
   documentChanged(doc: vscode.TextDocument): void {
     if (this.target && this.target.uri.toString() === doc.uri.toString()) void this.refresh();
   }
@@ -199,7 +207,9 @@ export class BoardPanel {
     this.view = view;
     this.viewVersion = version;
     if (!view) {
-      this.postEmpty('Place the cursor in a game, position or endgame to see its board.');
+      this.postEmpty(
+        'No board here: place the cursor in a game, position or endgame whose board can be read (the problems of one that cannot are in the Problems panel).',
+      );
       return;
     }
     this.panel.title = view.entryTitle ? `dab: ${view.entryTitle}` : 'dab board';
@@ -208,6 +218,7 @@ export class BoardPanel {
 
   private postEmpty(message?: string): void {
     this.view = null;
+    this.panel.title = 'dab board';
     const t = this.target;
     this.post({
       type: 'empty',

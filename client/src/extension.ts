@@ -78,6 +78,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
         if (pendingEditor) BoardPanel.current?.followSelection(pendingEditor);
       }, 150);
     }),
+    // the board of a document whose last tab was closed goes empty (found by an audit: it kept the
+    // closed document's position); onDidCloseTextDocument comes only when VS Code drops the document
+    vscode.window.tabGroups.onDidChangeTabs((e) => {
+      if (!BoardPanel.current || e.closed.length === 0) return;
+      const open = new Set<string>();
+      for (const group of vscode.window.tabGroups.all)
+        for (const tab of group.tabs) if (tab.input instanceof vscode.TabInputText) open.add(tab.input.uri.toString());
+      for (const tab of e.closed)
+        if (tab.input instanceof vscode.TabInputText && !open.has(tab.input.uri.toString()))
+          BoardPanel.current.documentClosed(tab.input.uri);
+    }),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (!BoardPanel.current || e.document.languageId !== 'dab') return;
       if (timer) return; // a selection update is already on its way

@@ -34,7 +34,7 @@ export function boardHtml(p: BoardHtmlParts): string {
 <main aria-label="Dots-and-Boxes board">
   <header><h1 id="title"></h1><span class="kind" id="kind"></span></header>
   <div class="facts"><span id="score"></span><span id="mover"></span><span class="value" id="value"></span></div>
-  <blockquote id="comment" aria-label="Comment on the last move" hidden></blockquote>
+  <blockquote id="comment" dir="auto" aria-label="Comment on the last move" hidden></blockquote>
   <p id="empty"></p>
   <nav id="nav" aria-label="Step through the record" hidden>
     <button id="first" type="button" aria-label="First position (Home)" title="First (Home)">|◀</button>

@@ -468,7 +468,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       inlayHintProvider: true,
       documentSymbolProvider: true,
       foldingRangeProvider: true,
-      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      // a client that can take the quick fix neither as a literal nor as a command is offered none
+      ...(codeActionForm === 'none' ? {} : { codeActionProvider: { codeActionKinds: ['quickfix'] } }),
       ...commandsProvided(),
     },
     serverInfo: { name: 'dab-language-server', version },

@@ -329,8 +329,10 @@ test('in an editor without the board view, the lenses show the position as a tex
       command: 'dab.showPosition',
       arguments: [uri, { line: 3, character: 40 }],
     });
-    const rows = shown.split('\n').slice(1);
+    const rows = shown.split('\n').slice(2);
     assert.match(shown.split('\n')[0], /^Position "p", after move 4: /);
+    // the score and the mover, which the diagram cannot show (found by an audit)
+    assert.equal(shown.split('\n')[1], '  Alice 0 – 1 Bob · Bob to move');
     assert.deepEqual(rows, ['  +   +   +', '', '  +---+   +', '  | B |', '  +---+   +']);
     assert.equal(await client.request('workspace/executeCommand', { command: 'dab.nothing', arguments: [uri] }), null);
     // a stale lens (a line the text no longer has) or a closed document: said, not silent (found by an audit)
@@ -618,6 +620,8 @@ test('quick fixes come in the form the client declared: literals, commands the s
   // neither literals nor applyEdit: nothing it could use
   const none = await fixesFor({});
   assert.deepEqual(none.actions, []);
+  assert.equal(none.init.capabilities.codeActionProvider, undefined, 'no quick fix is announced');
+  assert.deepEqual(literal.init.capabilities.codeActionProvider, { codeActionKinds: ['quickfix'] });
   assert.deepEqual(none.init.capabilities.executeCommandProvider.commands, ['dab.showPosition']);
   // a client asking for other kinds only gets none of these
   const source = await fixesFor(

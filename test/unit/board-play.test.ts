@@ -285,3 +285,29 @@ test('board: no move is written into an entry whose comment is left open (it wou
   const ok = playLine(analyse(closed), { uri: 'x', position: end, line: 'a3-b3' });
   assert.equal(apply(closed, ok).split('\n')[2], '  moves a1-b1 b1-c1 {🎲 note} a3-b3');
 });
+
+// Found by an audit: a comment after a move's variations was kept by no move, and a move played at
+// the end went in before it, so the comment then read as the new move's.
+test('board: a comment after a move’s variations is the move’s, and a move played after it goes after the comment', () => {
+  const text = 'game "e2"\n  size 2x2\n  moves a1-b1 {first} (a3-b3 {alt}) {c\n   more}\n';
+  const report = analyse(text);
+  const moves = report.entries[0].moves;
+  assert.equal(moves.length, 1);
+  assert.equal(moves[0].comment, 'first c more');
+  assert.equal(moves[0].variations[0].moves[0].comment, 'alt');
+  const view = boardView(report, { uri: 'x', position: { line: 3, character: 8 } });
+  assert.equal(view?.lastMoveComment, 'first c more');
+  const played = playLine(report, { uri: 'x', position: { line: 3, character: 8 }, ply: 1, line: 'b1-c1' });
+  const after = apply(text, played);
+  assert.equal(after.split('\n').slice(2, 4).join('\n'), '  moves a1-b1 {first} (a3-b3 {alt}) {c\n   more} b1-c1');
+  const again = analyse(after);
+  assert.deepEqual(
+    again.entries[0].moves.map((m) => [m.move, m.comment]),
+    [
+      ['a1-b1', 'first c more'],
+      ['b1-c1', null],
+    ],
+  );
+  // a glyph after the variations is still no glyph of the move
+  assert.ok(analyse(text.replace('{c', '?? {c')).diagnostics.some((d) => d.code === 'bad-glyph'));
+});

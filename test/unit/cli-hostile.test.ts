@@ -660,6 +660,16 @@ test('cli: -- ends the options; a file named like an option is read after it', (
   const imported = cli('import', '--position', '--', '-m.dbl');
   assert.equal(imported.status, 0, imported.stderr);
   assert.match(imported.stdout, /^position "-m"\n {2}size 2x2\n {2}lines a3-b3 a2-a3\n/);
-  assert.equal(cli('import', '-m.dbl').status, 2);
+  const unknown = cli('import', '-m.dbl');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /^dab import: unknown option '-m\.dbl' \(a file: put -- before it\)/);
+  // the proof store's export and import too
+  assert.equal(cli('analyze', '--store', 's.sqlite', '--', '-g.dab').status, 0);
+  const exported = cli('cache', 'export', '--store', 's.sqlite', '--', '-proofs');
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.match(readFileSync(join(dir, '-proofs'), 'utf8'), /^\{"format":"dab-proofs"/);
+  const imported2 = cli('cache', 'import', '--store', 't.sqlite', '--', '-proofs');
+  assert.equal(imported2.status, 0, imported2.stderr);
+  assert.match(cli('cache', 'export', '-proofs', '--store', 's.sqlite').stderr, /put -- before it/);
   rmSync(dir, { recursive: true, force: true });
 });

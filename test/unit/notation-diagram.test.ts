@@ -322,12 +322,16 @@ test('diagram: odd spaces are named where they stand, and read as plain ones', (
     const text = plain.replace('+   +', `+${odd}${odd}${odd}+`).replace('| A |', `| A${odd}|`);
     const doc = readDab(text);
     const errors = doc.diagnostics.filter((d) => d.severity === 'error');
-    const code = odd.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    const code =
+      odd.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0') +
+      (odd === '\u200b'
+        ? ' space here (it has no width, yet takes a column: what follows it stands a column further right)'
+        : ' space here');
     assert.deepEqual(
       errors.map((d) => [d.code, d.message, d.range.line, d.range.character, d.range.endCharacter]),
       [
-        ['bad-diagram', `a U+${code} space here: diagram rows take plain spaces`, 2, 7, 8],
-        ['bad-diagram', `a U+${code} space here: diagram rows take plain spaces`, 3, 5, 6],
+        ['bad-diagram', `a U+${code}: diagram rows take plain spaces`, 2, 7, 8],
+        ['bad-diagram', `a U+${code}: diagram rows take plain spaces`, 3, 5, 6],
       ],
       JSON.stringify(text),
     );

@@ -40,7 +40,10 @@ export const CACHE_USAGE = cacheUsage(IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS);
 
 /** Runs a cache command against the store at `path`; returns the exit code. */
 export function cacheCommand(argv: string[], path: string | null): number {
-  const args = argv.slice();
+  // '--' ends the options: what follows is the file, even when its name starts with '-'
+  const end = argv.indexOf('--');
+  const args = end < 0 ? argv.slice() : argv.slice(0, end);
+  const operands = end < 0 ? [] : argv.slice(end + 1);
   // the import's times: --verify-ms (each search) and --verify-total-ms (the whole file)
   const times: Record<string, number> = {
     '--verify-ms': IMPORT_VERIFY_MS,
@@ -65,17 +68,17 @@ export function cacheCommand(argv: string[], path: string | null): number {
   }
   const verifyMs = times['--verify-ms'],
     verifyTotalMs = times['--verify-total-ms'];
-  const [sub, file, ...extra] = args;
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  const [sub, file, ...extra] = [...args, ...operands];
   const out = (s: string) => printOut(s + '\n');
   const err = (s: string) => printErr(`dab: ${s}\n`);
-  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
   if (unknown !== undefined || (timeFlag !== null && sub !== 'import')) {
     err(`${unknown !== undefined ? unknownOption(unknown) : verifyOnlyForImport(timeFlag!)}\n${CACHE_USAGE}`);
     return 2;
   }
   const needsFile = sub === 'export' || sub === 'import';
   if (!['stats', 'clear', 'export', 'import'].includes(sub ?? '') || (needsFile ? !file : file) || extra.length) {
-    printErr(`${sub ? `dab: ${badCacheCommand(args.join(' '))}\n` : ''}${CACHE_USAGE}\n`);
+    printErr(`${sub ? `dab: ${badCacheCommand(argv.join(' '))}\n` : ''}${CACHE_USAGE}\n`);
     return 2;
   }
   if (path === null) {

@@ -8,7 +8,13 @@ import { printErr } from './terminal';
 import { readInputOrSay } from './input';
 import { basename } from 'node:path';
 import { dblToDab, readDbl } from '../engine/notation';
-import { GIVE_ONE_DBL_FILE, IMPORT_USAGE as USAGE, STDIN_ENTRY_TITLE, diagnosticLine } from '../engine/phrasebook/cli';
+import {
+  GIVE_ONE_DBL_FILE,
+  IMPORT_USAGE as USAGE,
+  STDIN_ENTRY_TITLE,
+  diagnosticLine,
+  unknownOption,
+} from '../engine/phrasebook/cli';
 
 export function importDbl(argv: string[]): number {
   // '--' ends the options: what follows is the file, even when its name starts with '-'
@@ -22,7 +28,12 @@ export function importDbl(argv: string[]): number {
   const asPosition = options.includes('--position');
   const optionFiles = options.filter((a) => a !== '--position');
   const files = [...optionFiles, ...named];
-  if (files.length !== 1 || optionFiles.some((f) => f.startsWith('-') && f !== '-')) {
+  const unknown = optionFiles.find((f) => f.startsWith('-') && f !== '-');
+  if (unknown !== undefined) {
+    printErr(`dab import: ${unknownOption(unknown)}\n${USAGE}\n`);
+    return 2;
+  }
+  if (files.length !== 1) {
     printErr(`dab import: ${GIVE_ONE_DBL_FILE}\n${USAGE}\n`);
     return 2;
   }

@@ -206,6 +206,11 @@ function cacheMain(argv: string[]): number {
   const args: string[] = [];
   let store: string | null | undefined;
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') {
+      // the end of the options: the file that follows is cacheCommand's to read after its own '--'
+      args.push(...argv.slice(i));
+      break;
+    }
     if (argv[i] === '--no-store' || argv[i] === '--store') {
       // an empty path (a script's unset variable) must not fall back to the default store: `cache clear` would wipe it
       if (argv[i] === '--store' && !argv[i + 1]) {

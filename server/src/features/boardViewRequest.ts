@@ -2,7 +2,7 @@
 import type { BoardView, BoardViewLine, BoardViewParams, DotXY } from '../../../shared/protocol';
 import type { DocumentReport, EntryReport, MoveReport, PositionReport } from '../engine/analysis/report';
 import { clip } from '../engine/notation/text';
-import { boardValueText, lineInWords, shortText, shownName } from '../engine/phrasebook';
+import { boardValueText, lineInWords, shortText, shownName, withoutBidiControls } from '../engine/phrasebook';
 import { bestContinuation } from '../engine/analysis/evaluatePosition';
 import { provenOptimalMoves } from '../engine/analysis/prove';
 import type { Evaluation } from '../engine/analysis/evaluation';
@@ -67,7 +67,8 @@ function viewOf(full: EntryReport, p: PositionReport, known: KnownLookup, last?:
     ply: p.ply,
     plyCount: entry.moves.length,
     valueText: boardValueText(entry, p),
-    ...(last?.comment ? { lastMoveComment: clip(last.comment, MAX_COMMENT) } : {}),
+    // without explicit bidi controls, as names (found by an audit: a U+202E reversed the comment)
+    ...(last?.comment ? { lastMoveComment: clip(withoutBidiControls(last.comment), MAX_COMMENT) } : {}),
     moveRanges: entry.moves.map((m) => ({
       line: m.range.line,
       character: m.range.character,

@@ -9,11 +9,13 @@ import type { DocumentReport } from '../engine/analysis/report';
 import { writeDiagram } from '../engine/notation';
 import {
   boardValueText,
+  captionScore,
   capitalized,
   entryLabel,
   entryLensTitle,
   notAnalysedWords,
   positionLabel,
+  shownName,
 } from '../engine/phrasebook';
 import { entryAt, linePositionAt } from './convert';
 import { isVariation } from './cursorLine';
@@ -27,5 +29,12 @@ export function showPosition(report: DocumentReport, pos: Position): string | nu
   if (!p.state) return `${capitalized(name)}: ${entryLensTitle(entry)}`;
   const where = positionLabel(name, p.ply, isVariation(line));
   const diagram = writeDiagram(p.state, entry.model.players).map((r) => (r ? `  ${r}` : ''));
-  return [`${capitalized(where)}: ${boardValueText(entry, p)}`, ...diagram].join('\n');
+  // the score and the mover, which the diagram cannot show (found by an audit: a box completed
+  // before the record, with no owner to write in it, left the score unsaid)
+  const names: [string, string] = [shownName(entry.model.players[0]), shownName(entry.model.players[1])];
+  return [
+    `${capitalized(where)}: ${boardValueText(entry, p)}`,
+    `  ${captionScore(names, p.score, names[p.toMove], 0, 0)}`,
+    ...diagram,
+  ].join('\n');
 }

@@ -34,7 +34,10 @@ export function oddSpaceIn(s: string): { at: number; message: string } | null {
   const m = ODD_SPACE.exec(s);
   if (!m) return null;
   const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-  return { at: m.index, message: `a U+${code} space here: diagram rows take plain spaces` };
+  // a zero-width one is invisible, yet a column to the reader: what it shifts is said (found by an audit)
+  const shifts =
+    m[0] === '\u200b' ? ' (it has no width, yet takes a column: what follows it stands a column further right)' : '';
+  return { at: m.index, message: `a U+${code} space here${shifts}: diagram rows take plain spaces` };
 }
 
 /**

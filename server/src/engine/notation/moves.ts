@@ -63,6 +63,11 @@ class MovesReader {
   private pendingNumber: { n: number; r: Range } | null = null;
   /** The move that glyphs and comments attach to; null once something else intervenes. */
   private attach: MoveToken | null = null;
+  /**
+   * The move whose variations were just closed: brace comments after them are its comments too
+   * (`a1-b1 (a3-b3) {why}`; found by an audit: they were kept by nobody), glyphs are not.
+   */
+  private afterVariations: MoveToken | null = null;
   /** The last token read (an unclosed variation runs up to it). */
   private lastToken: Range | null = null;
   /** Open parentheses, innermost last. */
@@ -86,7 +91,10 @@ class MovesReader {
       const t = toks[k];
       this.lastToken = t.range;
       const afterSgf = this.sgfJustClosed;
-      if (t.type !== 'comment') this.sgfJustClosed = false;
+      if (t.type !== 'comment') {
+        this.sgfJustClosed = false;
+        this.afterVariations = null;
+      }
       // a move number alone (12.) makes no content: `(12.)` is an empty variation
       if (
         t.type !== 'comment' &&
@@ -98,7 +106,8 @@ class MovesReader {
         this.groups[this.groups.length - 1].content = true;
       if (t.type === 'comment') {
         f.comments.push({ text: t.text, range: t.range });
-        if (this.attach) this.comment(this.attach, t);
+        const to = this.attach ?? this.afterVariations;
+        if (to) this.comment(to, t);
         k++;
         continue;
       }
@@ -285,6 +294,7 @@ class MovesReader {
         'empty variation: write the alternative moves inside, e.g. (25. b6-c6 b5-c5); it is left out',
       );
     if (g.branch && g.moves.length) g.branch.variations.push(v);
+    if (t && g.branch) this.afterVariations = g.branch;
   }
 
   private pushMove(text: string, r: Range, form: MoveToken['form'], turn: number | null): MoveToken {

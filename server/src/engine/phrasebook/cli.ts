@@ -24,7 +24,7 @@ export function analyzeUsage(d: AnalyzeUsageFigures): string {
   dab check [--json] [--max-loss N] [--budget-ms N] [--record-budget-ms N] [--total-budget-ms N] [--no-search] [--table-mb N] [--threads N] [--store PATH|--no-store] FILE|DIR…
   dab render FILE [--entry N] [--ply K] [--budget-ms N] [--store PATH|--no-store] [-o OUT.svg]
   dab import FILE.dbl [--position]
-  dab cache stats|clear|export FILE|import FILE [--verify-ms N] [--store PATH|--no-store]
+  dab cache stats|clear|export FILE|import FILE [--verify-ms N] [--verify-total-ms N] [--store PATH]
   dab --version
 
   analyze   print the value of every position and the review of every move
