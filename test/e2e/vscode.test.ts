@@ -553,6 +553,22 @@ test(
         await waitFor('undo', async () => !(await editorLine(p, 'moves')).includes('('));
       });
 
+      // found by an audit: the board kept showing a document whose tab was closed
+      await t.test('closing the last tab of the document on the board empties the board', async () => {
+        // a file no test edits (closing an edited one would ask whether to save it)
+        await openFile(p, 'allcock.dab');
+        await gotoLine(p, 1, 1);
+        const frame = await waitFor('the board webview', () => boardFrame(p), 30_000);
+        await waitFor('the endgame on the board', async () =>
+          /Allcock/.test(await frame.locator('#title').innerText()),
+        );
+        await p.keyboard.press('Control+1');
+        await runCommand(p, 'View: Close Editor');
+        await waitFor('the board emptied', async () => (await frame.locator('body.is-empty').count()) === 1, 15_000);
+        assert.match(await frame.locator('#empty').innerText(), /Place the cursor/);
+        assert.ok((await p.locator('.tab', { hasText: 'dab board' }).count()) >= 1, 'the tab title names no entry');
+      });
+
       await t.test('a ```dab block in a Markdown preview shows an SVG board', async () => {
         await openFile(p, 'article.md');
         await runCommand(p, 'Markdown: Open Preview to the Side');
