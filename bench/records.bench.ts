@@ -35,6 +35,8 @@ interface Position {
   lower?: number | null;
   upper?: number | null;
   best?: string[];
+  nimber?: number | 'loony' | null;
+  nim?: { moverWinsChainFight?: boolean | null } | null;
 }
 
 interface Run {
@@ -45,6 +47,8 @@ interface Run {
   /** Earliest ply whose result (with the score) is proven / whose value is exact; null = none. */
   firstResult: number | null;
   firstExact: number | null;
+  /** Earliest ply where the Nimstring view says who wins the chain fight (its nim-value or a zero test). */
+  firstFight: number | null;
   error?: string;
 }
 
@@ -94,10 +98,19 @@ function analyze(dir: string, file: string, extra: string[] = []): Run {
   try {
     const positions: Position[] = JSON.parse(r.stdout).entries[0].positions;
     const first = (f: (p: Position) => boolean) => positions.find(f)?.ply ?? null;
-    return { ms, out: r.stdout, positions, firstResult: first(resultProven), firstExact: first((p) => p.exact) };
+    const fight = (p: Position) =>
+      (p.nimber !== undefined && p.nimber !== null) || typeof p.nim?.moverWinsChainFight === 'boolean';
+    return {
+      ms,
+      out: r.stdout,
+      positions,
+      firstResult: first(resultProven),
+      firstExact: first((p) => p.exact),
+      firstFight: first(fight),
+    };
   } catch {
     const error = (r.stderr || 'no output').slice(0, 200);
-    return { ms, out: '', positions: [], firstResult: null, firstExact: null, error };
+    return { ms, out: '', positions: [], firstResult: null, firstExact: null, firstFight: null, error };
   }
 }
 
@@ -133,7 +146,7 @@ export default async function main(): Promise<void> {
       `baseline: ${'dir' in base ? `${base.dir} (${BASELINE_COMMIT})` : `SKIPPED — ${base.skipped}`}`,
   );
   console.log(
-    'seed | wall s: base / new | first proven result ply: base / new | first exact ply: base / new | warm store: wall s, answers',
+    'seed | wall s: base / new | first proven result ply: base / new | first exact ply: base / new | first chain-fight verdict ply: base / new | warm store: wall s, answers',
   );
   const rows: { base?: Run; now: Run; warm: Run }[] = [];
   let bad = 0;
@@ -154,6 +167,7 @@ export default async function main(): Promise<void> {
     console.log(
       `${String(seed).padStart(4)} | ${b ? (b.ms / 1000).toFixed(1) : '—'} / ${(now.ms / 1000).toFixed(1)} | ` +
         `${f(b?.firstResult)} / ${f(now.firstResult)} | ${f(b?.firstExact)} / ${f(now.firstExact)} | ` +
+        `${f(b?.firstFight)} / ${f(now.firstFight)} | ` +
         `${(warm.ms / 1000).toFixed(2)}, ${warm.out === now.out && !now.error ? 'identical' : 'DIFFERENT'}` +
         (err ? `  ERROR ${err}` : '') +
         (dis.length ? `  DISAGREE ${dis.join(', ')}` : ''),
@@ -178,6 +192,12 @@ export default async function main(): Promise<void> {
         1,
       )} / ${show(
         med((r) => r.firstExact, 'now'),
+        1,
+      )} | ${show(
+        med((r) => r.firstFight, 'base'),
+        1,
+      )} / ${show(
+        med((r) => r.firstFight, 'now'),
         1,
       )}`,
   );

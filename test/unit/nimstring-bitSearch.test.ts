@@ -7,6 +7,9 @@ import { geometryOf } from '../../server/src/engine/board/geometry';
 import { NimBitSearch } from '../../server/src/engine/nimstring/bitSearch';
 import { bruteWins } from '../../server/src/engine/nimstring/brute';
 import { chainFight } from '../../server/src/engine/nimstring';
+import { nimSummary } from '../../server/src/engine/analysis/nim';
+import { NimCache } from '../../server/src/engine/nimstring/cellEngine';
+import { Solver } from '../../server/src/engine/solver';
 import { readDab } from '../../server/src/engine/notation';
 import { plausibleRecord, randomPosition } from '../support/boards';
 import { mulberry32 } from '../support/random';
@@ -64,4 +67,43 @@ test('the region engine (chainFight) agrees with the bit search on 5x5 middle an
   }
   assert.ok(compared >= 30, `${compared} positions compared`);
   assert.ok(wins > 0 && wins < compared, `${wins} of ${compared} won by the player to move`);
+});
+
+test("bit search: the boxes solver's table as move hints changes no outcome", () => {
+  const g = geometryOf(3, 3);
+  const solver = new Solver({ tableMb: 8 });
+  const plain = new NimBitSearch(g, 8);
+  const hinted = new NimBitSearch(g, 8);
+  const r = mulberry32(91);
+  let used = 0;
+  for (let i = 0; i < 300; i++) {
+    const s = randomPosition(3, 3, r, 4 + Math.floor(r() * 14), false);
+    if (!s.isOver()) solver.solve(s);
+    const hints = solver.tableOf(g);
+    if (hints) used++;
+    assert.equal(hinted.moverWins(s, { hints }), plain.moverWins(s), s.key());
+    assert.equal(hinted.moverWins(s, { hints }), bruteWins(s), s.key());
+  }
+  assert.ok(used > 250, `${used} searches with hints`);
+});
+
+// The analysis' Nimstring view (analysis/nim.ts): where the region engine's zero test gives up, the
+// whole-board search decides who wins the chain fight; each such verdict equals the region engine's
+// given far more (an independent engine: regions, nim-values, its own memo).
+test('the Nimstring view: where the region engine gives up, the whole-board search decides, and truly', () => {
+  let decidedByBits = 0;
+  for (const seed of [3, 4, 5, 6, 7, 8]) {
+    const states = readDab(plausibleRecord(5, 5, 60, mulberry32(seed), `nim ${seed}`)).models[0].states;
+    for (const ply of [19, 20]) {
+      const s = states[ply];
+      const small = chainFight(s, { budget: 20_000, cache: new NimCache() }).moverWins;
+      const view = nimSummary(s, 20_000, false);
+      if (small !== 'unknown' || view.moverWinsChainFight === undefined) continue;
+      const truth = chainFight(s, { budget: 2_000_000, cache: new NimCache() }).moverWins;
+      assert.notEqual(truth, 'unknown', `seed ${seed} ply ${ply}: the region engine decides with more`);
+      assert.equal(view.moverWinsChainFight, truth, `seed ${seed} ply ${ply}`);
+      decidedByBits++;
+    }
+  }
+  assert.ok(decidedByBits >= 3, `${decidedByBits} verdicts of the whole-board search`);
 });

@@ -109,7 +109,9 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
   }
   const stopped = budget.shouldStop?.() ?? false;
   const nim =
-    nimBudget && !stopped ? nimSummary(state, nimBudget, true, budget.nimTimeBudgetMs, budget.shouldStop) : undefined;
+    nimBudget && !stopped
+      ? nimSummary(state, nimBudget, true, budget.nimTimeBudgetMs, budget.shouldStop, solver.tableOf(state.geometry))
+      : undefined;
   const common = {
     method: 'search' as const,
     moveValues: moveValues.size ? moveValues : undefined,

@@ -5,6 +5,20 @@
  */
 import type { BoardState } from '../board/state';
 import { chainFight, nimstring } from '../nimstring';
+import { sharedBitSearch } from '../nimstring/bitSearch';
+import type { TranspositionTable } from '../solver/table';
+
+/**
+ * Whole-board search nodes per region of the budget: a region of the region engine costs about 30
+ * solver nodes (store/proofStore.ts's NIM_REGION_NODES), and the whole-board search makes about
+ * as many per second.
+ */
+const BIT_NODES_PER_REGION = 100;
+/**
+ * Beyond this many undrawn lines the whole-board search is not tried: on a 5x5 record, 44 were not
+ * decided in 60 million nodes (record 3, ply 16), 43 took 13-30 million. Only time depends on it.
+ */
+const BIT_SEARCH_MAX_UNDRAWN = 43;
 
 export interface NimSummary {
   nimber: number | 'loony' | 'unknown';
@@ -40,6 +54,8 @@ export function nimSummary(
   moveValues = true,
   timeBudgetMs?: number,
   shouldStop?: () => boolean,
+  /** The boxes solver's table (Solver.tableOf): its best moves are tried first by the whole-board search. */
+  hints?: TranspositionTable,
 ): NimSummary {
   const deadline = timeBudgetMs === undefined ? undefined : Date.now() + timeBudgetMs;
   const msLeft = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
@@ -55,8 +71,21 @@ export function nimSummary(
   });
   // a lost fight proves the value 0 (the region values are memoized then: the call above finds them)
   if (fight.moverWins === false) root = { ...root, nimber: 0 };
-  const moverWinsChainFight =
-    root.nimber !== 'unknown' ? root.nimber !== 0 : fight.moverWins === 'unknown' ? undefined : fight.moverWins;
+  // neither found who wins the fight: the whole-board search, which reaches further back in a middle
+  // game (nimstring/bitSearch.ts), with the budget's regions in nodes (each costs about that many)
+  const bits =
+    root.nimber === 'unknown' &&
+    fight.moverWins === 'unknown' &&
+    msLeft() !== 0 &&
+    state.undrawnLines().length <= BIT_SEARCH_MAX_UNDRAWN
+      ? sharedBitSearch(state.geometry).moverWins(state, {
+          nodeBudget: budget * BIT_NODES_PER_REGION,
+          timeBudgetMs: msLeft(),
+          shouldStop,
+          hints,
+        })
+      : fight.moverWins;
+  const moverWinsChainFight = root.nimber !== 'unknown' ? root.nimber !== 0 : bits === 'unknown' ? undefined : bits;
   const r =
     moveValues && root.nimber !== 'unknown'
       ? nimstring(state, {

@@ -5,14 +5,13 @@
  * a negamax over win/loss with the solver's incremental position, move generation and
  * transposition table. No regions and no nim-values: one zero test of the whole board.
  *
- * WHAT IT IS FOR. A second, independent oracle for the region engines (index.ts) where the
- * whole-board brute force (brute.ts, at most 31 lines) cannot reach: the tests check the chain
- * fight of 5x5 middle games against it. It is not used by the analysis. Tried as a fallback after
- * the region engine (plausible 5x5 records 1-10, plies 15-22, 200,000 regions, then as much again
- * in time for this search), it decided 1 of the 31 positions the region engine left undecided;
- * giving the region engine 400,000 regions instead, in about the same time, decided 3 of the 10
- * undecided positions of records 1, 3 and 4. With 30 s each, each engine decides positions the
- * other does not.
+ * WHAT IT IS FOR. Who wins the chain fight where the region engine (index.ts) gives up: in a
+ * middle game the board is one region, and this search, without regions, nim-values or string
+ * keys, goes further (record 3 of the bench, `plausibleGame(5, 5, mulberry32(3), 60)`: ply 19 in
+ * 1.7 s against 5.1 s, ply 18 in 8 s and ply 17 in 15-23 s, which the region engine did not decide
+ * in 20 s). The analysis runs it after the region engine's zero test fails (analysis/nim.ts). It is
+ * also an independent oracle for the region engines where the whole-board brute force (brute.ts,
+ * at most 31 lines) cannot reach: the tests check the chain fight of 5x5 middle games against it.
  *
  * PROOFS. W(P) = the player to move in P wins. The solver's rules are stated for Dots-and-Boxes
  * values (moves.ts); each used here has a boolean twin, proved the same way:
@@ -65,12 +64,42 @@ const STOP = new Stop('nimstring search stopped');
 export interface NimBitLimits {
   /** Nodes (positions with a choice) at most. */
   nodeBudget?: number;
+  /** Stop after about this many milliseconds. */
+  timeBudgetMs?: number;
+  /** Stop when this says so (an edit cancelled the work). */
+  shouldStop?: () => boolean;
+  /**
+   * The boxes solver's table of the same board size (Solver.tableOf): at each position its best
+   * move, when it holds one, is tried first. Order only: the outcome never depends on it.
+   */
+  hints?: TranspositionTable;
+}
+
+/** Nodes between two looks at the clock and at shouldStop. */
+const CHECK_EVERY = 4096;
+
+/**
+ * One search per board size, kept between calls (its table's outcomes do not depend on the root, so
+ * a record read from its end backwards fills it for the earlier positions); only the last board
+ * size's is kept, to bound the memory (SHARED_TABLE_MB).
+ */
+let shared: { w: number; h: number; search: NimBitSearch } | null = null;
+const SHARED_TABLE_MB = 32;
+
+export function sharedBitSearch(g: BoardGeometry): NimBitSearch {
+  if (!shared || shared.w !== g.width || shared.h !== g.height)
+    shared = { w: g.width, h: g.height, search: new NimBitSearch(g, SHARED_TABLE_MB) };
+  return shared.search;
 }
 
 export class NimBitSearch extends MoveGenerator {
   private readonly table: TranspositionTable;
   nodes = 0;
   private nodeLimit = Infinity;
+  private deadline = Infinity;
+  private shouldStop: (() => boolean) | undefined;
+  private nextCheck = CHECK_EVERY;
+  private hints: TranspositionTable | undefined;
 
   constructor(g: BoardGeometry, tableMb = 32, cfg: SolverConfig = {}) {
     super(g, cfg);
@@ -86,6 +115,11 @@ export class NimBitSearch extends MoveGenerator {
     this.load(state);
     this.nodes = 0;
     this.nodeLimit = limits.nodeBudget ?? Infinity;
+    this.deadline = limits.timeBudgetMs === undefined ? Infinity : Date.now() + limits.timeBudgetMs;
+    this.shouldStop = limits.shouldStop;
+    this.nextCheck = CHECK_EVERY;
+    // a table of another board size (its keys have another length) cannot be read
+    this.hints = limits.hints?.nw === this.nw ? limits.hints : undefined;
     try {
       return this.wins(0);
     } catch (e) {
@@ -109,6 +143,10 @@ export class NimBitSearch extends MoveGenerator {
     }
     if (this.undrawn === 0) return false;
     if (++this.nodes > this.nodeLimit) throw STOP;
+    if (this.nodes >= this.nextCheck) {
+      this.nextCheck = this.nodes + CHECK_EVERY;
+      if (Date.now() > this.deadline || this.shouldStop?.()) throw STOP;
+    }
     const h = this.canon(),
       sym = this.canonSym,
       off = sym * this.nw;
@@ -116,6 +154,16 @@ export class NimBitSearch extends MoveGenerator {
     const n0 = this.nodes;
     const n = this.genMoves(ply, -1, true, 0, 0, 0, NO_LOONY);
     const base = ply * this.L;
+    if (this.hints && n > 1 && this.hints.probe(this.bits, off, h) >= 0 && this.hints.mv >= 0) {
+      // the boxes solver's best move first (the position is canonical as for its own table)
+      const m = this.fromCanonical(this.hints.mv);
+      for (let i = 1; i < n; i++)
+        if (this.moves[base + i] === m) {
+          this.moves.copyWithin(base + 1, base, base + i);
+          this.moves[base] = m;
+          break;
+        }
+    }
     let won = false;
     for (let i = 0; i < n && !won; i++) {
       const m = this.moves[base + i];

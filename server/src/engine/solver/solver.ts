@@ -26,7 +26,7 @@ import { BoardState } from '../board/state';
 import { loonyEndgameValue } from '../endgame';
 import { Abort, Engine, INF } from './search';
 import type { SolveOptions, SolveResult, SolverConfig, WindowResult } from './types';
-import type { SharedTableMemory } from './table';
+import type { SharedTableMemory, TranspositionTable } from './table';
 
 /**
  * A solver with a persistent, bounded transposition table: successive positions of one game
@@ -59,6 +59,15 @@ export class Solver {
     return this.pastDeferrals + (this.engine?.deferrals ?? 0);
   }
   private pastDeferrals = 0;
+
+  /**
+   * The table of this board size's searches, read-only for move ordering elsewhere (the Nimstring
+   * search tries its best moves first: nimstring/bitSearch.ts); undefined before any search of it.
+   */
+  tableOf(g: BoardGeometry): TranspositionTable | undefined {
+    const e = this.engine;
+    return e && e.g.width === g.width && e.g.height === g.height ? e.table : undefined;
+  }
 
   /** Entries in use / capacity of the transposition table. */
   tableUsage(): { used: number; capacity: number } {
