@@ -97,7 +97,7 @@ test('the Nimstring view: where the region engine gives up, the whole-board sear
     for (const ply of [19, 20]) {
       const s = states[ply];
       const small = chainFight(s, { budget: 20_000, cache: new NimCache() }).moverWins;
-      const view = nimSummary(s, 20_000, false);
+      const view = nimSummary(s, 20_000, false, { wholeBoard: {} });
       if (small !== 'unknown' || view.moverWinsChainFight === undefined) continue;
       const truth = chainFight(s, { budget: 2_000_000, cache: new NimCache() }).moverWins;
       assert.notEqual(truth, 'unknown', `seed ${seed} ply ${ply}: the region engine decides with more`);

@@ -321,7 +321,7 @@ test('told to stop, the Nimstring view ends at once with what it knows: unknown,
   const s = new BoardState(geometryOf(5, 5));
   let asked = 0;
   const t0 = Date.now();
-  const n = nimSummary(s, 10_000_000, true, undefined, () => ++asked > 3);
+  const n = nimSummary(s, 10_000_000, true, { shouldStop: () => ++asked > 3 });
   assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
   assert.equal(n.nimber, 'unknown');
   assert.equal(n.moverWinsChainFight, undefined);
@@ -393,7 +393,7 @@ test('a Nimstring time limit holds on a 12x12 board (one region option there can
   assert.equal(s.undrawnLines().length, g.lineCount - 64);
   for (const limit of [0, 300]) {
     const t0 = Date.now();
-    const n = nimSummary(s, 250_000, true, limit);
+    const n = nimSummary(s, 250_000, true, { timeBudgetMs: limit });
     const ms = Date.now() - t0;
     assert.ok(ms < limit + 5000, `${ms} ms for a limit of ${limit} ms`);
     assert.ok(n.longChains >= 0);

@@ -172,7 +172,11 @@ export function createSearchCache(
    * cold run showed).
    */
   const storedOrComputed = (state: BoardState, nimBudget: number, nimMs?: number): NimSummary => {
-    const compute = () => nimSummary(state, nimBudget, true, nimMs, undefined, solver.tableOf(state.geometry));
+    const compute = () =>
+      nimSummary(state, nimBudget, true, {
+        timeBudgetMs: nimMs,
+        wholeBoard: { hints: solver.tableOf(state.geometry) },
+      });
     return proofs ? proofs.nim(state, nimBudget, compute, nimMs) : compute();
   };
   return {

@@ -110,7 +110,11 @@ export function searchEvaluate(solver: Solver, state: BoardState, budget: Search
   const stopped = budget.shouldStop?.() ?? false;
   const nim =
     nimBudget && !stopped
-      ? nimSummary(state, nimBudget, true, budget.nimTimeBudgetMs, budget.shouldStop, solver.tableOf(state.geometry))
+      ? nimSummary(state, nimBudget, true, {
+          timeBudgetMs: budget.nimTimeBudgetMs,
+          shouldStop: budget.shouldStop,
+          wholeBoard: { hints: solver.tableOf(state.geometry) },
+        })
       : undefined;
   const common = {
     method: 'search' as const,

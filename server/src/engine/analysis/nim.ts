@@ -47,15 +47,24 @@ export function nimKnowledge(n: Pick<NimSummary, 'nimber' | 'moverWinsChainFight
   return n.moverWinsChainFight !== undefined ? 1 : 0;
 }
 
-/** `shouldStop` (an edit cancelled the work) ends it like the budget: what is not found is unknown. */
+export interface NimSummaryOptions {
+  /** Give up (unknown) after about this many milliseconds. */
+  timeBudgetMs?: number;
+  /** An edit cancelled the work: it ends like the budget, and what is not found is unknown. */
+  shouldStop?: () => boolean;
+  /**
+   * Where the region engine's zero test gives up, ask the whole-board search (off the editor's main
+   * thread only: it may take the budget's regions as BIT_NODES_PER_REGION nodes each); `hints`, the
+   * boxes solver's table (Solver.tableOf), orders its moves.
+   */
+  wholeBoard?: { hints?: TranspositionTable };
+}
+
 export function nimSummary(
   state: BoardState,
   budget: number,
   moveValues = true,
-  timeBudgetMs?: number,
-  shouldStop?: () => boolean,
-  /** The boxes solver's table (Solver.tableOf): its best moves are tried first by the whole-board search. */
-  hints?: TranspositionTable,
+  { timeBudgetMs, shouldStop, wholeBoard }: NimSummaryOptions = {},
 ): NimSummary {
   const deadline = timeBudgetMs === undefined ? undefined : Date.now() + timeBudgetMs;
   const msLeft = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
@@ -74,6 +83,7 @@ export function nimSummary(
   // neither found who wins the fight: the whole-board search, which reaches further back in a middle
   // game (nimstring/bitSearch.ts), with the budget's regions in nodes (each costs about that many)
   const bits =
+    wholeBoard &&
     root.nimber === 'unknown' &&
     fight.moverWins === 'unknown' &&
     msLeft() !== 0 &&
@@ -82,7 +92,7 @@ export function nimSummary(
           nodeBudget: budget * BIT_NODES_PER_REGION,
           timeBudgetMs: msLeft(),
           shouldStop,
-          hints,
+          hints: wholeBoard.hints,
         })
       : fight.moverWins;
   const moverWinsChainFight = root.nimber !== 'unknown' ? root.nimber !== 0 : bits === 'unknown' ? undefined : bits;
