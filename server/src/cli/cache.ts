@@ -38,12 +38,12 @@ import {
 
 export const CACHE_USAGE = cacheUsage(IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS);
 
-/** Runs a cache command against the store at `path`; returns the exit code. */
-export function cacheCommand(argv: string[], path: string | null): number {
-  // '--' ends the options: what follows is the file, even when its name starts with '-'
-  const end = argv.indexOf('--');
-  const args = end < 0 ? argv.slice() : argv.slice(0, end);
-  const operands = end < 0 ? [] : argv.slice(end + 1);
+/**
+ * Runs a cache command against the store at `path`; returns the exit code. `operands`: what came
+ * after `--` (endOfOptions), never read as options.
+ */
+export function cacheCommand(argv: string[], path: string | null, operands: string[] = []): number {
+  const args = argv.slice();
   // the import's times: --verify-ms (each search) and --verify-total-ms (the whole file)
   const times: Record<string, number> = {
     '--verify-ms': IMPORT_VERIFY_MS,
@@ -78,7 +78,7 @@ export function cacheCommand(argv: string[], path: string | null): number {
   }
   const needsFile = sub === 'export' || sub === 'import';
   if (!['stats', 'clear', 'export', 'import'].includes(sub ?? '') || (needsFile ? !file : file) || extra.length) {
-    printErr(`${sub ? `dab: ${badCacheCommand(argv.join(' '))}\n` : ''}${CACHE_USAGE}\n`);
+    printErr(`${sub ? `dab: ${badCacheCommand([...argv, ...operands].join(' '))}\n` : ''}${CACHE_USAGE}\n`);
     return 2;
   }
   if (path === null) {

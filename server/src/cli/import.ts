@@ -5,7 +5,7 @@
  * printed on stdout and the exit code is 1.
  */
 import { printErr } from './terminal';
-import { readInputOrSay } from './input';
+import { endOfOptions, readInputOrSay } from './input';
 import { basename } from 'node:path';
 import { dblToDab, readDbl } from '../engine/notation';
 import {
@@ -17,10 +17,7 @@ import {
 } from '../engine/phrasebook/cli';
 
 export function importDbl(argv: string[]): number {
-  // '--' ends the options: what follows is the file, even when its name starts with '-'
-  const end = argv.indexOf('--');
-  const options = end < 0 ? argv : argv.slice(0, end);
-  const named = end < 0 ? [] : argv.slice(end + 1);
+  const { options, operands: named } = endOfOptions(argv);
   if (options.includes('--help') || options.includes('-h')) {
     process.stdout.write(USAGE + '\n');
     return 0;

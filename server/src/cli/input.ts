@@ -23,6 +23,15 @@ export function plainDecimal(text: string | undefined, fraction = false): number
   return Number.isFinite(v) && v <= Number.MAX_SAFE_INTEGER ? v : undefined;
 }
 
+/**
+ * A command line split at its first `--`, which ends the options (POSIX): what follows are files,
+ * even a name that starts with '-'.
+ */
+export function endOfOptions(argv: string[]): { options: string[]; operands: string[] } {
+  const end = argv.indexOf('--');
+  return end < 0 ? { options: argv, operands: [] } : { options: argv.slice(0, end), operands: argv.slice(end + 1) };
+}
+
 /** Something to wait on for a few milliseconds in synchronous code (Atomics.wait). */
 const pause = new Int32Array(new SharedArrayBuffer(4));
 

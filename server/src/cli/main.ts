@@ -34,7 +34,7 @@ import { analyzeDocument } from '../engine/analysis/analyzeDocument';
 import { readDab } from '../engine/notation';
 import { createSearchCache, proveDocument, DEFAULT_POSITION_BUDGET_MS, DEFAULT_RECORD_BUDGET_MS } from './search';
 import { createProgress } from './progress';
-import { plainDecimal, readInputOrSay } from './input';
+import { endOfOptions, plainDecimal, readInputOrSay } from './input';
 import { reconcileProof, searchSummary } from './summary';
 import { MAX_TABLE_MB } from '../engine/solver';
 import { CLI_MAX_POSITIONS, MAX_SOLVER_THREADS } from '../engine/limits';
@@ -89,14 +89,11 @@ function parseArgs(argv: string[]): Options | string {
     files: [],
     notes: [],
   };
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    const num = (): number | undefined => plainDecimal(rest[++i], true);
-    if (a === '--') {
-      // the end of the options: what follows are files, even when a name starts with '-'
-      o.files.push(...rest.slice(i + 1));
-      break;
-    } else if (a === '--help' || a === '-h') return USAGE;
+  const { options, operands } = endOfOptions(rest);
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i];
+    const num = (): number | undefined => plainDecimal(options[++i], true);
+    if (a === '--help' || a === '-h') return USAGE;
     else if (a === '--json') o.json = true;
     else if (a === '--no-store') {
       if (typeof o.store === 'string') return `dab: ${STORE_CONFLICT}\n${USAGE}`;
@@ -135,6 +132,7 @@ function parseArgs(argv: string[]): Options | string {
     } else if (a.startsWith('-') && a !== '-') return `dab: ${unknownOption(a)}\n${USAGE}`;
     else o.files.push(a);
   }
+  o.files.push(...operands);
   if (o.files.length === 0) return `dab: ${NO_FILES_GIVEN}\n${USAGE}`;
   // standard input can be read once (found by an audit: a second - read nothing and said so)
   if (o.files.filter((f) => f === '-').length > 1) return `dab: ${STDIN_ONCE}\n${USAGE}`;
@@ -202,15 +200,11 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
 }
 
 /** `dab cache …` with its own --store / --no-store. */
-function cacheMain(argv: string[]): number {
+function cacheMain(all: string[]): number {
   const args: string[] = [];
   let store: string | null | undefined;
+  const { options: argv, operands } = endOfOptions(all);
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--') {
-      // the end of the options: the file that follows is cacheCommand's to read after its own '--'
-      args.push(...argv.slice(i));
-      break;
-    }
     if (argv[i] === '--no-store' || argv[i] === '--store') {
       // an empty path (a script's unset variable) must not fall back to the default store: `cache clear` would wipe it
       if (argv[i] === '--store' && !argv[i + 1]) {
@@ -228,7 +222,7 @@ function cacheMain(argv: string[]): number {
       return 0;
     } else args.push(argv[i]);
   }
-  return cacheCommand(args, store === null ? null : resolveStorePath(store));
+  return cacheCommand(args, store === null ? null : resolveStorePath(store), operands);
 }
 
 /** bin/dab.js: the command; one that searches in a process with huge pages when that helps (relaunch.ts). */

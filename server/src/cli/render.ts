@@ -5,7 +5,7 @@
  */
 import { printErr, printOut } from './terminal';
 import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { plainDecimal, readInputOrSay } from './input';
+import { endOfOptions, plainDecimal, readInputOrSay } from './input';
 import { pictureOf } from '../boardPicture';
 import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
 import { readDab } from '../engine/notation';
@@ -44,16 +44,10 @@ export function render(args: string[]): number {
     return 2;
   };
   const given = new Set<string>();
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') {
-      // the end of the options: what follows is the file, even when its name starts with '-'
-      const after = args.slice(i + 1);
-      if (after.length > 1 || (after.length === 1 && file !== undefined)) return usage(oneFileAtATime(after.at(-1)!));
-      if (after.length === 1) file = after[0];
-      break;
-    }
-    const int = (): number | undefined => plainDecimal(args[++i]);
+  const { options, operands } = endOfOptions(args);
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i];
+    const int = (): number | undefined => plainDecimal(options[++i]);
     // each option once: of two, which one was meant cannot be known
     const option = a === '--output' ? '-o' : a;
     if (['--entry', '--ply', '--budget-ms', '-o', '--store', '--no-store'].includes(option)) {
@@ -77,14 +71,18 @@ export function render(args: string[]): number {
     } else if (a === '--store' || a === '--no-store') {
       if (store !== undefined) return usage(STORE_CONFLICT);
       // an empty path (a script's unset variable) must not fall back to the default store
-      if (a === '--store' && !args[i + 1]) return usage(STORE_NEEDS_PATH);
-      store = a === '--store' ? args[++i] : null;
+      if (a === '--store' && !options[i + 1]) return usage(STORE_NEEDS_PATH);
+      store = a === '--store' ? options[++i] : null;
     } else if (a === '-o' || a === '--output') {
-      out = args[++i];
+      out = options[++i];
       if (!out || (out.startsWith('-') && out !== '-')) return usage(OUTPUT_NEEDS_FILE);
     } else if (a.startsWith('-') && a !== '-') return usage(unknownOption(a));
     else if (file === undefined) file = a;
     else return usage(oneFileAtATime(a));
+  }
+  for (const a of operands) {
+    if (file !== undefined) return usage(oneFileAtATime(a));
+    file = a;
   }
   if (!file) return usage(NO_FILE_GIVEN);
   const clobbers = out && out !== '-' ? overwritesRecord(out, file) : null;

@@ -9,9 +9,10 @@ import { sharedBitSearch } from '../nimstring/bitSearch';
 import type { TranspositionTable } from '../solver/table';
 
 /**
- * Whole-board search nodes per region of the budget: a region of the region engine costs about 30
- * solver nodes (store/proofStore.ts's NIM_REGION_NODES), and the whole-board search makes about
- * as many per second.
+ * Whole-board search nodes per region of the budget. The region engine's 200,000 regions take about
+ * 4 s where it gives up (record 3 of the bench, plies 16-19); at 100 nodes a region the whole-board
+ * search may take 3-4 times that (20 million nodes, 13-15 s), enough for ply 18 there (the
+ * CHANGELOG's stop 43). Only time depends on it.
  */
 const BIT_NODES_PER_REGION = 100;
 /**
@@ -87,7 +88,7 @@ export function nimSummary(
     root.nimber === 'unknown' &&
     fight.moverWins === 'unknown' &&
     msLeft() !== 0 &&
-    state.undrawnLines().length <= BIT_SEARCH_MAX_UNDRAWN
+    state.geometry.lineCount - state.drawnCount <= BIT_SEARCH_MAX_UNDRAWN
       ? sharedBitSearch(state.geometry).moverWins(state, {
           nodeBudget: budget * BIT_NODES_PER_REGION,
           timeBudgetMs: msLeft(),
