@@ -172,11 +172,9 @@ export function createSearchCache(
    * cold run showed).
    */
   const storedOrComputed = (state: BoardState, nimBudget: number, nimMs?: number): NimSummary => {
-    const compute = () =>
-      nimSummary(state, nimBudget, true, {
-        timeBudgetMs: nimMs,
-        wholeBoard: { hints: solver.tableOf(state.geometry) },
-      });
+    // no whole-board search (analysis/nim.ts): within the record's share of time it decided nothing
+    // more on the bench's ten records, and the time it took left later positions no view at all
+    const compute = () => nimSummary(state, nimBudget, true, { timeBudgetMs: nimMs });
     return proofs ? proofs.nim(state, nimBudget, compute, nimMs) : compute();
   };
   return {

@@ -54,9 +54,10 @@ export interface NimSummaryOptions {
   /** An edit cancelled the work: it ends like the budget, and what is not found is unknown. */
   shouldStop?: () => boolean;
   /**
-   * Where the region engine's zero test gives up, ask the whole-board search (off the editor's main
-   * thread only: it may take the budget's regions as BIT_NODES_PER_REGION nodes each); `hints`, the
-   * boxes solver's table (Solver.tableOf), orders its moves.
+   * Where the region engine's zero test gives up, ask the whole-board search (the editor's search
+   * worker only: it may take the budget's regions as BIT_NODES_PER_REGION nodes each, which the
+   * editor's main thread cannot wait for and the command line's record budget cannot spare); `hints`,
+   * the boxes solver's table (Solver.tableOf), orders its moves.
    */
   wholeBoard?: { hints?: TranspositionTable };
 }

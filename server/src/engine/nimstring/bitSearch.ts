@@ -9,7 +9,8 @@
  * middle game the board is one region, and this search, without regions, nim-values or string
  * keys, goes further (record 3 of the bench, `plausibleGame(5, 5, mulberry32(3), 60)`: ply 19 in
  * 1.7 s against 5.1 s, ply 18 in 8 s and ply 17 in 15-23 s, which the region engine did not decide
- * in 20 s). The analysis runs it after the region engine's zero test fails (analysis/nim.ts). It is
+ * in 20 s). The editor's search worker runs it after the region engine's zero test fails
+ * (analysis/nim.ts, NimSummaryOptions.wholeBoard). It is
  * also an independent oracle for the region engines where the whole-board brute force (brute.ts,
  * at most 31 lines) cannot reach: the tests check the chain fight of 5x5 middle games against it.
  *
