@@ -20,7 +20,7 @@ import type { Evaluation } from '../engine/analysis/evaluation';
 import { BATCH_TABLE_MB } from '../engine/solver';
 import { completeMoves, createSolver, quickEvaluate, searchEvaluate } from '../engine/analysis/evaluatePosition';
 import { allLines, type DabDocument, type LineModel } from '../engine/notation';
-import { nimSummary, type NimSummary } from '../engine/analysis/nim';
+import { longChainFacts, nimSummary, type NimSummary } from '../engine/analysis/nim';
 import { playedMove, playedMoveFloor, resultOf, scoreLead } from '../engine/analysis/prove';
 import {
   CLI_POSITION_BUDGET_MS,
@@ -162,7 +162,12 @@ export function createSearchCache(
     // no time left for it (the record's or the run's budget is spent): only a view the store holds.
     // Even a computation given 0 ms costs: it notices its deadline only after some regions, which
     // on a 12x12 board took the whole run past --total-budget-ms (found by an audit).
-    if (nimBudget > 0) e.nim ??= b.nimMs === 0 ? proofs?.storedNim(state) : storedOrComputed(state, nimBudget, b.nimMs);
+    // (the long chain facts need no search: a position given no time still gets them)
+    if (nimBudget > 0)
+      e.nim ??=
+        b.nimMs === 0
+          ? (proofs?.storedNim(state) ?? longChainFacts(state))
+          : storedOrComputed(state, nimBudget, b.nimMs);
     return e;
   };
   /**

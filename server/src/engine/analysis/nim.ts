@@ -4,7 +4,7 @@
  * chain rule asks for, and the moves that win the chain fight. Budgeted: 'unknown' beyond it.
  */
 import type { BoardState } from '../board/state';
-import { chainFight, nimstring } from '../nimstring';
+import { chainFight, longChainRuleOf, nimstring } from '../nimstring';
 import { sharedBitSearch } from '../nimstring/bitSearch';
 import type { TranspositionTable } from '../solver/table';
 
@@ -46,6 +46,23 @@ export interface NimSummary {
 export function nimKnowledge(n: Pick<NimSummary, 'nimber' | 'moverWinsChainFight' | 'winningMoves'>): number {
   if (n.nimber !== 'unknown') return n.winningMoves !== undefined ? 3 : 2;
   return n.moverWinsChainFight !== undefined ? 1 : 0;
+}
+
+/**
+ * The view without any search: the long chains and loops as they stand and what the long chain rule
+ * asks for (a function of the position alone), who wins the chain fight unknown. For a position
+ * given no time for the search (the command line's record budget spent).
+ */
+export function longChainFacts(state: BoardState): NimSummary {
+  const rule = longChainRuleOf(state);
+  return {
+    nimber: 'unknown',
+    regions: [],
+    longChains: rule.currentLongChains,
+    loops: rule.currentLoops,
+    wantsLongChains: rule.wantsLongChains,
+    currentFavoursPlayerToMove: rule.currentFavoursPlayerToMove,
+  };
 }
 
 export interface NimSummaryOptions {
