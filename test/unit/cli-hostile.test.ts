@@ -143,6 +143,9 @@ test('cli: numbers are plain decimals, --store needs a path, --max-loss belongs 
     [['--budget-ms', ''], /--budget-ms needs a number/],
     [['--record-budget-ms', '1e3'], /--record-budget-ms needs a number/],
     [['--store', ''], /--store needs a path/],
+    // '--' ends the options: it is no option's value (found by a review: a store was made at ./--)
+    [['--store', '--'], /--store needs a path/],
+    [['--threads', '--'], /--threads needs a whole number/],
     [['--max-loss', '3'], /--max-loss is for dab check/],
   ] as [string[], RegExp][]) {
     const r = dab('analyze', ...args, 'examples/allcock.dab');

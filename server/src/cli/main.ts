@@ -99,9 +99,9 @@ function parseArgs(argv: string[]): Options | string {
       if (typeof o.store === 'string') return `dab: ${STORE_CONFLICT}\n${USAGE}`;
       o.store = null;
     } else if (a === '--store') {
-      if (!rest[i + 1]) return `dab: ${STORE_NEEDS_PATH}\n${USAGE}`;
+      if (!options[i + 1]) return `dab: ${STORE_NEEDS_PATH}\n${USAGE}`;
       if (o.store === null) return `dab: ${STORE_CONFLICT}\n${USAGE}`;
-      o.store = rest[++i];
+      o.store = options[++i];
     } else if (a === '--no-search') o.search = false;
     else if (a === '--budget-ms') {
       const v = num();
@@ -113,7 +113,7 @@ function parseArgs(argv: string[]): Options | string {
       if (v > MAX_TABLE_MB) o.notes.push(`dab: ${tableMbCapped(v, MAX_TABLE_MB)}`);
       o.tableMb = Math.min(v, MAX_TABLE_MB);
     } else if (a === '--threads') {
-      const v = plainDecimal(rest[++i]);
+      const v = plainDecimal(options[++i]);
       if (v === undefined || v < 1) return `dab: ${THREADS_NEEDS_NUMBER}\n${USAGE}`;
       // capped as the solver caps it (solverThreads.ts): the note says so
       const cores = availableParallelism();
