@@ -10,6 +10,7 @@ import { MOVES_NOT_FOUND, NOTE_NEEDS_SEARCH, NOTE_SEARCHING } from '../phraseboo
 import { nothingProven, type Evaluation } from './evaluation';
 import { quickEvaluate, type LoonyAnalysis } from './evaluatePosition';
 import { pushMove } from './moveReview';
+import { chainFightAlongLine } from './nim';
 import { estimateStanding, playedMoveFloor, provenOptimalMoves } from './prove';
 import {
   emptyReport,
@@ -104,6 +105,10 @@ function reviewBoardLine(
   for (const p of out.positions)
     if (!p.exact && !p.pending && p.lower !== null && p.lower === p.upper) makeExact(p, p.lower);
   boundsFromPlayedMoves(line, out);
+  chainFightAlongLine(
+    out.positions.map((p) => p.nim),
+    line.plies.map((mv) => mv.completed.length > 0),
+  ).forEach((n, k) => (out.positions[k].nim = n));
   line.plies.forEach((mv, k) => {
     const before = out.positions[k],
       after = out.positions[k + 1];

@@ -65,6 +65,40 @@ export function longChainFacts(state: BoardState): NimSummary {
   };
 }
 
+/**
+ * Who wins the chain fight, carried along the moves of a line (Nimstring: a move that completes a
+ * box keeps the turn). With W(P) "the player to move in P wins the chain fight" and P' = P after
+ * the move played, which keeps the turn (`keepsTurn`) or passes it:
+ * - W(P') false and the move passes the turn, or W(P') true and it keeps it: that move wins, so W(P);
+ * - W(P) false: every move loses, this one too, so W(P') when it passes the turn, not W(P') when
+ *   it keeps it (and a lost fight is the nim-value 0).
+ * Only verdicts of views (`views[k]` of position k, keepsTurn[k] for the move from k to k + 1) are
+ * carried, never a guess; a view without a verdict gets one (a new object: views may be shared),
+ * one with a verdict keeps it, a position without a view gets none.
+ */
+export function chainFightAlongLine(
+  views: readonly (NimSummary | undefined)[],
+  keepsTurn: readonly boolean[],
+): (NimSummary | undefined)[] {
+  const out = [...views];
+  const verdict = (k: number) => out[k]?.moverWinsChainFight;
+  const settle = (k: number, wins: boolean) => {
+    const v = out[k];
+    if (v === undefined || v.moverWinsChainFight !== undefined) return;
+    out[k] = { ...v, moverWinsChainFight: wins, ...(wins ? {} : { nimber: 0 }) };
+  };
+  // from the end backwards: a winning move played proves its position won (and on through moves
+  // that keep the turn)
+  for (let k = Math.min(keepsTurn.length, out.length - 1) - 1; k >= 0; k--) {
+    const after = verdict(k + 1);
+    if (after !== undefined && after === keepsTurn[k]) settle(k, true);
+  }
+  // forwards: after a lost position, the move played leaves the other player the win, or keeps the loss
+  for (let k = 0; k < Math.min(keepsTurn.length, out.length - 1); k++)
+    if (verdict(k) === false) settle(k + 1, !keepsTurn[k]);
+  return out;
+}
+
 export interface NimSummaryOptions {
   /** Give up (unknown) after about this many milliseconds. */
   timeBudgetMs?: number;
