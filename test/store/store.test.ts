@@ -732,6 +732,29 @@ for (const kind of [
   });
 }
 
+// Found by an audit: `--store games.dab` renamed the record aside and made a store of its name.
+test('store: a path named like a record (.dab) is never used, set aside, taken over or made', () => {
+  const dir = tempDir();
+  const record = join(dir, 'games.dab');
+  const text = 'game "mine"\n  size 2x2\n  moves a1-b1\n';
+  writeFileSync(record, text);
+  for (const path of [record, join(dir, 'new.DAB')]) {
+    const warnings: string[] = [];
+    assert.equal(openProofCache(path, { onWarning: (w) => warnings.push(w) }), undefined, path);
+    assert.match(warnings.join(' | '), /a \.dab file is a record; it is left as it is/);
+  }
+  for (const args of [
+    ['cache', 'stats', '--store', record],
+    ['analyze', '--store', record, record],
+  ]) {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'dab.js'), ...args], { encoding: 'utf8' });
+    assert.match(r.stderr, /a \.dab file is a record/, args.join(' '));
+    assert.doesNotMatch(r.stderr, /set aside|Error:/);
+  }
+  assert.equal(readFileSync(record, 'utf8'), text, 'the record is as it was');
+  assert.deepEqual(readdirSync(dir).sort(), ['games.dab'], 'nothing set aside, nothing made');
+});
+
 test('store: a damaged record is dropped, never believed', () => {
   const path = join(tempDir(), 'p.sqlite');
   const states = fill(path, 41, 20);

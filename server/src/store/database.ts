@@ -15,7 +15,7 @@
  *
  * A file that is not a database, is damaged, or belongs to something else is renamed aside
  * (`<file>.corrupt-<time>` / `<file>.foreign-<time>`) and a fresh store is started; the caller gets
- * the message. Nothing here throws to the caller after open() except through its documented result.
+ * the message. A path named like a record (`.dab`) is never used. Nothing here throws to the caller after open() except through its documented result.
  */
 import { Database } from 'node-sqlite3-wasm';
 import {
@@ -35,6 +35,7 @@ import { JOURNAL_DAMAGED, rollBackJournal } from './journal';
 import { hostname } from 'node:os';
 import {
   notAProofStore,
+  storeIsRecord,
   storeCannotBeCreated,
   storeCannotBeOpened,
   storeDamagedSetAside,
@@ -256,6 +257,10 @@ export class StoreFile {
     } catch (e) {
       return { db: null, warnings: [storeCannotBeCreated(path, whyNotOpened(path, e))] };
     }
+    // a .dab name is a record's, never a store's: never set aside, taken over or made (found by an
+    // audit: `--store games.dab` renamed the record aside and made a store of its name; a store named
+    // so would be read as a record by dab check)
+    if (/\.dab$/i.test(path)) return { db: null, warnings: [storeIsRecord(path)] };
     for (let attempt = 0; attempt < 3; attempt++) {
       let db: Database | null = null;
       try {

@@ -55,6 +55,11 @@ export function notAProofStore(path: string, to: string): string {
   return `${path} is not a dab proof store; it was set aside as ${to} and a new store started`;
 }
 
+/** The store's path is named like a record: left as it is, and no store used. */
+export function storeIsRecord(path: string): string {
+  return `the proof store cannot be ${path}: a .dab file is a record; it is left as it is and no proofs are kept this time (name another file with --store, DAB_STORE or the dab.store.path setting)`;
+}
+
 /** Another process holds the store's lock for longer than the wait. */
 export function storeStaysLocked(path: string): string {
   return `the proof store ${path} stays locked by another process; it is not used this time`;
