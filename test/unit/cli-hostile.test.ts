@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  closeSync,
   linkSync,
+  openSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -675,4 +677,39 @@ test('cli: -- ends the options; a file named like an option is read after it', (
   assert.equal(imported2.status, 0, imported2.stderr);
   assert.match(cli('cache', 'export', '-proofs', '--store', 's.sqlite').stderr, /put -- before it/);
   rmSync(dir, { recursive: true, force: true });
+});
+
+// Found by an audit: `cache import -` read a gigabyte of /dev/zero (1.2 GB of memory) before its
+// header said no; a file of random bytes was read whole too.
+test('cli: cache import checks the header first, from standard input and from a file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const store = join(dir, 'p.sqlite');
+  const zero = openSync('/dev/zero', 'r');
+  const z = spawnSync(process.execPath, ['bin/dab.js', 'cache', 'import', '-', '--store', store], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: [zero, 'pipe', 'pipe'],
+  });
+  closeSync(zero);
+  noTrace(z);
+  assert.equal(z.status, 1, z.stderr);
+  assert.match(z.stderr, /standard input is not a dab proof export \(line 1\)/);
+  assert.doesNotMatch(z.stderr, /more than/);
+  // a big file that is no export: the header says no (a file over the bound is still refused)
+  const big = join(dir, 'big.jsonl');
+  writeFileSync(big, Buffer.alloc(64 << 20, 0x41));
+  const b = dab('cache', 'import', big, '--store', store);
+  noTrace(b);
+  assert.equal(b.status, 1);
+  assert.match(b.stderr, /big\.jsonl is not a dab proof export \(line 1\)/);
+  // an export still imports, from either
+  const exp = join(dir, 'e.jsonl');
+  assert.equal(dab('cache', 'export', exp, '--store', store).status, 0);
+  assert.equal(dab('cache', 'import', exp, '--store', store).status, 0);
+  const s = spawnSync(process.execPath, ['bin/dab.js', 'cache', 'import', '-', '--store', store], {
+    encoding: 'utf8',
+    input: readFileSync(exp),
+  });
+  assert.equal(s.status, 0, s.stderr);
+  assert.match(s.stdout, /imported standard input/);
 });

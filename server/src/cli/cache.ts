@@ -8,7 +8,7 @@ import { positionOfKey, type Proof } from '../store/proof';
 import { BATCH_TABLE_MB, Solver } from '../engine/solver';
 import { IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS } from '../engine/limits';
 import { plainDecimal, readInput } from './input';
-import { MAX_IMPORT_BYTES } from '../store/proofStore';
+import { checkExportHeader, MAX_IMPORT_BYTES } from '../store/proofStore';
 import { existsSync } from 'node:fs';
 import { fileErrorWords } from '../engine/phrasebook/files';
 import {
@@ -118,11 +118,20 @@ export function cacheCommand(argv: string[], path: string | null, operands: stri
       (file === '-' ? err : out)(proofsExported(n, file === '-' ? STANDARD_OUTPUT : file!));
     } else {
       let text: string | undefined;
+      // the header is checked as soon as it is read: what is no export is not read on
+      let notAnExport: Error | undefined;
+      const header = (line: string) => {
+        try {
+          checkExportHeader(line, STANDARD_INPUT);
+        } catch (e) {
+          throw (notAnExport = e as Error);
+        }
+      };
       try {
-        if (file === '-') text = readInput('-', MAX_IMPORT_BYTES);
+        if (file === '-') text = readInput('-', MAX_IMPORT_BYTES, header);
       } catch (e) {
         // what cannot be read names where it came from (found by an audit: "dab: 1074 MB: …")
-        err(`${STANDARD_INPUT}: ${fileErrorWords(e)}`);
+        err(notAnExport ? notAnExport.message : `${STANDARD_INPUT}: ${fileErrorWords(e)}`);
         return 1;
       }
       let r;

@@ -42,8 +42,8 @@ const tooBig = (bytes: number, max: number, stream = false) => new Error(fileToo
  * device such as /dev/zero, nor a file that would take the memory of a record of millions of
  * moves), without its byte-order mark. Throws an Error whose message says what is wrong.
  */
-export function readInput(file: string, maxBytes = MAX_FILE_BYTES): string {
-  return readInputText(file, maxBytes).text;
+export function readInput(file: string, maxBytes = MAX_FILE_BYTES, onFirstLine?: (line: string) => void): string {
+  return readInputText(file, maxBytes, onFirstLine).text;
 }
 
 const strict = new TextDecoder('utf-8', { fatal: true });
@@ -53,8 +53,12 @@ const strict = new TextDecoder('utf-8', { fatal: true });
  * U+FFFD are characters written (found by audits: a file that holds '�' was told it is not UTF-8;
  * one with a written '�' before a Latin-1 byte was told so at the '�'; ReadOptions.bytes).
  */
-export function readInputText(file: string, maxBytes = MAX_FILE_BYTES): { text: string; bytes: ByteCheck } {
-  const raw = readInputBytes(file, maxBytes);
+export function readInputText(
+  file: string,
+  maxBytes = MAX_FILE_BYTES,
+  onFirstLine?: (line: string) => void,
+): { text: string; bytes: ByteCheck } {
+  const raw = readInputBytes(file, maxBytes, onFirstLine);
   try {
     return { text: withoutBom(strict.decode(raw)), bytes: { firstBad: -1, bad: 0 } };
   } catch {
@@ -103,7 +107,23 @@ function writtenReplacements(b: Buffer): number {
   return n;
 }
 
-function readInputBytes(file: string, maxBytes: number): Buffer {
+/** The first line's most (FIRST_LINE_BYTES without a line break: the first line is cut there). */
+const FIRST_LINE_BYTES = 1 << 16;
+
+/**
+ * `onFirstLine` is told the first line (without a byte-order mark) as soon as it is read, and may
+ * throw to stop: a file whose first line shows it is not what is wanted is not read on (found by an
+ * audit: `cache import -` read a gigabyte of /dev/zero before its header said no).
+ */
+function readInputBytes(file: string, maxBytes: number, onFirstLine?: (line: string) => void): Buffer {
+  let told = false;
+  const tell = (head: Buffer, ended: boolean) => {
+    if (told || !onFirstLine) return;
+    const nl = head.indexOf(10);
+    if (nl < 0 && !ended && head.length < FIRST_LINE_BYTES) return;
+    told = true;
+    onFirstLine(withoutBom(head.subarray(0, nl < 0 ? FIRST_LINE_BYTES : nl).toString('utf8')));
+  };
   if (file === '-') {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -123,15 +143,20 @@ function readInputBytes(file: string, maxBytes: number): Buffer {
       }
       if (n === 0) break;
       total += n;
-      if (total > maxBytes) throw tooBig(total, maxBytes, true);
       chunks.push(Buffer.from(buf.subarray(0, n)));
+      if (!told && onFirstLine) tell(Buffer.concat(chunks), false);
+      if (total > maxBytes) throw tooBig(total, maxBytes, true);
     }
-    return Buffer.concat(chunks);
+    const all = Buffer.concat(chunks);
+    tell(all, true);
+    return all;
   }
   const st = statSync(file);
   if (!st.isFile()) throw new Error(NOT_A_REGULAR_FILE);
   if (st.size > maxBytes) throw tooBig(st.size, maxBytes);
-  return readFileSync(file);
+  const all = readFileSync(file);
+  tell(all, true);
+  return all;
 }
 
 /**

@@ -184,6 +184,24 @@ export interface ImportReport {
   rejectedCount: number;
 }
 
+/**
+ * Throws, saying why, unless `firstLine` is the header of an export this dab reads (`name` says
+ * where it came from in the message).
+ */
+export function checkExportHeader(firstLine: string, name: string): void {
+  let header: unknown;
+  try {
+    header = JSON.parse(firstLine);
+  } catch {
+    header = undefined;
+  }
+  const h = header as { format?: unknown; version?: unknown } | undefined;
+  if (!h || h.format !== EXPORT_FORMAT) throw new Error(notAProofExport(name));
+  if (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)
+    throw new Error(unknownExportVersion(name, versionAsWritten(firstLine, h)));
+  if (h.version > EXPORT_VERSION) throw new Error(exportOfNewerDab(name, h.version));
+}
+
 const MAX_REJECTED_LISTED = 1000;
 /** An import file's size at most: about 2 million records. */
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
@@ -605,6 +623,20 @@ export class ProofStore {
       throw new Error(importCannotBeRead(file, e));
     }
     if (!st.isFile()) throw new Error(importNotRegularFile(file));
+    // the header first: a file that is no export is not read on (it may be a gigabyte)
+    let head = '';
+    try {
+      const fd = openSync(file, 'r');
+      try {
+        const buf = Buffer.alloc(Math.min(1 << 16, st.size));
+        head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw new Error(importCannotBeRead(file, e));
+    }
+    checkExportHeader(head.split('\n')[0], file);
     if (st.size > MAX_IMPORT_BYTES) throw new Error(importTooLarge(file, st.size, MAX_IMPORT_BYTES));
     return this.importText(readFileSync(file, 'utf8'), file, verify);
   }
@@ -621,17 +653,7 @@ export class ProofStore {
       if (report.rejectedCount++ < MAX_REJECTED_LISTED) report.rejected.push(r);
     };
     const lines = text.split('\n');
-    let header: unknown;
-    try {
-      header = JSON.parse(lines[0]);
-    } catch {
-      header = undefined;
-    }
-    const h = header as { format?: unknown; version?: unknown } | undefined;
-    if (!h || h.format !== EXPORT_FORMAT) throw new Error(notAProofExport(name));
-    if (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)
-      throw new Error(unknownExportVersion(name, versionAsWritten(lines[0], h)));
-    if (h.version > EXPORT_VERSION) throw new Error(exportOfNewerDab(name, h.version));
+    checkExportHeader(lines[0], name);
     const good: [string, Proof][] = [];
     for (let i = 1; i < lines.length; i++) {
       if (lines[i].trim() === '') continue;
