@@ -495,11 +495,13 @@ test('cli: dab-language-server --help prints its usage; without a transport it s
 });
 
 // Found by an audit: a picture of a file with illegal moves, or bytes that are not UTF-8, came with no word of them.
+// Its exit status is 1 then, as check's and analyze's (found by another: it was 0).
 test('cli: render says the file’s problems on stderr, as check does, and still draws what it can', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dab-render-'));
   writeFileSync(join(dir, 'illegal.dab'), 'game\n  size 2x2\n  moves a1-b1 a1-b1 z9-z8 b1-c1\n');
   const r = dab('render', '--no-store', join(dir, 'illegal.dab'));
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(dab('check', '--no-store', join(dir, 'illegal.dab')).status, 1, 'as check');
   assert.match(r.stdout, /^<svg/);
   assert.match(r.stderr, /illegal\.dab:3:15: error: a1-b1 is already drawn .*\[drawn-twice\]/);
   assert.match(r.stderr, /illegal\.dab:3:21: error: .*\[off-board\]/);

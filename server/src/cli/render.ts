@@ -30,7 +30,10 @@ import {
   warning,
 } from '../engine/phrasebook/cli';
 
-/** Exit 0 when written, 1 when the file cannot be drawn, 2 for bad usage. */
+/**
+ * Exit 0 when written, 1 when the file cannot be drawn or has an error (the picture is still written:
+ * as dab analyze and dab check, found by an audit), 2 for bad usage.
+ */
 export function render(args: string[]): number {
   let file: string | undefined;
   let out: string | undefined;
@@ -97,8 +100,11 @@ export function render(args: string[]): number {
   // illegal moves or bytes that are not UTF-8 came with no word of them); the picture draws from
   // this reading (every entry, so that the one drawn is among them)
   const doc = readDab(text, { bytes: read.bytes });
-  for (const d of doc.diagnostics)
+  let errors = 0;
+  for (const d of doc.diagnostics) {
+    if (d.severity === 'error') errors++;
     if (d.severity === 'error' || d.severity === 'warning') printErr(`dab render: ${diagnosticLine(file, d)}\n`);
+  }
   const cache = openProofCache(store === null ? null : resolveStorePath(store), {
     onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
   });
@@ -120,7 +126,7 @@ export function render(args: string[]): number {
       return 1;
     }
   } else process.stdout.write(r.svg + '\n');
-  return 0;
+  return errors > 0 ? 1 : 0;
 }
 
 /**

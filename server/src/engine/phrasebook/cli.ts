@@ -71,7 +71,9 @@ export const RENDER_USAGE = `usage:
   --no-store     neither read nor write the proof store
   -o OUT.svg     write to a file (default, or '-': standard output); never the file drawn
                  nor another existing .dab file
-  FILE may be '-' for standard input; -- before it ends the options (a name starting with '-').`;
+  FILE may be '-' for standard input; -- before it ends the options (a name starting with '-').
+  Exit status: 0 when drawn; 1 when drawn from a file with errors (printed), or not drawn;
+  2 for bad usage.`;
 
 /** The usage of `dab import`. */
 export const IMPORT_USAGE = `usage: dab import FILE.dbl [--position]
