@@ -45,6 +45,8 @@ export function toJson(
   maxLoss: number | null = null,
 ): JsonReport {
   const overMaxLoss = maxLoss === null ? [] : maxLossProblems(report, maxLoss);
+  // by entry (found by an audit: a find per entry took 300,000 entries to minutes)
+  const proofOf = new Map(proofs.map((p) => [p.entry, p]));
   return {
     file,
     diagnostics: [
@@ -60,7 +62,7 @@ export function toJson(
       message: d.message,
     })),
     entries: report.entries.map((e, index) => {
-      const proof = e.kind !== 'endgame' ? proofs.find((p) => p.entry === index) : undefined;
+      const proof = e.kind !== 'endgame' ? proofOf.get(index) : undefined;
       return {
         kind: e.kind,
         title: e.title,
