@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   closeSync,
   linkSync,
   openSync,
@@ -714,4 +715,47 @@ test('cli: cache import checks the header first, from standard input and from a 
   });
   assert.equal(s.status, 0, s.stderr);
   assert.match(s.stdout, /imported standard input/);
+});
+
+// Found by an audit: a folder named that cannot be read gave a warning, exit 2 and, with --json,
+// no JSON at all; an unreadable file gives an error, exit 1 and an `unreadable` entry.
+test('cli: a folder named that cannot be read is an unreadable file: an error, exit 1, a JSON entry', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  const closed = join(dir, 'closed');
+  mkdirSync(closed);
+  writeFileSync(join(closed, 'a.dab'), GAME);
+  chmodSync(closed, 0);
+  chmodSync(dir, 0o755);
+  // root reads any folder: run as nobody then (runuser), or say why not
+  const asRoot = process.getuid?.() === 0;
+  const runuser = spawnSync('runuser', ['--help'], { encoding: 'utf8' });
+  if (asRoot && runuser.error) {
+    t.skip('run as root without runuser: every folder is readable');
+    return;
+  }
+  const bin = join(process.cwd(), 'bin', 'dab.js');
+  const run = (...args: string[]) =>
+    asRoot
+      ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, bin, ...args], {
+          encoding: 'utf8',
+          cwd: tmpdir(),
+        })
+      : spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const v = run('--version');
+  if (v.status !== 0) {
+    t.skip(`dab cannot run as nobody here: ${v.stderr.slice(0, 200)}`);
+    return;
+  }
+  const j = run('analyze', '--json', '--no-store', closed);
+  noTrace(j);
+  assert.equal(j.status, 1, j.stderr);
+  const doc = JSON.parse(j.stdout);
+  assert.equal(doc.file, closed);
+  assert.equal(doc.diagnostics[0].code, 'unreadable');
+  assert.match(doc.diagnostics[0].message, /permission denied/);
+  const c = run('check', '--no-store', closed);
+  assert.equal(c.status, 1);
+  assert.match(c.stderr, /closed: permission denied/);
+  chmodSync(closed, 0o755);
+  rmSync(dir, { recursive: true, force: true });
 });

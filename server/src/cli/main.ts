@@ -20,6 +20,7 @@ import {
   noDabFilesIn,
   noSuchPath,
   pathSkipped,
+  shownPath,
   tableMbCapped,
   threadsCapped,
   unknownCommand,
@@ -145,10 +146,17 @@ function parseArgs(argv: string[]): Options | string {
  * (a link back up) is read once; an entry that cannot be read (a dangling link) is skipped with a
  * warning, or missing when it was named itself.
  */
-function expand(paths: string[]): { files: string[]; missing: string[]; emptyFolders: string[] } {
+function expand(paths: string[]): {
+  files: string[];
+  missing: string[];
+  emptyFolders: string[];
+  /** Folders named that cannot be read, and why: each an unreadable file's error (exit 1, a JSON entry). */
+  unreadable: { path: string; why: string }[];
+} {
   const files: string[] = [],
     missing: string[] = [],
-    emptyFolders: string[] = [];
+    emptyFolders: string[] = [],
+    unreadable: { path: string; why: string }[] = [];
   const seen = new Set<string>();
   const walk = (p: string, named: boolean): void => {
     if (p === '-' && named) {
@@ -177,7 +185,9 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
       real = realpathSync(p);
       names = readdirSync(p).sort();
     } catch (e) {
-      printErr(`dab: ${warning(pathSkipped(p, fileErrorWords(e)))}\n`);
+      // named, as an unreadable file is (found by an audit: a warning, exit 2 and no JSON at all)
+      if (named) unreadable.push({ path: p, why: fileErrorWords(e) });
+      else printErr(`dab: ${warning(pathSkipped(p, fileErrorWords(e)))}\n`);
       return;
     }
     if (seen.has(real)) return;
@@ -196,7 +206,7 @@ function expand(paths: string[]): { files: string[]; missing: string[]; emptyFol
     if (named && files.length === before) emptyFolders.push(p);
   };
   for (const p of paths) walk(p, true);
-  return { files, missing, emptyFolders };
+  return { files, missing, emptyFolders, unreadable };
 }
 
 /** `dab cache …` with its own --store / --no-store. */
@@ -264,10 +274,10 @@ export function main(argv: string[]): number {
   }
   const o = parsed;
   for (const n of o.notes) printErr(n + '\n');
-  const { files, missing, emptyFolders } = expand(o.files);
+  const { files, missing, emptyFolders, unreadable } = expand(o.files);
   for (const m of missing) printErr(`dab: ${noSuchPath(m)}\n`);
   for (const d of emptyFolders) printErr(`dab: ${noDabFilesIn(d)}\n`);
-  if (files.length === 0) return 2;
+  if (files.length === 0 && unreadable.length === 0) return 2;
   const proofs = o.search
     ? openProofCache(o.store === null ? null : resolveStorePath(o.store), {
         onWarning: (w) => printErr(`dab: ${warning(w)}\n`),
@@ -300,6 +310,11 @@ export function main(argv: string[]): number {
   const discard = () => json.discard();
   process.once('exit', discard);
   try {
+    for (const { path, why } of unreadable) {
+      printErr(`dab: ${shownPath(path)}: ${why}\n`);
+      if (o.json) json.add(unreadableJson(path, why));
+      failed = true;
+    }
     for (const file of files) {
       const read = readInputOrSay(file, (why) => {
         if (o.json) json.add(unreadableJson(file, why));
