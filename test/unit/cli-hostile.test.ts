@@ -759,3 +759,27 @@ test('cli: a folder named that cannot be read is an unreadable file: an error, e
   chmodSync(closed, 0o755);
   rmSync(dir, { recursive: true, force: true });
 });
+
+// Found by an audit: `cache stats` of a path through a file, or a loop of links, said "nothing
+// stored there yet" with exit 0, where analyze said why the store cannot be opened.
+test('cli: cache stats, clear and export of a store that cannot be reached say why (exit 1)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-hostile-'));
+  writeFileSync(join(dir, 'afile'), 'x');
+  symlinkSync(join(dir, 'loop2'), join(dir, 'loop1'));
+  symlinkSync(join(dir, 'loop1'), join(dir, 'loop2'));
+  for (const [store, why] of [
+    [join(dir, 'afile', 'p.sqlite'), /a folder on its path is a file/],
+    [join(dir, 'loop1'), /its links loop/],
+  ] as const)
+    for (const sub of ['stats', 'clear']) {
+      const r = dab('cache', sub, '--store', store);
+      noTrace(r);
+      assert.equal(r.status, 1, `${sub} ${store}: ${r.stdout}`);
+      assert.match(r.stderr, why);
+      assert.doesNotMatch(r.stdout, /nothing stored there yet/);
+    }
+  const none = dab('cache', 'stats', '--store', join(dir, 'none', 'p.sqlite'));
+  assert.equal(none.status, 0);
+  assert.match(none.stdout, /nothing stored there yet/);
+  rmSync(dir, { recursive: true, force: true });
+});

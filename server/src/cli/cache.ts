@@ -9,7 +9,7 @@ import { BATCH_TABLE_MB, Solver } from '../engine/solver';
 import { IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS } from '../engine/limits';
 import { plainDecimal, readInput } from './input';
 import { checkExportHeader, MAX_IMPORT_BYTES } from '../store/proofStore';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { fileErrorWords } from '../engine/phrasebook/files';
 import {
   badCacheCommand,
@@ -26,6 +26,7 @@ import {
   STANDARD_INPUT,
   STANDARD_OUTPUT,
   STORE_IS_OFF,
+  storeCannotBeOpened,
   storeCannotBeUsed,
   storeStatsLines,
   unknownOption,
@@ -87,13 +88,20 @@ export function cacheCommand(argv: string[], path: string | null, operands: stri
   }
   // stats, clear and export only read a store: a mistyped path is said, not made into a new empty
   // store; before any run has stored a proof there is simply nothing (stats and clear succeed)
-  if (sub !== 'import' && !existsSync(path)) {
+  // (only a path that is not there is no store yet: one through a file or a loop of links cannot be
+  // one, and says why: found by an audit, "nothing stored there yet", exit 0)
+  const missing = sub !== 'import' ? whyMissing(path) : null;
+  if (missing === 'absent') {
     if (sub === 'export') {
       err(noStoreToExport(path));
       return 1;
     }
     out(noStoreYet(path));
     return 0;
+  }
+  if (missing !== null) {
+    err(storeCannotBeOpened(path, missing));
+    return 1;
   }
   const store = ProofStore.open(path, { onWarning: (w) => err(`warning: ${w}`) });
   if (!store.usable) {
@@ -215,4 +223,14 @@ function reprove(ms: number, totalMs: number): (key: string, p: Proof) => Proof 
     // cannot be checked, and would stop later searches of the position
     return { ...p, tried: 0 };
   };
+}
+
+/** null when `path` is there, 'absent' when it is not (nor a folder on its way), else why it cannot be reached. */
+function whyMissing(path: string): 'absent' | string | null {
+  try {
+    statSync(path);
+    return null;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : fileErrorWords(e);
+  }
 }
