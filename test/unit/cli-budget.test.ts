@@ -123,4 +123,8 @@ test('dab analyze: bad budget values are usage errors', () => {
     assert.equal(r.status, 2);
     assert.match(r.stderr, new RegExp(`${flag} needs a number of milliseconds`));
   }
+  // one too large to keep exactly says how large one may be (found by an audit: it read as no number)
+  const huge = run('analyze', '--budget-ms', '99999999999999999999999', file);
+  assert.equal(huge.status, 2);
+  assert.match(huge.stderr, /--budget-ms needs a number of milliseconds \(digits, at most 9,007,199,254,740,991\)/);
 });

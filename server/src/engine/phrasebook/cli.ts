@@ -117,7 +117,8 @@ export const STORE_NEEDS_PATH = '--store needs a path (--no-store turns the stor
 
 /** A time option without a plain number: "--budget-ms needs a number of milliseconds". */
 export function needsMilliseconds(option: string): string {
-  return `${option} needs a number of milliseconds`;
+  // (what is refused: words, signs, exponents and numbers too large to keep exactly; found by an audit)
+  return `${option} needs a number of milliseconds (digits, at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')})`;
 }
 
 /** --table-mb without a number of at least 1. */
