@@ -783,3 +783,13 @@ test('cli: cache stats, clear and export of a store that cannot be reached say w
   assert.match(none.stdout, /nothing stored there yet/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+// Found by an audit: `dab render DIR` said "dab: DIR: not a regular file", without its command's name.
+test('cli: render and import name themselves when the file cannot be read', () => {
+  for (const cmd of ['render', 'import']) {
+    const r = dab(cmd, 'examples');
+    noTrace(r);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, new RegExp(`^dab ${cmd}: examples: not a regular file`));
+  }
+});

@@ -35,7 +35,7 @@ export function importDbl(argv: string[]): number {
     return 2;
   }
   const file = files[0];
-  const read = readInputOrSay(file);
+  const read = readInputOrSay(file, undefined, 'dab import');
   if (read === null) return 1;
   const imp = readDbl(read.text);
   for (const d of imp.diagnostics) printErr(`${diagnosticLine(file, d)}\n`);

@@ -166,12 +166,14 @@ function readInputBytes(file: string, maxBytes: number, onFirstLine?: (line: str
 export function readInputOrSay(
   file: string,
   refused?: (why: string) => void,
+  /** Who says it: "dab", or the command's "dab render" as its other messages. */
+  speaker = 'dab',
 ): { text: string; bytes: ByteCheck } | null {
   try {
     return readInputText(file);
   } catch (e) {
     const why = fileErrorWords(e);
-    printErr(`dab: ${file === '-' ? STANDARD_INPUT : shownPath(file)}: ${why}\n`);
+    printErr(`${speaker}: ${file === '-' ? STANDARD_INPUT : shownPath(file)}: ${why}\n`);
     refused?.(why);
     return null;
   }

@@ -93,7 +93,7 @@ export function render(args: string[]): number {
     printErr(`dab render: ${outputNotWrittenOver(out, clobbers)}\n`);
     return 2;
   }
-  const read = readInputOrSay(file);
+  const read = readInputOrSay(file, undefined, 'dab render');
   if (read === null) return 1;
   const text = read.text;
   // the file's problems, as dab check prints them (found by an audit: a picture of a file with
