@@ -149,6 +149,9 @@ test('cli: numbers are plain decimals, --store needs a path, --max-loss belongs 
     // '--' ends the options: it is no option's value (found by a review: a store was made at ./--)
     [['--store', '--'], /--store needs a path/],
     [['--threads', '--'], /--threads needs a whole number/],
+    // a value given twice: which one was meant? (found by an audit: the last was taken silently)
+    [['--budget-ms', '100', '--budget-ms', '200'], /--budget-ms given twice/],
+    [['--store', 'a.sqlite', '--store', 'b.sqlite'], /--store given twice/],
     [['--max-loss', '3'], /--max-loss is for dab check/],
   ] as [string[], RegExp][]) {
     const r = dab('analyze', ...args, 'examples/allcock.dab');

@@ -21,6 +21,7 @@ import {
   noSuchPath,
   pathSkipped,
   shownPath,
+  givenTwice,
   tableMbCapped,
   threadsCapped,
   unknownCommand,
@@ -75,6 +76,16 @@ interface Options {
   notes: string[];
 }
 
+/** The options of analyze and check that take a value. */
+const VALUED_OPTIONS = new Set([
+  '--store',
+  '--budget-ms',
+  '--table-mb',
+  '--threads',
+  '--record-budget-ms',
+  '--total-budget-ms',
+  '--max-loss',
+]);
 function parseArgs(argv: string[]): Options | string {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return USAGE;
@@ -91,9 +102,15 @@ function parseArgs(argv: string[]): Options | string {
     notes: [],
   };
   const { options, operands } = endOfOptions(rest);
+  // an option with a value given twice is a slip (which one was meant?), as for render (found by an audit)
+  const valued = new Set<string>();
   for (let i = 0; i < options.length; i++) {
     const a = options[i];
     const num = (): number | undefined => plainDecimal(options[++i], true);
+    if (VALUED_OPTIONS.has(a)) {
+      if (valued.has(a)) return `dab: ${givenTwice(a)}\n${USAGE}`;
+      valued.add(a);
+    }
     if (a === '--help' || a === '-h') return USAGE;
     else if (a === '--json') o.json = true;
     else if (a === '--no-store') {
