@@ -186,7 +186,8 @@ export function createSearchCache(
     nim(state) {
       const key = state.key();
       let n = nims.get(key);
-      if (!n) n = remember(nims, key, storedOrComputed(state, NIM_BUDGET_CLI));
+      // (positions the record's loop does not search, endgames mostly: the smaller budget, no time limit)
+      if (!n) n = remember(nims, key, storedOrComputed(state, NIM_BUDGET_CLI_PROBE));
       return n;
     },
     lookup(state) {

@@ -79,18 +79,24 @@ export const NIM_BUDGET_DEFAULT = 250_000;
  * the server's main thread while typing: small, so a keystroke never waits on it.
  */
 export const NIM_BUDGET_QUICK = 5_000;
-/** Per position searched by the CLI, after its solve, in process: a fraction of the position's search time. */
-export const NIM_BUDGET_CLI = 20_000;
 /**
- * The CLI's Nimstring budget for positions earlier than one whose nim-value was not found (deeper
- * still, so hopeless): enough for the long chain count and the long chain rule, which need no search.
+ * Per position searched by the CLI, after its solve, in process, within the record's budget (at most
+ * one position's time). On the bench's ten records (default budgets) the earliest chain-fight verdict
+ * was at median ply 20.5 with 20,000 (and 100 after a failure), 19 with 100,000 (and 20,000), the
+ * first proven result at median ply 18 either way (stop 44, /work/scratch/s44/reach.mts).
  */
-export const NIM_BUDGET_CLI_PROBE = 100;
+export const NIM_BUDGET_CLI = 100_000;
+/**
+ * The CLI's Nimstring budget for positions earlier than one whose chain fight was not decided: less,
+ * but not nothing, since a lost chain fight is much harder to prove than a won one and the position
+ * before a hard one may be easy.
+ */
+export const NIM_BUDGET_CLI_PROBE = 20_000;
 /**
  * Per position searched by the server's background search, after an attempt (its budget grows with
  * the attempts up to this cap, and the per-document background budget bounds the whole): off the
  * main thread, so larger than the CLI's. 200,000 regions cost up to about 10 s, and prove who wins
- * the chain fight back to ply 19 on plausible 5x5 records (ply 20-23 with the CLI's 20,000).
+ * the chain fight back to ply 19 on plausible 5x5 records (ply 20-23 with 20,000).
  */
 export const NIM_BUDGET_WORKER = 200_000;
 /**
