@@ -5,11 +5,19 @@
  * with no header end at all, made the server wait for good without a word (found by audits). A
  * blank header line ended by a line feed alone, or a header longer than MAX_HEADER_BYTES, cannot be
  * the start of a message the library will read: `onBroken` is called (the server says so and exits).
+ * So is a body longer than MAX_BODY_BYTES: the library would keep every byte that follows as that
+ * body, answering nothing and growing without bound (found by an audit: `Content-Length: 99999999999`).
  */
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 
 /** Longer than any header a client sends (Content-Length and Content-Type lines). */
 export const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Longer than any message a client sends: the largest file dab reads (MAX_FILE_BYTES, 8 MB), each
+ * character escaped in JSON as \uXXXX (6 bytes), is 48 MB.
+ */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 const CR = 13,
   LF = 10;
@@ -40,7 +48,10 @@ export function guardFraming(input: Readable, onBroken: (detail: string) => void
           // the header's end: the body's length, when it can be read (else the library says what is wrong)
           const m = /^content-length:[ \t]*(\d+)[ \t]*$/im.exec(Buffer.from(header).toString('ascii'));
           header = [];
-          if (m) bodyLeft = Number(m[1]);
+          if (m && Number(m[1]) > MAX_BODY_BYTES) {
+            broken = true;
+            onBroken(`a message body of ${m[1]} bytes, more than ${MAX_BODY_BYTES}`);
+          } else if (m) bodyLeft = Number(m[1]);
           else broken = true;
         }
       }
