@@ -157,7 +157,13 @@ process.on('unhandledRejection', (e) => connection.console.error(`dab: unhandled
  * edits, were then off by a line, and an edit written from them corrupted the text).
  */
 const documents = new TextDocuments<TextDocument>({
-  create: (uri, languageId, version, text) => TextDocument.create(uri, languageId, version, text),
+  // a text that is no string (found by an audit: a TypeError's stack in the log, and a dead document)
+  // is read as empty, and said once
+  create: (uri, languageId, version, text) => {
+    if (typeof text !== 'string')
+      connection.console.warn(`dab: ${String(uri)} was opened without a text: read as empty`);
+    return TextDocument.create(uri, languageId, version, typeof text === 'string' ? text : '');
+  },
   update: (doc, changes, version) =>
     TextDocument.create(
       doc.uri,

@@ -43,6 +43,19 @@ test("an inlay hint request without a valid range gets the whole document's hint
   assert.equal(client.errorLogs.length, errors, client.errorLogs.slice(errors).join('\n'));
 });
 
+// Found by an audit: a didOpen whose text is no string logged a TypeError's stack, and the
+// document stayed dead. It is read as empty, said once as a warning; a later full change revives it.
+test('a didOpen without a text string is read as empty, with a warning, not an error', async () => {
+  const errors = client.errorLogs.length;
+  const uri = client.open('no-text.dab', 5 as unknown as string);
+  const d = await client.waitForDiagnostics(uri, () => true);
+  assert.deepEqual(d.diagnostics, []);
+  assert.equal(client.errorLogs.length, errors, client.errorLogs.slice(errors).join('\n'));
+  client.change(uri, 'endgame "e"\n  components 3 + 4l + 8l\n  value 2\n', 2);
+  const after = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
+  assert.equal(after.diagnostics[0].code, 'wrong-value');
+});
+
 // Found by an audit: the text library kept its line table wrong when an incremental edit joined a
 // lone '\r' and a '\n' into one line end, and every later position (and the board's edits) was off.
 test('incremental edits that join a lone CR and a LF: the server reads the text as a fresh open does', async () => {
