@@ -554,7 +554,7 @@ test(
       });
 
       // found by an audit: the board kept showing a document whose tab was closed
-      await t.test('closing the last tab of the document on the board empties the board', async () => {
+      await t.test('closing the last tab of the document on the board: the board leaves it', async () => {
         // a file no test edits (closing an edited one would ask whether to save it)
         await openFile(p, 'allcock.dab');
         // inside the first entry (its components line): line 1 is a comment, and a cursor already
@@ -572,9 +572,20 @@ test(
         await tabs.first().hover();
         await tabs.first().locator('.codicon-close').click();
         await waitFor('the tab closed', async () => (await tabs.count()) === 0, 10_000);
-        await waitFor('the board emptied', async () => (await frame.locator('body.is-empty').count()) === 1, 15_000);
-        assert.match(await frame.locator('#empty').innerText(), /Place the cursor/);
-        assert.ok((await p.locator('.tab', { hasText: 'dab board' }).count()) >= 1, 'the tab title names no entry');
+        // the board leaves the closed document: it empties, or follows the editor that became active
+        // (its neighbour tab, a dab file too; which one comes first is a race, found by fresh runs)
+        const left = async () =>
+          (await frame.locator('body.is-empty').count()) === 1
+            ? 'empty'
+            : /Allcock/.test(await frame.locator('#title').innerText())
+              ? undefined
+              : 'another document';
+        const how = await waitFor('the board left the closed document', left, 15_000);
+        console.log(`# after closing the tab the board is ${how}`);
+        if (how === 'empty') {
+          assert.match(await frame.locator('#empty').innerText(), /place the cursor/i);
+          assert.ok((await p.locator('.tab', { hasText: 'dab board' }).count()) >= 1, 'the tab title names no entry');
+        }
       });
 
       await t.test('a ```dab block in a Markdown preview shows an SVG board', async () => {
