@@ -83,7 +83,8 @@ export const NIM_BUDGET_QUICK = 5_000;
  * Per position searched by the CLI, after its solve, in process, within the record's budget (at most
  * one position's time). On the bench's ten records (default budgets) the earliest chain-fight verdict
  * was at median ply 20.5 with 20,000 (and 100 after a failure), 19 with 100,000 (and 20,000), the
- * first proven result at median ply 18 either way (stop 44, /work/scratch/s44/reach.mts).
+ * first proven result at median ply 18 either way (stop 44: the CLI's proveDocument in process, as
+ * `npm run bench` runs dab analyze, whose columns these are).
  */
 export const NIM_BUDGET_CLI = 100_000;
 /**

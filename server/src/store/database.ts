@@ -15,7 +15,8 @@
  *
  * A file that is not a database, is damaged, or belongs to something else is renamed aside
  * (`<file>.corrupt-<time>` / `<file>.foreign-<time>`) and a fresh store is started; the caller gets
- * the message. A path named like a record (`.dab`) is never used. Nothing here throws to the caller after open() except through its documented result.
+ * the message. A path named like a record (`.dab`) is never used. Nothing here throws to the
+ * caller after open() except through its documented result.
  */
 import { Database } from 'node-sqlite3-wasm';
 import {

@@ -202,6 +202,9 @@ export function checkExportHeader(firstLine: string, name: string): void {
   if (h.version > EXPORT_VERSION) throw new Error(exportOfNewerDab(name, h.version));
 }
 
+/** An export's header line is read from at most this many bytes (it is a short JSON object). */
+const EXPORT_HEADER_BYTES = 64 * 1024;
+
 const MAX_REJECTED_LISTED = 1000;
 /** An import file's size at most: about 2 million records. */
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
@@ -628,7 +631,7 @@ export class ProofStore {
     try {
       const fd = openSync(file, 'r');
       try {
-        const buf = Buffer.alloc(Math.min(1 << 16, st.size));
+        const buf = Buffer.alloc(Math.min(EXPORT_HEADER_BYTES, st.size));
         head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
       } finally {
         closeSync(fd);
