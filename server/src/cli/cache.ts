@@ -8,7 +8,7 @@ import { positionOfKey, type Proof } from '../store/proof';
 import { BATCH_TABLE_MB, Solver } from '../engine/solver';
 import { IMPORT_VERIFY_MS, IMPORT_VERIFY_TOTAL_MS } from '../engine/limits';
 import { plainDecimal, readInput } from './input';
-import { checkExportHeader, MAX_IMPORT_BYTES } from '../store/proofStore';
+import { checkExportHeader, MAX_IMPORT_BYTES } from '../store/exportFile';
 import { statSync } from 'node:fs';
 import { fileErrorWords } from '../engine/phrasebook/files';
 import {

@@ -21,11 +21,14 @@
 import { Database } from 'node-sqlite3-wasm';
 import {
   accessSync,
+  closeSync,
   constants,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -677,4 +680,18 @@ function rollBackUnlocked(path: string): string | undefined {
     /* the lock works without it */
   }
   return releaseAfterRollBack(path, dir);
+}
+
+/** The file begins with SQLite's header ("SQLite format 3\0"). */
+export function isSqliteFile(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(16);
+    return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -13,7 +13,8 @@ import { ProofStore, type StoreOptions } from './proofStore';
 import type { Proof } from './proof';
 
 export { resolveStorePath, defaultStoreDir } from './location';
-export { ProofStore, isSqliteFile } from './proofStore';
+export { ProofStore } from './proofStore';
+export { isSqliteFile } from './database';
 export { searchOnce } from './searchOnce';
 
 export interface ProofCache {

@@ -7,18 +7,9 @@
  * Writes are buffered and flushed at most every FLUSH_MS (and on close / process exit), one
  * transaction per flush: a killed process loses at most the results of its last FLUSH_MS. Every
  * record read is checked (proof.ts) before it is believed; one that fails is dropped. The size is bounded: when the live
- * data passes maxBytes, the cheapest records go first: proofs and Nimstring views on one scale of
- * search cost (NIM_REGION_NODES), budget traces by age.
+ * data passes maxBytes, the cheapest records go first (eviction.ts). Export files: exportFile.ts.
  */
 import {
-  exportCannotBeWritten,
-  exportNotRegularFile,
-  exportNotWrittenOver,
-  exportOfNewerDab,
-  importCannotBeRead,
-  importNotRegularFile,
-  importTooLarge,
-  notAProofExport,
   notStoringFailedProof,
   recordFault,
   storeDamagedEstimates,
@@ -31,22 +22,9 @@ import {
   storedProofReplaced,
   storeFailed,
   storeReplaced,
-  unknownExportVersion,
-  type ExportClobber,
   type StoreStats,
 } from '../engine/phrasebook/store';
-import {
-  closeSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  statfsSync,
-  writeFileSync,
-} from 'node:fs';
+import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BoardState } from '../engine/board/state';
 import { canonicalPosition } from '../engine/solver/symmetry';
@@ -55,7 +33,6 @@ import {
   checkProof,
   crc32,
   fromCanonical,
-  fromRow,
   fromStoredRow,
   toCanonical,
   toEstimateBoundRow,
@@ -64,42 +41,28 @@ import {
   type Proof,
   type ProofRow,
 } from './proof';
-import type { Database } from 'node-sqlite3-wasm';
 import { betterEstimate } from '../engine/analysis/evaluation';
 import type { NimSummary } from '../engine/analysis/nim';
 import { checkNimView, keptNim, nimAnswers, nimViewText, parseNimView, type NimRecord } from './nimView';
+import { Eviction, NIM_NODES_PER_MS } from './eviction';
+import {
+  emptyImportReport,
+  exportText,
+  readExport,
+  readExportRecords,
+  rejectLine,
+  writeExport,
+  type ImportReport,
+  type VerifyRecord,
+} from './exportFile';
 
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
-/** Solver nodes one region of the Nimstring engine costs, about (1.5M nodes/s against 50k regions/s): eviction's common scale. */
-const NIM_REGION_NODES = 30;
-/**
- * Solver nodes a millisecond of the Nimstring view's computation stands for (1.5M nodes/s): a view's
- * cost on eviction's scale, from the time it took. Without it (a view imported, or stored by a dab
- * that does not record it) a view ranks at its whole budget, NIM_REGION_NODES a region, and at the
- * CLI's 20,000 regions that put every view above nearly every proof (found by an audit: a 1 MB
- * bound kept 1 of 3,293 proofs and 2,206 of 4,701 views).
- */
-const NIM_NODES_PER_MS = 1500;
-/** A view's cost on eviction's scale, in SQL over `nims n LEFT JOIN nim_costs c`. */
-const NIM_COST = `coalesce(c.cost, n.budget * ${NIM_REGION_NODES})`;
-/** A row's bytes, about (eviction frees the share of them the file is over its bound). */
-const PROOF_BYTES = 'length(key) + length(best) + length(moves) + 48';
-/** A view row's bytes, about; `t`: the table's alias in the query, if any. */
-const nimBytes = (t = ''): string => `length(${t}key) + length(${t}view) + 24`;
 const FLUSH_MS = 500;
 /** How often a store that was locked when opened is tried again (ms), and the results kept meanwhile. */
 const RETRY_OPEN_MS = 30_000;
 const MAX_WAITING = 100_000;
 /** Records an export reads in one transaction. */
 const EXPORT_CHUNK = 10_000;
-/** Records one eviction transaction removes at most (about 30 ms each, so a reader waits that long at most). */
-const EVICT_BATCH = 1000;
-/**
- * Records one step of sizing reads (about 10 ms): before an eviction the records' bytes are summed
- * in steps of this many, one transaction each (found by an audit: one sum over 2.3 million proofs
- * held the language server 1.5 s).
- */
-const SIZE_STEP = 20_000;
 /** Time eviction may take after a flush, and when the store is closed (ms). */
 const EVICT_FLUSH_MS = 100;
 const EVICT_CLOSE_MS = 2000;
@@ -108,12 +71,6 @@ const FLUSH_COUNT = 64;
 const MISS_TTL_MS = 5_000;
 /** Records' traces kept at most (the oldest are dropped first): a trace is a few kB. */
 export const MAX_TRACES = 2_000;
-export const EXPORT_FORMAT = 'dab-proofs';
-/**
- * 2: a line may carry the estimate (fields estimate, estimateWork); 3: and its proven bound
- * (estimateLower). Files of earlier versions are read as before.
- */
-export const EXPORT_VERSION = 3;
 /** One record with its estimate and the estimate's bound, in one statement (one snapshot of the tables). */
 const SELECT_RECORD = `SELECT p.*, e.line AS e_line, e.work AS e_work, e.crc AS e_crc,
   b.line AS b_line, b.lower AS b_lower, b.crc AS b_crc
@@ -121,40 +78,6 @@ const SELECT_RECORD = `SELECT p.*, e.line AS e_line, e.work AS e_work, e.crc AS 
 
 /** What is known about a position, in the position's own orientation. */
 export type Knowledge = Proof;
-
-/**
- * One eviction transaction: of the EVICT_BATCH cheapest records (proofs and Nimstring views on one
- * scale, in the order cost, key), the first ones whose row bytes reach `need`, or all of them.
- * Returns the row bytes freed (0: nothing left to evict).
- */
-function evictBatch(db: Database, need: number): number {
-  const cut = db.get(
-    `WITH candidates AS (
-       SELECT * FROM (SELECT work AS cost, key, ${PROOF_BYTES} AS bytes FROM proofs ORDER BY work, key LIMIT ?1)
-       UNION ALL
-       SELECT * FROM (SELECT ${NIM_COST} AS cost, n.key AS key, ${nimBytes('n.')} AS bytes
-                      FROM nims n LEFT JOIN nim_costs c ON c.key = n.key ORDER BY 1, 2 LIMIT ?1)),
-     cheapest AS (SELECT * FROM candidates ORDER BY cost, key LIMIT ?1),
-     running AS (SELECT cost, key, sum(bytes) OVER (ORDER BY cost, key ROWS UNBOUNDED PRECEDING) AS freed FROM cheapest)
-     SELECT cost, key, freed FROM running ORDER BY (freed >= ?2) DESC, (CASE WHEN freed >= ?2 THEN freed END) ASC, freed DESC LIMIT 1`,
-    [EVICT_BATCH, Math.ceil(need)],
-  );
-  if (!cut) return 0;
-  // everything up to the cut, in the order (cost, key): ties at the cut cost go one by one; an
-  // estimate and its bound go with their proof
-  const at = [Number(cut.cost), Number(cut.cost), String(cut.key)];
-  const proofs = 'SELECT key FROM proofs WHERE work < ? OR (work = ? AND key <= ?)';
-  db.run(`DELETE FROM estimates WHERE key IN (${proofs})`, at);
-  db.run(`DELETE FROM estimate_bounds WHERE key IN (${proofs})`, at);
-  db.run('DELETE FROM proofs WHERE work < ? OR (work = ? AND key <= ?)', at);
-  db.run(
-    `DELETE FROM nims WHERE key IN (SELECT n.key FROM nims n LEFT JOIN nim_costs c ON c.key = n.key
-       WHERE ${NIM_COST} < ? OR (${NIM_COST} = ? AND n.key <= ?))`,
-    at,
-  );
-  db.run('DELETE FROM nim_costs WHERE key NOT IN (SELECT key FROM nims)');
-  return Math.max(1, Number(cut.freed));
-}
 
 export interface StoreOptions {
   maxBytes?: number;
@@ -172,42 +95,6 @@ export interface StoreOptions {
 }
 
 export type { StoreStats };
-
-export interface ImportReport {
-  read: number;
-  added: number;
-  improved: number;
-  unchanged: number;
-  /** The first MAX_REJECTED_LISTED rejected lines (a 100 MB file of bad lines must not keep them all). */
-  rejected: { line: number; reason: string }[];
-  /** Every rejected line. */
-  rejectedCount: number;
-}
-
-/**
- * Throws, saying why, unless `firstLine` is the header of an export this dab reads (`name` says
- * where it came from in the message).
- */
-export function checkExportHeader(firstLine: string, name: string): void {
-  let header: unknown;
-  try {
-    header = JSON.parse(firstLine);
-  } catch {
-    header = undefined;
-  }
-  const h = header as { format?: unknown; version?: unknown } | undefined;
-  if (!h || h.format !== EXPORT_FORMAT) throw new Error(notAProofExport(name));
-  if (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)
-    throw new Error(unknownExportVersion(name, versionAsWritten(firstLine, h)));
-  if (h.version > EXPORT_VERSION) throw new Error(exportOfNewerDab(name, h.version));
-}
-
-/** An export's header line is read from at most this many bytes (it is a short JSON object). */
-const EXPORT_HEADER_BYTES = 64 * 1024;
-
-const MAX_REJECTED_LISTED = 1000;
-/** An import file's size at most: about 2 million records. */
-export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
 /** Combine two proofs of one position; 'conflict' when they contradict (one of them is wrong). */
 export function mergeProofs(a: Proof, b: Proof): Proof | 'conflict' {
@@ -254,11 +141,7 @@ export class ProofStore {
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxBytes: number;
-  /** Row bytes an eviction begun still has to free (evictIfNeeded). */
-  private evictDebt = 0;
-  /** The records' bytes summed so far, before an eviction (evictIfNeeded): table, last key read, bytes. */
-  private sizing: { share: number; table: 'proofs' | 'nims'; after: string; bytes: number; done: boolean } | null =
-    null;
+  private readonly eviction: Eviction;
   /** Tell the user `m`, once for each `kind` (default: the message itself). */
   private readonly warn: (m: string, kind?: string) => void;
   private flushes = 0;
@@ -274,6 +157,7 @@ export class ProofStore {
     opts: StoreOptions,
   ) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.eviction = new Eviction(this.maxBytes);
     // each warning once (a damaged store or a full disk would say the same for every record met)
     const tell = opts.onWarning ?? (() => {});
     const told = new Set<string>();
@@ -543,8 +427,8 @@ export class ProofStore {
   }
 
   /**
-   * Write every proof to `file` as JSON lines: a header line, then one record per line (the row
-   * layout of proof.ts, with its estimate). Returns the number of records.
+   * Write every proof to `file` as an export (exportFile.ts; '-': standard output). Returns the
+   * number of records.
    */
   exportTo(file: string): number {
     this.flush();
@@ -567,122 +451,24 @@ export class ProofStore {
       if (chunk.length < EXPORT_CHUNK) break;
       after = String(chunk[chunk.length - 1].key);
     }
-    const records: string[] = [];
-    for (const raw of rows) {
-      const r = fromStoredRow(raw);
-      if (typeof r === 'string') continue; // a damaged record is not passed on (nor a damaged estimate)
-      // a failed attempt's record (trivial bounds) says something only with its tried time, which an
-      // import does not take: it would be rejected there, so it is not passed on (found by an audit)
-      if (checkProof(r.key, { ...r.proof, tried: 0 }) !== undefined) continue;
-      records.push(JSON.stringify(toRow(r.key, r.proof)));
-    }
-    const n = records.length;
-    const header = JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, records: n });
-    const text = [header, ...records].join('\n') + '\n';
-    if (file === '-') {
-      writeFileSync(1, text);
-      return n;
-    }
-    // a new file, or a regular file replaced whole (never a device, a directory or a link's target)
-    let target;
-    try {
-      target = lstatSync(file);
-    } catch {
-      target = null;
-    }
-    if (target && !target.isFile()) throw new Error(exportNotRegularFile(file));
-    // an export replaces only an earlier export (or an empty file): never the store itself, another
-    // SQLite file (found by an audit: `export S --store S` lost S), nor a record (`export k.dab`)
-    const clobbered: ExportClobber | null = !target
-      ? null
-      : sameFile(file, this.path)
-        ? 'the store'
-        : isSqliteFile(file)
-          ? 'sqlite'
-          : !isExportOrEmpty(file)
-            ? 'not an export'
-            : null;
-    if (clobbered) throw new Error(exportNotWrittenOver(file, clobbered));
-    const tmp = `${file}.tmp-${process.pid}`;
-    try {
-      writeFileSync(tmp, text);
-      renameSync(tmp, file);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw new Error(exportCannotBeWritten(file, (e as Error).message));
-    }
-    return n;
+    const { text, count } = exportText(rows);
+    writeExport(file, text, this.path);
+    return count;
+  }
+
+  /** Read an export file (exportFile.ts: readExport) and import it (importText). */
+  importFrom(file: string, verify?: VerifyRecord): ImportReport {
+    return this.importText(readExport(file), file, verify);
   }
 
   /**
-   * Read an export file (a regular file of at most MAX_IMPORT_BYTES, not /dev/zero, which never
-   * ends) and import it (importText).
+   * Import an export's text (`name` says where it came from in messages): the records that pass the
+   * checks and `verify` (exportFile.ts: readExportRecords) are merged with what is stored; one that
+   * contradicts a stored proof is rejected.
    */
-  importFrom(file: string, verify?: (key: string, proof: Proof) => Proof | string): ImportReport {
-    let st;
-    try {
-      st = statSync(file);
-    } catch (e) {
-      throw new Error(importCannotBeRead(file, e));
-    }
-    if (!st.isFile()) throw new Error(importNotRegularFile(file));
-    // the header first: a file that is no export is not read on (it may be a gigabyte)
-    let head = '';
-    try {
-      const fd = openSync(file, 'r');
-      try {
-        const buf = Buffer.alloc(Math.min(EXPORT_HEADER_BYTES, st.size));
-        head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
-      } finally {
-        closeSync(fd);
-      }
-    } catch (e) {
-      throw new Error(importCannotBeRead(file, e));
-    }
-    checkExportHeader(head.split('\n')[0], file);
-    if (st.size > MAX_IMPORT_BYTES) throw new Error(importTooLarge(file, st.size, MAX_IMPORT_BYTES));
-    return this.importText(readFileSync(file, 'utf8'), file, verify);
-  }
-
-  /**
-   * Import an export's text (`name` says where it came from in messages): every record is checked,
-   * and merged with what is stored. `verify` re-proves each record that passes the checks
-   * (cli/cache.ts): it returns the record to keep, or why not. A checksum only catches damage, not a
-   * forged or mistaken record, so a record is never believed because a file says so.
-   */
-  importText(text: string, name: string, verify?: (key: string, proof: Proof) => Proof | string): ImportReport {
-    const report: ImportReport = { read: 0, added: 0, improved: 0, unchanged: 0, rejected: [], rejectedCount: 0 };
-    const reject = (r: { line: number; reason: string }) => {
-      if (report.rejectedCount++ < MAX_REJECTED_LISTED) report.rejected.push(r);
-    };
-    const lines = text.split('\n');
-    checkExportHeader(lines[0], name);
-    const good: [string, Proof][] = [];
-    for (let i = 1; i < lines.length; i++) {
-      if (lines[i].trim() === '') continue;
-      report.read++;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(lines[i]);
-      } catch {
-        reject({ line: i + 1, reason: recordFault.notJson });
-        continue;
-      }
-      if (typeof raw !== 'object' || raw === null) {
-        reject({ line: i + 1, reason: recordFault.notARecord });
-        continue;
-      }
-      const r = fromRow(raw as Record<string, unknown>);
-      if (typeof r === 'string') {
-        reject({ line: i + 1, reason: r });
-        continue;
-      }
-      const verified = verify ? verify(r.key, r.proof) : r.proof;
-      // what verify keeps is checked again: without the file's tried time, trivial bounds say nothing
-      const kept = typeof verified === 'string' ? verified : (checkProof(r.key, verified) ?? verified);
-      if (typeof kept === 'string') reject({ line: i + 1, reason: kept });
-      else good.push([r.key, kept]);
-    }
+  importText(text: string, name: string, verify?: VerifyRecord): ImportReport {
+    const report = emptyImportReport();
+    const good = readExportRecords(text, name, report, verify);
     this.flush();
     for (let i = 0; i < good.length; i += 500) {
       const chunk = good.slice(i, i + 500);
@@ -691,7 +477,7 @@ export class ProofStore {
           f.write(() => {
             for (const [key, proof] of chunk) {
               const outcome = this.writeMerged(f, key, proof, 'keep');
-              if (outcome === 'conflict') reject({ line: 0, reason: recordFault.contradictsStored(key) });
+              if (outcome === 'conflict') rejectLine(report, { line: 0, reason: recordFault.contradictsStored(key) });
               else report[outcome]++;
             }
           }, 10_000),
@@ -808,76 +594,9 @@ export class ProofStore {
     return outcome;
   }
 
-  /**
-   * Over the bound, the cheapest records go, in short transactions of at most EVICT_BATCH records
-   * each, for at most `budgetMs` (found by an audit: a 400 MB store over a 256 MB bound was cut in
-   * one transaction of minutes, which froze the language server, was broken into by another process,
-   * and lost the store when killed). An eviction frees the share of the records' bytes by which the
-   * file is over 80% of its bound (budget traces by age, the same share, when it starts), and goes on
-   * at the next call where a budget ended it. The records' bytes are summed first, in short steps
-   * too (the sum only sets how much goes; records added meanwhile may be counted or not), except
-   * when the store is closed (`sizeWhole`).
-   */
+  /** Over the bound, the cheapest records go, for at most `budgetMs` (eviction.ts). */
   private evictIfNeeded(budgetMs: number, sizeWhole = false): void {
-    const t0 = Date.now();
-    this.guard((f) => {
-      if (this.evictDebt <= 0) {
-        if (!this.sizing) {
-          const used = f.write(() =>
-            f.read((db) => {
-              const page = Number(db.get('PRAGMA page_size')?.page_size ?? 4096);
-              const count = Number(db.get('PRAGMA page_count')?.page_count ?? 0);
-              const free = Number(db.get('PRAGMA freelist_count')?.freelist_count ?? 0);
-              return (count - free) * page;
-            }),
-          );
-          if (used <= this.maxBytes) return;
-          const share = 1 - (0.8 * this.maxBytes) / used;
-          this.sizing = { share, table: 'proofs', after: '', bytes: 0, done: false };
-        }
-        const sizing = this.sizing;
-        // one step at least, so that every call makes progress
-        do this.sizeStep(f, sizing);
-        while (!sizing.done && (sizeWhole || Date.now() - t0 < budgetMs));
-        if (!sizing.done) return;
-        const { share, bytes } = sizing;
-        this.sizing = null;
-        this.evictDebt = Math.ceil(bytes * share);
-        f.write(() =>
-          f.read((db) => {
-            const traces = Number(db.get('SELECT count(*) AS n FROM traces')?.n ?? 0);
-            if (traces > 0)
-              db.run('DELETE FROM traces WHERE key IN (SELECT key FROM traces ORDER BY at ASC LIMIT ?)', [
-                Math.ceil(traces * share),
-              ]);
-          }),
-        );
-      }
-      // one step at least, so that every call makes progress
-      if (this.evictDebt > 0)
-        do {
-          const freed = f.write(() => f.read((db) => evictBatch(db, this.evictDebt)));
-          this.evictDebt = freed > 0 ? this.evictDebt - freed : 0;
-        } while (this.evictDebt > 0 && Date.now() - t0 < budgetMs);
-    }, undefined);
-  }
-
-  /** Sums the bytes of the next SIZE_STEP records (by key) of the table being sized, in one transaction. */
-  private sizeStep(f: StoreFile, sizing: NonNullable<ProofStore['sizing']>): void {
-    const bytes = sizing.table === 'proofs' ? PROOF_BYTES : nimBytes();
-    const row = f.write(() =>
-      f.read((db) =>
-        db.get(
-          `SELECT count(*) AS n, max(key) AS last, coalesce(sum(b), 0) AS b
-           FROM (SELECT key, ${bytes} AS b FROM ${sizing.table} WHERE key > ?1 ORDER BY key LIMIT ?2)`,
-          [sizing.after, SIZE_STEP],
-        ),
-      ),
-    );
-    sizing.bytes += Number(row?.b ?? 0);
-    if (Number(row?.n ?? 0) === SIZE_STEP) sizing.after = String(row?.last);
-    else if (sizing.table === 'proofs') [sizing.table, sizing.after] = ['nims', ''];
-    else sizing.done = true;
+    this.guard((f) => this.eviction.run(f, budgetMs, sizeWhole), undefined);
   }
 
   /** The store's file system has (almost) no room left. */
@@ -968,54 +687,4 @@ function rawKey(state: BoardState): string {
   let hex = '';
   for (let w = nw - 1; w >= 0; w--) hex += words[w].toString(16).padStart(8, '0');
   return `${g.width}x${g.height}:${hex}`;
-}
-
-/**
- * The text of line 1's version field as written, e.g. `1e400` (which JSON.parse reads as Infinity,
- * and JSON.stringify writes as null), for the message; undefined when the header has no version.
- */
-function versionAsWritten(line: string, header: { version?: unknown }): string | undefined {
-  if (!('version' in header)) return undefined;
-  return /"version"\s*:\s*([^,}]*)/.exec(line)?.[1].trim() ?? JSON.stringify(header.version);
-}
-
-/** Two paths name one file (links followed); false when either cannot be read. */
-function sameFile(a: string, b: string): boolean {
-  try {
-    const x = statSync(a),
-      y = statSync(b);
-    return x.dev === y.dev && x.ino === y.ino;
-  } catch {
-    return false;
-  }
-}
-
-/** The file begins with SQLite's header ("SQLite format 3\0"). */
-export function isSqliteFile(file: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const head = Buffer.alloc(16);
-    return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\0';
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** Whether a file is empty or begins as an export does (its header line), so that writing over it loses nothing. */
-function isExportOrEmpty(file: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const want = `{"format":${JSON.stringify(EXPORT_FORMAT)}`;
-    const head = Buffer.alloc(want.length);
-    const n = readSync(fd, head, 0, want.length, 0);
-    return n === 0 || (n === want.length && head.toString('utf8') === want);
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
