@@ -12,10 +12,22 @@ import { dirname, relative, resolve } from 'node:path';
  */
 const LAYERS = [
   {
+    // The phrasebook's words for the editor (the client's messages) and the grammar they are made of:
+    // the one part of the engine the client bundles, so it imports nothing else.
+    name: 'phrases',
+    folder: 'server/src/engine/phrasebook/editor',
+    mayImport: ['phrases'],
+  },
+  {
+    name: 'phrases',
+    folder: 'server/src/engine/phrasebook/grammar',
+    mayImport: [],
+  },
+  {
     // Pure TypeScript, usable from the server, the CLI and the tests alike: no editor, no protocol.
     name: 'engine',
     folder: 'server/src/engine/',
-    mayImport: ['engine', 'node'],
+    mayImport: ['engine', 'phrases', 'node'],
   },
   {
     // How dab's processes start (2 MiB pages): for the client, which starts the server, and for the
@@ -37,6 +49,7 @@ const LAYERS = [
     mayImport: [
       'server',
       'engine',
+      'phrases',
       'shared',
       'launch',
       'package.json', // serverInfo.version
@@ -57,6 +70,7 @@ const LAYERS = [
     folder: 'client/src/',
     mayImport: [
       'client',
+      'phrases',
       'shared',
       'launch',
       'node',
@@ -69,13 +83,13 @@ const LAYERS = [
     // The board drawing (an SVG element tree), shared by the webview and Node.
     name: 'render',
     folder: 'render/',
-    mayImport: ['render', 'shared', 'engine'],
+    mayImport: ['render', 'shared', 'engine', 'phrases'],
   },
   {
     // The board webview: runs in the browser, draws what it is sent, reports what the user did.
     name: 'webview',
     folder: 'webview/',
-    mayImport: ['webview', 'render', 'shared', 'engine'],
+    mayImport: ['webview', 'render', 'shared', 'engine', 'phrases'],
   },
 ];
 

@@ -7,6 +7,7 @@
 import type { BoardView, BoardWebviewState, FromBoardWebview, ToBoardWebview } from '../shared/protocol';
 import { describeView, moverLine, scoreLine } from '../render/board';
 import { heatLegend } from '../render/heat';
+import { PLACE_CURSOR_FOR_BOARD, UNTITLED, VALUE_UNKNOWN, boardPly } from '../server/src/engine/phrasebook/editor';
 import { exportableSvg } from './export';
 import { renderBoard, renderGraph } from './dom';
 
@@ -64,7 +65,7 @@ function render(): void {
   const view = state.view;
   if (!view) {
     document.body.classList.add('is-empty');
-    emptyEl.textContent = state.message || 'Place the cursor in a game, position or endgame of a .dab file.';
+    emptyEl.textContent = state.message || PLACE_CURSOR_FOR_BOARD;
     drawnBoardKey = '';
     clear(boardEl);
     clear(graphEl);
@@ -80,11 +81,11 @@ function render(): void {
   }
   document.body.classList.remove('is-empty');
   emptyEl.textContent = '';
-  titleEl.textContent = view.entryTitle || '(untitled)';
+  titleEl.textContent = view.entryTitle || UNTITLED;
   kindEl.textContent = String(view.entryKind || '');
   scoreEl.textContent = scoreLine(view);
   moverEl.textContent = moverLine(view);
-  valueEl.textContent = view.valueText || (view.value === null ? 'value unknown' : '');
+  valueEl.textContent = view.valueText || (view.value === null ? VALUE_UNKNOWN : '');
   // the annotator's comment on the move that led here (text from the file: textContent only)
   commentEl.textContent = typeof view.lastMoveComment === 'string' ? view.lastMoveComment : '';
   commentEl.hidden = !commentEl.textContent;
@@ -114,11 +115,7 @@ function render(): void {
   graphBox.hidden = !hasRecord || !Array.isArray(view.graph) || view.graph.length === 0;
   if (!graphBox.hidden) graphEl.appendChild(renderGraph(view, document, goto));
   navEl.hidden = !hasRecord;
-  plyEl.textContent = !hasRecord
-    ? ''
-    : view.variation
-      ? `move ${view.ply} of a variation (instead of move ${view.variation.replaces})`
-      : `move ${view.ply} of ${view.plyCount}`;
+  plyEl.textContent = hasRecord ? boardPly(view.ply, view.plyCount, view.variation?.replaces) : '';
   buttons.first.disabled = buttons.prev.disabled = !hasRecord || view.ply <= 0;
   buttons.next.disabled = buttons.last.disabled = !hasRecord || view.ply >= view.plyCount;
   statusEl.textContent = describeView(view);

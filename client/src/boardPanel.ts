@@ -18,6 +18,19 @@ import {
   type ToBoardWebview,
 } from '../../shared/protocol';
 import { boardHtml, makeNonce } from './webviewHtml';
+import {
+  BOARD_PANEL_TITLE,
+  BOARD_SERVER_NOT_RUNNING,
+  NO_BOARD_HERE,
+  boardPanelTitle,
+  cannotOpenDocument,
+  couldNotPlay,
+  documentChangedNotPlayed,
+  editRefused,
+  playRefused,
+  positionNotDrawn,
+  thrownWords,
+} from '../../server/src/engine/phrasebook/editor';
 
 export const BOARD_VIEW_TYPE = 'dab.board';
 
@@ -103,7 +116,7 @@ export class BoardPanel {
     } else {
       const panel = vscode.window.createWebviewPanel(
         BOARD_VIEW_TYPE,
-        'dab board',
+        BOARD_PANEL_TITLE,
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
         webviewOptions(extensionUri),
       );
@@ -137,7 +150,7 @@ export class BoardPanel {
         // The server only knows open documents: open it (without showing it) before asking.
         void vscode.workspace.openTextDocument(uri).then(
           () => p.refresh(),
-          () => p.postEmpty(`Cannot open ${uri.fsPath}`),
+          () => p.postEmpty(cannotOpenDocument(uri.fsPath)),
         );
       } catch {
         /* ignore a bad saved state */
@@ -184,7 +197,7 @@ export class BoardPanel {
     }
     const client = this.getClient();
     if (!client) {
-      this.postEmpty('The dab language server is not running.');
+      this.postEmpty(BOARD_SERVER_NOT_RUNNING);
       return;
     }
     const seq = ++this.requestSeq;
@@ -200,25 +213,23 @@ export class BoardPanel {
       view = await client.sendRequest(BoardViewRequest, params);
     } catch (e) {
       if (seq !== this.requestSeq) return;
-      this.postEmpty(`The language server could not draw this position: ${e instanceof Error ? e.message : String(e)}`);
+      this.postEmpty(positionNotDrawn(thrownWords(e)));
       return;
     }
     if (seq !== this.requestSeq) return; // a newer request is on its way
     this.view = view;
     this.viewVersion = version;
     if (!view) {
-      this.postEmpty(
-        'No board here: place the cursor in a game, position or endgame whose board can be read (the problems of one that cannot are in the Problems panel).',
-      );
+      this.postEmpty(NO_BOARD_HERE);
       return;
     }
-    this.panel.title = view.entryTitle ? `dab: ${view.entryTitle}` : 'dab board';
+    this.panel.title = boardPanelTitle(view.entryTitle);
     this.post({ type: 'view', view, uri: params.uri, position: params.position });
   }
 
   private postEmpty(message?: string): void {
     this.view = null;
-    this.panel.title = 'dab board';
+    this.panel.title = BOARD_PANEL_TITLE;
     const t = this.target;
     this.post({
       type: 'empty',
@@ -298,11 +309,11 @@ export class BoardPanel {
     try {
       r = await client.sendRequest(PlayLineRequest, params);
     } catch (e) {
-      void vscode.window.showErrorMessage(`dab: could not play ${line}: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(couldNotPlay(line, thrownWords(e)));
       return;
     }
     if (r.error) {
-      void vscode.window.showWarningMessage(`dab: ${r.error}`);
+      void vscode.window.showWarningMessage(playRefused(r.error));
       return;
     }
     if (r.ply !== undefined && !r.edit) {
@@ -312,16 +323,14 @@ export class BoardPanel {
     if (r.edit) {
       if (doc.version !== params.version) {
         // typed into while the server worked: the edit's position belongs to an older text
-        void vscode.window.showWarningMessage(
-          `dab: the document changed since the board was drawn; ${line} was not played.`,
-        );
+        void vscode.window.showWarningMessage(documentChangedNotPlayed(line));
         return;
       }
       const edit = new vscode.WorkspaceEdit();
       const at = new vscode.Position(r.edit.range.start.line, r.edit.range.start.character);
       edit.insert(doc.uri, at, r.edit.newText);
       if (!(await vscode.workspace.applyEdit(edit))) {
-        void vscode.window.showWarningMessage(`dab: the editor refused the edit for ${line}.`);
+        void vscode.window.showWarningMessage(editRefused(line));
         return;
       }
     }

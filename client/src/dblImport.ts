@@ -7,6 +7,14 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ImportDblRequest, type ImportDblResult } from '../../shared/protocol';
+import {
+  CONVERT_ACTION,
+  DBL_PROBLEMS_SOURCE,
+  DBL_SERVER_NOT_RUNNING,
+  OPEN_DBL_FIRST,
+  dblNotConverted,
+  offerDblConversion,
+} from '../../server/src/engine/phrasebook/editor';
 
 const SEVERITY: Record<ImportDblResult['problems'][number]['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -25,13 +33,13 @@ export function registerDblImport(
   context: vscode.ExtensionContext,
   getClient: () => LanguageClient | undefined,
 ): () => void {
-  const problems = vscode.languages.createDiagnosticCollection('dab .dbl import');
+  const problems = vscode.languages.createDiagnosticCollection(DBL_PROBLEMS_SOURCE);
   const offered = new Set<string>();
 
   const convert = async (doc: vscode.TextDocument): Promise<ImportDblResult | undefined> => {
     const c = getClient();
     if (!c) {
-      void vscode.window.showErrorMessage('dab: the language server is not running, so the .dbl file cannot be read.');
+      void vscode.window.showErrorMessage(DBL_SERVER_NOT_RUNNING);
       return undefined;
     }
     const title = doc.uri.path
@@ -57,16 +65,14 @@ export function registerDblImport(
 
   const openConverted = async (doc: vscode.TextDocument | undefined) => {
     if (!doc || !isDbl(doc)) {
-      void vscode.window.showInformationMessage('dab: open a Dabble/KSquares .dbl file to convert it.');
+      void vscode.window.showInformationMessage(OPEN_DBL_FIRST);
       return;
     }
     const r = await convert(doc);
     if (!r) return;
     if (r.text === undefined) {
       const n = r.problems.filter((p) => p.severity === 'error').length;
-      void vscode.window.showErrorMessage(
-        `dab: ${n} error${n === 1 ? '' : 's'} in this .dbl file (see Problems); nothing was converted.`,
-      );
+      void vscode.window.showErrorMessage(dblNotConverted(n));
       return;
     }
     const dab = await vscode.workspace.openTextDocument({ language: 'dab', content: r.text });
@@ -79,12 +85,11 @@ export function registerDblImport(
     offered.add(doc.uri.toString());
     const r = await convert(doc);
     if (!r) return;
-    const what = r.text === undefined ? 'It has errors (see Problems).' : `It reads as a ${r.kind}.`;
     const choice = await vscode.window.showInformationMessage(
-      `dab: this is a Dabble/KSquares board (.dbl). ${what} Convert it to .dab?`,
-      'Convert',
+      offerDblConversion(r.text === undefined ? undefined : r.kind),
+      CONVERT_ACTION,
     );
-    if (choice === 'Convert') await openConverted(doc);
+    if (choice === CONVERT_ACTION) await openConverted(doc);
   };
 
   context.subscriptions.push(

@@ -21,6 +21,16 @@ import {
 import { extendMarkdownIt, pictureModule, type MarkdownItLike } from './markdownPreview';
 import { registerDblImport } from './dblImport';
 import { hugePageEnv, hugePageSupport } from '../../shared/hugePages';
+import {
+  BOARD_GAVE_NO_SVG,
+  BOARD_SVG_COPIED,
+  EXPORT_BOARD_LABEL,
+  OPEN_BOARD_FIRST,
+  SVG_FILTER_NAME,
+  boardSaved,
+  serverDidNotStart,
+  thrownWords,
+} from '../../server/src/engine/phrasebook/editor';
 
 let client: LanguageClient | undefined;
 
@@ -142,9 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
     },
     (e: unknown) => {
       // Keep the commands working (the board says the server is down) and tell the user why.
-      void vscode.window.showErrorMessage(
-        `dab: the language server did not start: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      void vscode.window.showErrorMessage(serverDidNotStart(thrownWords(e)));
     },
   );
   const pictures = pictureModule(context.asAbsolutePath('dist/markdown.js'));
@@ -186,12 +194,12 @@ function targetOf(uriArg: unknown, posArg: unknown): { uri: vscode.Uri; position
 async function exportBoardSvg(): Promise<void> {
   const panel = BoardPanel.current;
   if (!panel || !panel.currentView) {
-    void vscode.window.showInformationMessage('dab: open the board (dab: Show Board) on an entry first.');
+    void vscode.window.showInformationMessage(OPEN_BOARD_FIRST);
     return;
   }
   const svg = await panel.requestSvg();
   if (!svg) {
-    void vscode.window.showErrorMessage('dab: the board view did not return an SVG.');
+    void vscode.window.showErrorMessage(BOARD_GAVE_NO_SVG);
     return;
   }
   let copied = true;
@@ -210,15 +218,13 @@ async function exportBoardSvg(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
     defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-    filters: { 'SVG image': ['svg'] },
-    saveLabel: 'Export board',
+    filters: { [SVG_FILTER_NAME]: ['svg'] },
+    saveLabel: EXPORT_BOARD_LABEL,
   });
   if (!target) {
-    if (copied) void vscode.window.showInformationMessage('dab: board SVG copied to the clipboard.');
+    if (copied) void vscode.window.showInformationMessage(BOARD_SVG_COPIED);
     return;
   }
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(svg));
-  void vscode.window.showInformationMessage(
-    `dab: board saved to ${target.fsPath}${copied ? ' and copied to the clipboard' : ''}.`,
-  );
+  void vscode.window.showInformationMessage(boardSaved(target.fsPath, copied));
 }

@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { MarkdownBlockRenderer } from '../../shared/protocol';
+import { blockNotDrawn, thrownWords } from '../../server/src/engine/phrasebook/editor';
 
 interface FenceToken {
   info: string;
@@ -18,6 +19,7 @@ export interface MarkdownItLike {
   renderer: { rules: Record<string, RenderRule | undefined> };
 }
 
+/** Text in HTML (the picture module escapes its own; this is for what is drawn here when it fails). */
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -36,7 +38,7 @@ export function extendMarkdownIt<T extends MarkdownItLike>(md: T, pictures: () =
       try {
         return pictures().renderDabBlock(info.slice(3), token.content);
       } catch (e) {
-        return `<div class="dab-block dab-error"><p>dab could not draw this block: ${escapeHtml(e instanceof Error ? e.message : String(e))}</p></div>\n`;
+        return `<div class="dab-block dab-error"><p>${blockNotDrawn(escapeHtml(thrownWords(e)))}</p></div>\n`;
       }
     }
     return fallback

@@ -12,6 +12,7 @@
 import type { MarkdownBlockRenderer } from '../../shared/protocol';
 import { pictureView } from './boardPicture';
 import { pictureSvg } from '../../render/picture';
+import { escapeXml } from '../../render/tree';
 import {
   EDITOR_MAX_POSITIONS,
   MARKDOWN_BLOCK_BUDGET_MS,
@@ -20,10 +21,8 @@ import {
   MARKDOWN_RENDER_GAP_MS,
 } from './engine/limits';
 import { NOTE_PREVIEW_BLOCK_TIME_SPENT, NOTE_PREVIEW_TIME_SPENT } from './engine/phrasebook/values';
-import { badFenceOption, blockNotDrawn, repeatedFenceOption } from './engine/phrasebook/board';
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { badFenceOption, repeatedFenceOption } from './engine/phrasebook/board';
+import { blockNotDrawn, thrownWords } from './engine/phrasebook/editor';
 
 const cache = new Map<string, string>();
 /** The render under way: the time its blocks have searched, and when its last block was done. */
@@ -59,10 +58,10 @@ export function renderDabBlock(info: string, content: string): string {
           });
     html =
       'error' in r
-        ? `<div class="dab-block dab-error"><p>dab: ${escapeHtml(r.error)}</p><pre><code>${escapeHtml(content)}</code></pre></div>\n`
+        ? `<div class="dab-block dab-error"><p>dab: ${escapeXml(r.error)}</p><pre><code>${escapeXml(content)}</code></pre></div>\n`
         : `<div class="dab-block">${pictureSvg(r.view)}</div>\n`;
   } catch (e) {
-    html = `<div class="dab-block dab-error"><p>${blockNotDrawn(escapeHtml(e instanceof Error ? e.message : String(e)))}</p></div>\n`;
+    html = `<div class="dab-block dab-error"><p>${blockNotDrawn(escapeXml(thrownWords(e)))}</p></div>\n`;
   }
   render.lastEnd = Date.now();
   render.spentMs += render.lastEnd - start;

@@ -2,7 +2,7 @@
  * The board picture in words: its caption, the summary screen readers hear, and the titles of its
  * parts (boxes, chains, lines, graph points). The value sentence itself is advice.ts's boardValueText.
  */
-import { afterMoveWords, boxes, metBounds } from './grammar';
+import { VALUE_UNKNOWN, afterMoveWords, boxes, metBounds } from './grammar';
 import { clip } from '../notation/text';
 
 /**
@@ -182,8 +182,8 @@ export function graphPointLabel(
     words = v === 0 ? 'even' : v > 0 ? `${first} +${v}` : `${first} ${v}`;
   } else {
     words = bounds
-      ? `value unknown, ${first} between ${withSign(bounds[0])} and ${withSign(bounds[1])}`
-      : 'value unknown';
+      ? `${VALUE_UNKNOWN}, ${first} between ${withSign(bounds[0])} and ${withSign(bounds[1])}`
+      : VALUE_UNKNOWN;
   }
   return `${ply === 0 ? 'start' : afterMoveWords(ply)}: ${words}${mistake ? ', mistake' : ''}`;
 }
@@ -240,11 +240,6 @@ export function nothingToDraw(entry: number, problem?: { line: number; message: 
   return problem
     ? `entry ${entry} has nothing to draw: line ${problem.line}: ${problem.message}`
     : `entry ${entry} has nothing to draw`;
-}
-
-/** A ```dab block whose drawing failed (`message`: the error's). */
-export function blockNotDrawn(message: string): string {
-  return `dab could not draw this block: ${message}`;
 }
 
 /** A word of a ```dab fence that is not an option it knows. */

@@ -4,7 +4,7 @@
  * and the text output of `dab analyze` (entry headings, the search summary, the progress line). The
  * program's name before a message ("dab: ", "dab render: ") is the caller's; `dab cache` is store.ts's.
  */
-import { plural } from './grammar';
+import { UNTITLED, plural } from './grammar';
 import { seconds } from './search';
 
 // ---- usage (cli/main.ts, cli/render.ts, cli/import.ts) ----
@@ -235,7 +235,7 @@ export const STDIN_ENTRY_TITLE = 'stdin';
 
 /** An entry by kind and title: 'game "sixty"', "game (untitled)". */
 export function entryName(kind: string, title: string | null): string {
-  return `${kind} ${title !== null ? JSON.stringify(title) : '(untitled)'}`;
+  return `${kind} ${title !== null ? JSON.stringify(title) : UNTITLED}`;
 }
 
 /** An entry's heading: 'game "sixty" (line 3)' (`line` from 0). */

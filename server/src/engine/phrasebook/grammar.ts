@@ -1,6 +1,11 @@
-/** Counting and listing: the small pieces every sentence of the phrasebook is made of. */
+/** Counting and listing: the small pieces every sentence of the phrasebook is made of, and the words all sections share. */
 
 /** "1 box", "3 boxes", "1 move", "2 moves". */
+/** A value no proof has reached yet, in one word for every reader. */
+export const VALUE_UNKNOWN = 'value unknown';
+/** An entry without a title. */
+export const UNTITLED = '(untitled)';
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${Math.abs(n) === 1 ? one : many}`;
 }

@@ -5,7 +5,7 @@
  * the hover escapes it for Markdown. (What is wrong with the text of a file is worded where the
  * notation reader finds it: server/src/engine/notation.)
  *
- *   grammar.ts    counting and listing: boxes, plural, signed, listOr (alternatives), listAll
+ *   grammar.ts    counting and listing: boxes, plural, signed, listOr (alternatives), listAll; shared words
  *   values.ts     values and results: who wins the rest, the predicted final score, unknown values
  *   advice.ts     what to play: lens titles, endgame openings, keep control or take all, board caption
  *   moves.ts      moves and mistakes: diagnostics, the verdict on a move, reviews, quick fixes
@@ -17,6 +17,7 @@
  *   store.ts      the proof store: its file, records not believed, export and import, `dab cache` text
  *   cli.ts        the command line: usage, usage errors and notes, files named, render's refusals, analyze's text
  *   lsp.ts        the language server's errors for requests out of turn
+ *   editor.ts     the VS Code extension's own messages: its commands, the board panel, the .dbl import
  */
 export * from './grammar';
 export * from './values';
@@ -30,3 +31,4 @@ export * from './files';
 export * from './store';
 export * from './cli';
 export * from './lsp';
+export * from './editor';

@@ -1,6 +1,6 @@
 /** Values and results in words, so no reader has to know the sign convention. */
 import type { PositionReport } from '../analysis/report';
-import { boxes, metBounds, signed } from './grammar';
+import { VALUE_UNKNOWN, boxes, metBounds, signed } from './grammar';
 
 /**
  * Who wins the boxes still unclaimed, for a value for the player to move: "Alice wins the rest by 2",
@@ -63,7 +63,7 @@ export function outcome(margin: number, article = true): string {
 
 /** "Bob wins the rest by 2; predicted final score 6-3, Bob wins 6-3"; "value unknown" when it is. */
 export function valuePhrase(p: PositionReport, players: [string, string]): string {
-  if (p.value === null) return 'value unknown';
+  if (p.value === null) return VALUE_UNKNOWN;
   const rest = restWinner(p.value, players[p.toMove], players[1 - p.toMove]);
   return `${rest}; ${finalInWords(predictedFinal(p.score, p.remaining, p.value, p.toMove), players, p.unowned)}`;
 }
