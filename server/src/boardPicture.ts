@@ -75,10 +75,10 @@ export function pictureView(text: string, req: PictureRequest): PictureResult {
   const index = (req.entry ?? 1) - 1;
   // past the entries read (as many as the work bound at most): left out, not missing
   if (Number.isInteger(index) && index >= n && doc.unreadFrom)
-    return { error: entryLeftOut(index + 1, doc.maxWork ?? 0) };
+    return { error: entryLeftOut(index + 1, doc.maxWork ?? 0, false) };
   if (!Number.isInteger(index) || index < 0 || index >= n) return { error: noSuchEntry(req.entry ?? 1, n) };
   const model = doc.models[index];
-  if (model.leftOut) return { error: entryLeftOut(index + 1, doc.maxWork ?? 0) };
+  if (model.leftOut) return { error: entryLeftOut(index + 1, doc.maxWork ?? 0, n === 1) };
   // Only this entry is analysed: a document of it alone (the others cost nothing more than their parse).
   const one = { ...doc, entries: [model.entry], models: [model], diagnostics: model.entry.diagnostics };
   const states = model.states;
@@ -105,7 +105,8 @@ export function pictureView(text: string, req: PictureRequest): PictureResult {
   if (!Number.isInteger(ply) || ply < 0 || ply > last) return { error: noSuchPly(req.ply ?? ply, index + 1, last) };
   const view = boardView(report, { uri: '', position: { line: entry.line, character: 0 }, ply }, lookup);
   if (view) return { view };
-  const problem = model.entry.diagnostics.find((d) => d.severity === 'error');
+  // the parser's errors first, then the model's (a missing size is the model's: found by an audit)
+  const problem = [...model.entry.diagnostics, ...model.diagnostics].find((d) => d.severity === 'error');
   return { error: nothingToDraw(index + 1, problem && { line: problem.range.line + 1, message: problem.message }) };
 }
 

@@ -341,3 +341,21 @@ test('diagram: odd spaces are named where they stand, and read as plain ones', (
   const after = readDab('position\ndiagram\n+---+\n|   |\n+---+\n\n+\u2003--+\n');
   assert.ok(after.diagnostics.some((d) => /U\+2003 space here/.test(d.message) && d.range.line === 6));
 });
+
+// Found by an audit: a box row whose first character is '#' is a comment line, read as a row with
+// no line drawn, and the '|' written after the '#' were dropped without a word.
+test('diagram: a box row commented out reads as empty, and a warning says its lines are not read', () => {
+  const drawn = 'position\ndiagram\n  +---+---+\n  |   |   |\n  +---+---+\n';
+  const commented = drawn.replace('  |   |   |', '  #   |   |');
+  const doc = readDab(commented);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.severity, d.code, d.range.line, d.range.character, d.range.endCharacter]),
+    [['warning', 'bad-diagram', 3, 2, 11]],
+  );
+  assert.match(doc.diagnostics[0].message, /comment .*'\|' after the '#' are not read/);
+  // what is read is the empty row, as the notation says of comment lines
+  assert.deepEqual(undrawn(commented), undrawn(drawn.replace('  |   |   |', '           ')));
+  // a comment with no '|' on a dot column is only a comment: nothing to say
+  const note = readDab(drawn.replace('  |   |   |', '  # a note'));
+  assert.deepEqual(note.diagnostics, []);
+});

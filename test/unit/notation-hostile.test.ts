@@ -188,3 +188,44 @@ test('random SGF-like move lists (values over lines, escapes, turns, brackets) n
     for (const m of d.models) for (const p of m.plies) assert.ok(p.comment === null || !/[\r\n]/.test(p.comment));
   }
 });
+
+// Found by an audit: text pasted from a web page or a word processor brings em, thin, ideographic
+// and zero-width spaces; outside diagrams they were parts of words, and the errors named the words
+// ("'a1-b1　b1-c1' is not a move"), not the cause. They separate words as spaces do; the zero-width
+// one, which cannot be seen, is named in a warning.
+test('Unicode spaces separate words in fields as plain spaces do; a zero-width one is named', () => {
+  const plain = 'game "g"\n  size 2x2\n  players Alice Bob\n  moves a1-b1 b1-c1 c1-c2\n';
+  const shown = (text: string) => {
+    const doc = readDab(text);
+    const m = doc.models[0];
+    return {
+      size: m.geometry && [m.geometry.width, m.geometry.height],
+      players: m.players,
+      moves: m.moves.map((x) => [x.name, x.ply]),
+    };
+  };
+  for (const odd of ['\u2003', '\u2009', '\u3000', '\u202f', '\u2002', '\u1680', '\u205f']) {
+    const text = plain
+      .replace('size 2x2', `size${odd}2x2`)
+      .replace('Alice Bob', `Alice${odd}Bob`)
+      .replace('a1-b1 b1-c1', `a1-b1${odd}${odd}b1-c1`);
+    const doc = readDab(text);
+    assert.deepEqual(doc.diagnostics, [], JSON.stringify(odd));
+    assert.deepEqual(shown(text), shown(plain), JSON.stringify(odd));
+  }
+  const endgame = (sep: string) => readDab(`endgame\n  components 3${sep}+${sep}4l\n`);
+  assert.deepEqual(endgame('\u2003').diagnostics, []);
+  assert.deepEqual(
+    endgame('\u2003').models[0].endgame?.components.map((c) => [c.kind, c.size]),
+    endgame(' ').models[0].endgame?.components.map((c) => [c.kind, c.size]),
+  );
+  // a zero-width space: read as a space, and said once a line, where it stands
+  const zw = plain.replace('a1-b1 b1-c1 c1-c2', 'a1-b1\u200bb1-c1\u200bc1-c2');
+  const doc = readDab(zw);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.severity, d.code, d.range.line, d.range.character, d.range.endCharacter]),
+    [['warning', 'syntax', 3, 13, 14]],
+  );
+  assert.match(doc.diagnostics[0].message, /zero-width space \(U\+200B\)/);
+  assert.deepEqual(shown(zw), shown(plain));
+});

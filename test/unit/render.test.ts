@@ -244,3 +244,19 @@ test('render: a ```dab fence with an option it does not know says so, and a huge
   const small = 'game\n  size 1x1\n'.repeat(10_005);
   assert.match(renderDabBlock(' entry=10003', small), /entry 10003 is not drawn here/);
 });
+
+// Found by an audit: a block with no size said only "has nothing to draw" (its missing-size error is
+// the model's, not the parser's), and a block whose one entry passed the work bound was told to give
+// the entry a block of its own.
+test('markdown: a block with nothing to draw says why; one entry over the bound is not sent to a block of its own', () => {
+  const noSize = renderDabBlock('', 'position "p"\n  players "a" "b"\n');
+  assert.match(noSize, /entry 1 has nothing to draw: line 1: .*size/);
+  const alone = renderDabBlock('', `endgame "e"\n  components 3^9980\n`);
+  assert.match(alone, /entry 1 is not drawn here: .*one per component\); draw it with dab render/);
+  assert.doesNotMatch(alone, /a block of its own/);
+  const games = Array.from(
+    { length: 400 },
+    (_, i) => `game "g${i}"\n  size 5x5\n  moves ${'a1-b1 b1-c1 c1-d1 d1-e1 e1-f1 '.repeat(6)}\n`,
+  ).join('');
+  assert.match(renderDabBlock(' entry=400', games), /give the entry a block of its own, or draw it with dab render/);
+});

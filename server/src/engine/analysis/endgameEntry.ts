@@ -96,8 +96,13 @@ export function analyzeEndgameEntry(model: EntryModel, index: number): EntryRepo
     // the 2 of the position's openings (opened in its middle), valued and named as such.
     const endOpened = r.kind === 'chain' && r.size === 2 && r.choice;
     const move = endOpened ? endOpenedWords(r.component) : r.component;
-    if (endOpened && before.moveValues && !before.moveValues.has(move))
-      before.moveValues.set(move, r.openingValue === undefined ? null : -r.openingValue + 0);
+    if (endOpened && before.moveValues && !before.moveValues.has(move)) {
+      const v = r.openingValue === undefined ? null : -r.openingValue + 0;
+      before.moveValues.set(move, v);
+      // worth the position's value, it is one of its optimal moves too (found by an audit: listed
+      // with that value among the move values, left out of the best moves)
+      if (v !== null && before.exact && v === before.value && !before.best.includes(move)) before.best.push(move);
+    }
     pushMove(
       report,
       {

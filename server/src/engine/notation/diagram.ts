@@ -174,9 +174,18 @@ export function readDiagram(
     const s = row(ln);
     oddSpace(ln);
     const f = firstNonSpace(s);
-    const e = f >= 0 && s[f] === '#' && f <= cols[0] ? 0 : contentEndBox(s, cols[cols.length - 1]);
+    const commented = f >= 0 && s[f] === '#' && f <= cols[0];
+    const e = commented ? 0 : contentEndBox(s, cols[cols.length - 1]);
     d.rows.push({ kind: 'box', index: boxRows, text: s, range: range(ln, f < 0 ? 0 : Math.min(f, e), ln, e) });
     if (e > 0) readBoxRow(cx.report, s, ln, e, cols, boxRows, vl, cells);
+    // a row commented out is an empty row: said when it holds lines, so none is dropped unseen (found by an audit)
+    if (commented && cols.some((c) => c > f && s[c] === '|'))
+      cx.report(
+        'warning',
+        range(ln, f, ln, trimmedEnd(s)),
+        'bad-diagram',
+        "this box row is a comment (it starts with '#'), so it reads as a row with no line drawn: the '|' after the '#' are not read",
+      );
     boxRows++;
     cx.touch(ln, s);
   };

@@ -26,8 +26,22 @@ export function byRange(a: Diagnostic, b: Diagnostic): number {
   return a.range.line - b.range.line || a.range.character - b.range.character;
 }
 
-export function isSpace(c: string): boolean {
-  return c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff';
+/**
+ * The characters that separate words, as a regular expression's character class: plain spaces,
+ * tabs, no-break spaces, the BOM, and the other Unicode spaces text pasted from a web page or a word
+ * processor brings (Ogham, en, em, thin, hair, narrow no-break, mathematical, ideographic, and the
+ * zero-width space, which the lexer names in a warning: it cannot be seen). Diagrams read these as
+ * spaces too, but say so (diagram.ts: a column of a row must be what it looks like).
+ */
+export const SPACE_CHARS =
+  ' \t\f\v\u00a0\ufeff\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000';
+/** SPACE_CHARS as a regular expression's character class. */
+export const SPACE_CLASS = '[ \\t\\f\\v\\u00a0\\ufeff\\u1680\\u2000-\\u200b\\u202f\\u205f\\u3000]';
+const IS_SPACE = new Uint8Array(65536);
+for (const ch of SPACE_CHARS) IS_SPACE[ch.charCodeAt(0)] = 1;
+
+export function isSpace(c: string | undefined): boolean {
+  return c !== undefined && IS_SPACE[c.charCodeAt(0)] === 1;
 }
 
 export function firstNonSpace(s: string, from = 0): number {

@@ -4,7 +4,7 @@
  * missing '}' cannot swallow the rest of the file. Linear time: no backtracking regex per line.
  */
 import type { Range } from './ast';
-import { collapse, isSpace, range, trimmedEnd, type Report } from './text';
+import { SPACE_CHARS, SPACE_CLASS, collapse, isSpace, range, trimmedEnd, type Report } from './text';
 import { FIELD_NAMES, isTurnLetter } from './names';
 
 export interface RawToken {
@@ -79,7 +79,10 @@ export function isQuote(c: string | undefined): boolean {
   return c !== undefined && Object.prototype.hasOwnProperty.call(QUOTE_CLOSERS, c);
 }
 
-const WORD_STOP_CHARS = ' \t\f\v\u00a0\ufeff,#"{}[];()';
+/** Said once a line, at the first zero-width space between words. */
+const ZERO_WIDTH_SPACE =
+  'a zero-width space (U+200B) here: it separates words as a space does, but cannot be seen; delete it or type a space';
+const WORD_STOP_CHARS = SPACE_CHARS + ',#"{}[];()';
 const WORD_STOP = new Uint8Array(65536);
 for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
 
@@ -88,13 +91,12 @@ for (const ch of WORD_STOP_CHARS) WORD_STOP[ch.charCodeAt(0)] = 1;
  * QUOTE_CLOSERS) and a comment. Spaces as isSpace (text.ts) has them, so a header the parser sees
  * also ends an open comment.
  */
-const HEADER_REST =
-  /[ \t\f\v\u00a0\ufeff]*(?::[ \t\f\v\u00a0\ufeff]*)?(?:(?:"(?:[^"\\]|\\.)*"|\u201c(?:[^\u201d\\]|\\.)*\u201d|\u2018(?:[^\u2019\\]|\\.)*\u2019|\u00ab(?:[^\u00bb\\]|\\.)*\u00bb|\u201e(?:[^\u201c\u201d\\]|\\.)*[\u201c\u201d])[ \t\f\v\u00a0\ufeff]*)?(?:#.*)?$/;
-/** A header line (used to stop multi-line comments). */
-const STRICT_HEADER = new RegExp(
-  String.raw`^[ \t\f\v\u00a0\ufeff]*(?:game|position|endgame)` + HEADER_REST.source,
-  'i',
+const S = SPACE_CLASS;
+const HEADER_REST = new RegExp(
+  String.raw`${S}*(?::${S}*)?(?:(?:"(?:[^"\\]|\\.)*"|\u201c(?:[^\u201d\\]|\\.)*\u201d|\u2018(?:[^\u2019\\]|\\.)*\u2019|\u00ab(?:[^\u00bb\\]|\\.)*\u00bb|\u201e(?:[^\u201c\u201d\\]|\\.)*[\u201c\u201d])${S}*)?(?:#.*)?$`,
 );
+/** A header line (used to stop multi-line comments). */
+const STRICT_HEADER = new RegExp(String.raw`^${S}*(?:game|position|endgame)` + HEADER_REST.source, 'i');
 const AFTER_KEYWORD = new RegExp('^' + HEADER_REST.source);
 /**
  * A line an SGF property value never runs into: a field line (`value 0`, `tomove: B`) or a tag line
@@ -102,10 +104,7 @@ const AFTER_KEYWORD = new RegExp('^' + HEADER_REST.source);
  * otherwise swallow the fields after it without a word (found by a review); a comment line that
  * starts with a field name ends the value early, which is said loudly (unterminated).
  */
-const PROPERTY_STOP = new RegExp(
-  String.raw`^[ \t\f\v\u00a0\ufeff]*(?:(?:${FIELD_NAMES.join('|')})(?=[ \t\f\v\u00a0\ufeff:]|$)|\[)`,
-  'i',
-);
+const PROPERTY_STOP = new RegExp(String.raw`^${S}*(?:(?:${FIELD_NAMES.join('|')})(?=${S}|:|$)|\[)`, 'i');
 
 /** Whether `rest`, the text after a word at the start of a line, is what a header line has after its keyword. */
 export function isHeaderRest(rest: string): boolean {
@@ -154,6 +153,7 @@ export class Lexer {
    */
   lex(text: string, ln: number, from: number, sink: Sink): boolean {
     let c = from;
+    let zeroWidthSaid = false;
     const n = text.length;
     while (c < n) {
       if (sink.prop) {
@@ -205,6 +205,11 @@ export class Lexer {
       }
       const ch = text[c];
       if (isSpace(ch) || ch === ',') {
+        // a zero-width space separates words too, but cannot be seen: `a1-b1<ZWSP>b1-c1` looks like one word
+        if (ch === '\u200b' && !zeroWidthSaid) {
+          zeroWidthSaid = true;
+          this.report('warning', range(ln, c, ln, c + 1), 'syntax', ZERO_WIDTH_SPACE);
+        }
         c++;
         continue;
       }

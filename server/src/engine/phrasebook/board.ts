@@ -230,9 +230,12 @@ export function noSuchPly(ply: number, entry: number, last: number): string {
   return `there is no ply ${ply} in entry ${entry} (plies 0 to ${last})`;
 }
 
-/** An entry past the work bound of a Markdown block (readDab's maxWork). */
-export function entryLeftOut(entry: number, maxWork: number): string {
-  return `entry ${entry} is not drawn here: a block reads at most ${maxWork.toLocaleString('en-US')} positions (a move is one, an endgame entry about 30); give the entry a block of its own, or use dab render`;
+/**
+ * An entry past the work bound of a Markdown block (readDab's maxWork); `alone`: the block holds no
+ * other entry (so a block of its own would not help).
+ */
+export function entryLeftOut(entry: number, maxWork: number, alone: boolean): string {
+  return `entry ${entry} is not drawn here: a block reads at most ${maxWork.toLocaleString('en-US')} positions (a move is one, an endgame entry about 30 and one per component); ${alone ? 'draw it with dab render' : 'give the entry a block of its own, or draw it with dab render'}`;
 }
 
 /** An entry with no board to draw, with the first error that explains why when there is one. */
