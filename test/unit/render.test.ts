@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pictureOf, pictureView } from '../../server/src/boardPicture';
 import { el, toSvgString } from '../../render/tree';
 import { extendMarkdownIt, type MarkdownItLike } from '../../client/src/markdownPreview';
+import { CLI_MAX_POSITIONS } from '../../server/src/engine/limits';
 import { renderDabBlock, renderer } from '../../server/src/markdownBlocks';
 import { MARKDOWN_DOCUMENT_BUDGET_MS, MARKDOWN_RENDER_GAP_MS } from '../../server/src/engine/limits';
 
@@ -259,4 +260,26 @@ test('markdown: a block with nothing to draw says why; one entry over the bound 
     (_, i) => `game "g${i}"\n  size 5x5\n  moves ${'a1-b1 b1-c1 c1-d1 d1-e1 e1-f1 '.repeat(6)}\n`,
   ).join('');
   assert.match(renderDabBlock(' entry=400', games), /give the entry a block of its own, or draw it with dab render/);
+});
+
+// Found by an audit: `dab render` read every entry of a file to draw one (490,000 entries: 15 s and
+// 1.5 GB), past the bound dab analyze and dab check read to; an entry past it is refused as they leave it.
+test("cli: dab render reads a file within dab analyze's bound; an entry past it is not drawn, with why", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dab-render-bound-'));
+  try {
+    const file = join(dir, 'many.dab');
+    writeFileSync(file, 'position\n  size 1x1\n'.repeat(CLI_MAX_POSITIONS + 10));
+    const bin = join(ROOT, 'bin', 'dab.js');
+    const run = (entry: number) =>
+      spawnSync(process.execPath, [bin, 'render', '--no-store', file, '--entry', String(entry)], { encoding: 'utf8' });
+    const first = run(2);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /^<svg/);
+    const past = run(CLI_MAX_POSITIONS + 5);
+    assert.equal(past.status, 1);
+    assert.match(past.stderr, /is not drawn: dab reads at most 250,000 positions .* per file; split the file/);
+    assert.equal(past.stdout, '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -231,11 +231,14 @@ export function noSuchPly(ply: number, entry: number, last: number): string {
 }
 
 /**
- * An entry past the work bound of a Markdown block (readDab's maxWork); `alone`: the block holds no
- * other entry (so a block of its own would not help).
+ * An entry past the work bound (readDab's maxWork) of a Markdown block, or of `dab render` (`cli`, the
+ * bound of dab analyze); `alone`: the text holds no other entry (so a block of its own would not help).
  */
-export function entryLeftOut(entry: number, maxWork: number, alone: boolean): string {
-  return `entry ${entry} is not drawn here: a block reads at most ${maxWork.toLocaleString('en-US')} positions (a move is one, an endgame entry about 30 and one per component); ${alone ? 'draw it with dab render' : 'give the entry a block of its own, or draw it with dab render'}`;
+export function entryLeftOut(entry: number, maxWork: number, alone: boolean, by: 'block' | 'cli' = 'block'): string {
+  const bound = `${maxWork.toLocaleString('en-US')} positions (a move is one, an endgame entry about 30 and one per component)`;
+  if (by === 'cli')
+    return `entry ${entry} is not drawn: dab reads at most ${bound} per file; ${alone ? 'write it as smaller entries' : 'split the file'}`;
+  return `entry ${entry} is not drawn here: a block reads at most ${bound}; ${alone ? 'draw it with dab render' : 'give the entry a block of its own, or draw it with dab render'}`;
 }
 
 /** An entry with no board to draw, with the first error that explains why when there is one. */

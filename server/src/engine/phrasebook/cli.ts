@@ -72,8 +72,8 @@ export const RENDER_USAGE = `usage:
   -o OUT.svg     write to a file (default, or '-': standard output); never the file drawn
                  nor another existing .dab file
   FILE may be '-' for standard input; -- before it ends the options (a name starting with '-').
-  Exit status: 0 when drawn; 1 when drawn from a file with errors (printed), or not drawn;
-  2 for bad usage.`;
+  Exit status: 0 when drawn; 1 when drawn from a file whose text has errors (printed), or not
+  drawn; 2 for bad usage. A wrong value claim is dab check's to find: the picture shows the value.`;
 
 /** The usage of `dab import`. */
 export const IMPORT_USAGE = `usage: dab import FILE.dbl [--position]
