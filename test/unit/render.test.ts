@@ -184,12 +184,12 @@ test('render: an abstract endgame shows every size as written, and a huge one dr
   const long = pictureOf('endgame\n  components 1000 + 3 + 6l^2\n', { budgetMs: 1000 });
   assert.ok('svg' in long);
   assert.match(long.svg, /data-size="1000"/);
-  assert.match(long.svg, /<title>chain of 1000 boxes<\/title>/);
+  assert.match(long.svg, /<title>chain of 1,000 boxes<\/title>/);
   assert.match(long.svg, /class="component-label"[^>]*>1000</);
   const huge = pictureOf('endgame\n  components 3^199000 + 4l^1000\n', { budgetMs: 1000 });
   assert.ok('svg' in huge);
   assert.ok(huge.svg.length < 200_000, `${huge.svg.length} characters`);
-  assert.match(huge.svg, /… and 199,940 more components \(600820 boxes\)/);
+  assert.match(huge.svg, /… and 199,940 more components \(600,820 boxes\)/);
 });
 
 test('markdown: the blocks of one document share a search budget, and the later ones are drawn at the next render', () => {
@@ -234,6 +234,8 @@ test('render: a ```dab fence with an option it does not know says so, and a huge
     /dab-error[\s\S]*ply is given twice \(ply=1 ply=2\): give it once/,
   );
   assert.doesNotMatch(renderDabBlock(' entry=1 ply=2', GAME), /dab-error/);
+  // an invisible control in an option is named: the option shown looks valid (found by an audit)
+  assert.match(renderDabBlock(' \u202eply=1', GAME), /\(it holds the invisible U\+202E\) is not an option/);
   const games = Array.from(
     { length: 400 },
     (_, i) => `game "g${i}"\n  size 5x5\n  moves ${'a1-b1 b1-c1 c1-d1 d1-e1 e1-f1 '.repeat(6)}\n`,

@@ -254,8 +254,18 @@ export function repeatedFenceOption(name: string, first: string, again: string):
   return `${name} is given twice (${first} ${isolateText(clip(again))}): give it once`;
 }
 
+/** Characters a reader cannot see in a message: format controls (bidi, zero-width) and other controls. */
+const INVISIBLE_CHARS = /[\p{Cf}\p{Cc}]/gu;
+/** "U+202E", the name of a character by its code point. */
+function unicodeName(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 export function badFenceOption(word: string): string {
   // cut, and its right-to-left overrides isolated (found by an audit: a U+202E reversed the message)
   const shown = isolateText(clip(word));
-  return `'${shown}' is not an option of a dab block: write entry=N (from 1) and ply=K (from 0), e.g. \`\`\`dab entry=2 ply=14`;
+  // the controls isolateText takes out are named: a valid-looking option refused must say why (found by an audit)
+  const hidden = [...new Set(word.match(INVISIBLE_CHARS) ?? [])].map(unicodeName);
+  const why = hidden.length ? ` (it holds the invisible ${hidden.join(', ')})` : '';
+  return `'${shown}'${why} is not an option of a dab block: write entry=N (from 1) and ply=K (from 0), e.g. \`\`\`dab entry=2 ply=14`;
 }

@@ -1,13 +1,13 @@
 /** Counting and listing: the small pieces every sentence of the phrasebook is made of, and the words all sections share. */
 
-/** "1 box", "3 boxes", "1 move", "2 moves". */
 /** A value no proof has reached yet, in one word for every reader. */
 export const VALUE_UNKNOWN = 'value unknown';
 /** An entry without a title. */
 export const UNTITLED = '(untitled)';
 
+/** "1 box", "3 boxes", "1 move", "2 moves", "1,234 boxes" (digits grouped as in every count said). */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${Math.abs(n) === 1 ? one : many}`;
+  return `${n.toLocaleString('en-US')} ${Math.abs(n) === 1 ? one : many}`;
 }
 
 /** "1 box", "3 boxes". */
