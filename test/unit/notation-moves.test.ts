@@ -555,3 +555,27 @@ test('a tomove that fits both SGF names points at PB[…] and PW[…], not at a 
   const p = readDab('game\nsize 2x1\nplayers "Ann" "ANN"\ntomove ann\n');
   assert.match(p.diagnostics.find((x) => x.code === 'bad-tomove')!.message, /exactly as in players/);
 });
+
+// Found by an audit: `a1-b1 (;r[hbb]) a4-b4` read like a variation and put all three moves on the
+// main line without a word. SGF has nothing after a branch's ')' but another branch: a move there is
+// read as before, and said.
+test("SGF: a move right after a branch '(;…)' is read after the branch's moves, with a warning", () => {
+  const read = (moves: string) => readDab(`game "g"\n  size 3x3\n  moves ${moves}\n`);
+  const mixed = read('a1-b1 (;r[hbb]) a4-b4');
+  assert.deepEqual(
+    mixed.models[0].moves.map((m) => m.name),
+    ['a1-b1', 'b2-c2', 'a4-b4'],
+  );
+  assert.deepEqual(
+    mixed.diagnostics.map((d) => [d.severity, d.code, d.range.line, d.range.character, d.range.endCharacter]),
+    [['warning', 'bad-variation', 2, 24, 29]],
+  );
+  assert.match(mixed.diagnostics[0].message, /right after an SGF branch/);
+  // SGF as SGF writes it, and dab variations, say nothing of the kind
+  for (const clean of ['(;b[haa];r[hab])', '(;b[haa];r[hab]) {a note}', 'a1-b1 (a1-a2) b1-c1', '(;b[haa](;r[hab]))'])
+    assert.deepEqual(
+      read(clean).diagnostics.filter((d) => /right after an SGF branch/.test(d.message)),
+      [],
+      clean,
+    );
+});

@@ -170,6 +170,15 @@ class MovesReader {
         k = this.turn(toks, k);
         continue;
       }
+      // SGF has nothing after a branch's ')' but another branch: a dab move there goes on the line the
+      // branch's moves went to, which reads like a variation and is not one (found by an audit)
+      if (afterSgf && !/^\d+\.+$/.test(t.text))
+        this.report(
+          'warning',
+          t.range,
+          'bad-variation',
+          "a move right after an SGF branch '(;…)': the branch's moves were read as the line's next moves (SGF's main line), and this one is read after them; a variation is written without ';', as ( … ) after the move it replaces",
+        );
       this.word(t);
       k++;
     }
