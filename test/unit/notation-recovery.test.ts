@@ -529,6 +529,14 @@ test('a file that is not UTF-8: an error at the first U+FFFD or NUL; UTF-16 is n
   const nul = readDab('game "x"\n  size 2x2\n  moves a1-b1 \u0000 b1-c1\n');
   assert.deepEqual(nul.diagnostics[0].range, R(2, 14, 2, 15));
   assert.equal(nul.diagnostics[0].code, 'bad-encoding');
+  // a file of NULs alone is binary, not UTF-16 (found by an audit: `head -c 7000000 /dev/zero` was called UTF-16)
+  const zeros = readDab('\u0000'.repeat(5000));
+  assert.deepEqual(
+    [zeros.diagnostics[0].code, zeros.diagnostics[0].range.line, zeros.diagnostics[0].range.character],
+    ['bad-encoding', 0, 0],
+  );
+  assert.match(zeros.diagnostics[0].message, /a NUL character here \(a binary or UTF-16 file\?\)/);
+  assert.ok(zeros.diagnostics.every((d) => !/looks like UTF-16/.test(d.message)));
 });
 
 test('when the parser cap is reached, the diagnostics kept are the first ones of the file', () => {

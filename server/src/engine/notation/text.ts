@@ -85,7 +85,7 @@ export function charRange(ln: number, s: string, c: number): Range {
   return range(ln, c, ln, c + Math.max(1, charAt(s, c).length));
 }
 
-/** Whether the start of a text reads like UTF-16 decoded as UTF-8: a NUL at every other character. */
+/** Whether the start of a text reads like UTF-16 decoded as UTF-8: a NUL at every other character, and only there. */
 export function looksUtf16(l: string): boolean {
   const s = l.startsWith('\ufffd\ufffd') ? l.slice(2) : l;
   const n = Math.min(s.length, 400);
@@ -97,7 +97,9 @@ export function looksUtf16(l: string): boolean {
     if (k % 2 === 0) even++;
     else odd++;
   }
-  return Math.max(even, odd) >= Math.floor(n / 2) * 0.8;
+  // NULs at one parity only: a text of NULs alone is no UTF-16 (found by an audit: all-NUL files were called so)
+  const half = Math.floor(n / 2);
+  return Math.max(even, odd) >= half * 0.8 && Math.min(even, odd) <= half * 0.2;
 }
 
 /** A text that looksUtf16: said the same by every reader (.dab, .dbl). */
