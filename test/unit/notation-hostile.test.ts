@@ -191,7 +191,7 @@ test('random SGF-like move lists (values over lines, escapes, turns, brackets) n
 
 // Found by an audit: text pasted from a web page or a word processor brings em, thin, ideographic
 // and zero-width spaces; outside diagrams they were parts of words, and the errors named the words
-// ("'a1-b1　b1-c1' is not a move"), not the cause. They separate words as spaces do; the zero-width
+// ("'a1-b1<U+3000>b1-c1' is not a move"), not the cause. They separate words as spaces do; the zero-width
 // one, which cannot be seen, is named in a warning.
 test('Unicode spaces separate words in fields as plain spaces do; a zero-width one is named', () => {
   const plain = 'game "g"\n  size 2x2\n  players Alice Bob\n  moves a1-b1 b1-c1 c1-c2\n';
