@@ -127,7 +127,8 @@ export const NO_COMPONENTS_LEFT = 'no components left';
 
 /** Under an abstract endgame drawn in part: "… and 180 more components (1,234 boxes)". */
 export function moreComponents(count: number, boxCount: number): string {
-  return `… and ${count.toLocaleString('en-US')} more component${count === 1 ? '' : 's'} (${boxes(boxCount)})`;
+  // both counts grouped: a huge endgame's boxes run to 15 digits (found by an audit)
+  return `… and ${count.toLocaleString('en-US')} more component${count === 1 ? '' : 's'} (${boxCount.toLocaleString('en-US')} ${boxCount === 1 ? 'box' : 'boxes'})`;
 }
 
 /** A drawn line's title: "a1-b1", "a1-b1 (last move)". */

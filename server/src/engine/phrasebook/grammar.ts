@@ -5,9 +5,9 @@ export const VALUE_UNKNOWN = 'value unknown';
 /** An entry without a title. */
 export const UNTITLED = '(untitled)';
 
-/** "1 box", "3 boxes", "1 move", "2 moves", "1,234 boxes" (digits grouped as in every count said). */
+/** "1 box", "3 boxes", "1 move", "2 moves". */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${Math.abs(n) === 1 ? one : many}`;
+  return `${n} ${Math.abs(n) === 1 ? one : many}`;
 }
 
 /** "1 box", "3 boxes". */
