@@ -7,9 +7,8 @@ import { printErr, printOut } from './terminal';
 import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { endOfOptions, plainDecimal, readInputOrSay } from './input';
 import { pictureOf } from '../boardPicture';
-import { RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
+import { CLI_MAX_POSITIONS, RENDER_BUDGET_MS_DEFAULT } from '../engine/limits';
 import { readDab } from '../engine/notation';
-import { CLI_MAX_POSITIONS } from '../engine/limits';
 import { isSqliteFile, openProofCache, resolveStorePath } from '../store';
 import { fileErrorWords } from '../engine/phrasebook/files';
 import {

@@ -27,11 +27,11 @@ export function byRange(a: Diagnostic, b: Diagnostic): number {
 }
 
 /**
- * The characters that separate words, as a regular expression's character class: plain spaces,
- * tabs, no-break spaces, the BOM, and the other Unicode spaces text pasted from a web page or a word
- * processor brings (Ogham, en, em, thin, hair, narrow no-break, mathematical, ideographic, and the
- * zero-width space, which the lexer names in a warning: it cannot be seen). Diagrams read these as
- * spaces too, but say so (diagram.ts: a column of a row must be what it looks like).
+ * The characters that separate words: plain spaces, tabs, no-break spaces, the BOM, and the other
+ * Unicode spaces text pasted from a web page or a word processor brings (Ogham, en, em, thin, hair,
+ * narrow no-break, mathematical, ideographic, and the zero-width space, which the lexer names in a
+ * warning: it cannot be seen). Diagrams read these as spaces too, but say so (diagram.ts: a column
+ * of a row must be what it looks like).
  */
 export const SPACE_CHARS =
   ' \t\f\v\u00a0\ufeff\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000';
