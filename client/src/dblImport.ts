@@ -86,7 +86,7 @@ export function registerDblImport(
     const r = await convert(doc);
     if (!r) return;
     const choice = await vscode.window.showInformationMessage(
-      offerDblConversion(r.text === undefined ? undefined : r.kind),
+      offerDblConversion(r.text === undefined ? undefined : (r.kind ?? 'dab entry')),
       CONVERT_ACTION,
     );
     if (choice === CONVERT_ACTION) await openConverted(doc);

@@ -195,3 +195,13 @@ test('a .dbl file in UTF-16, a huge size, and a flood of bad rows get one clear 
   assert.equal(flood.diagnostics.length, 2001);
   assert.match(flood.diagnostics[2000].message, /more than 2000 problems; the rest are not shown/);
 });
+
+// Found by a review: a .dbl file of NULs alone, no longer taken for UTF-16, read as a bad board size.
+test('a .dbl file of NUL bytes is said to hold them, as a .dab file is', () => {
+  const r = readDbl('\u0000'.repeat(5000));
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.code, d.range.line, d.range.character]),
+    [['bad-encoding', 0, 0]],
+  );
+  assert.match(r.diagnostics[0].message, /a NUL character here \(a binary or UTF-16 file\?\)/);
+});

@@ -571,6 +571,13 @@ test("SGF: a move right after a branch '(;…)' is read after the branch's moves
     [['warning', 'bad-variation', 2, 24, 29]],
   );
   assert.match(mixed.diagnostics[0].message, /right after an SGF branch/);
+  // a number, a ';' or a comment before the move changes nothing; a turn is a move too (found by a review)
+  const after = (x: string) =>
+    read(`(;B[haa];W[hab]) ${x}`).diagnostics.filter((d) => /right after an SGF branch/.test(d.message));
+  for (const x of ['3. a1-b1', '; a1-b1', '{note} a1-b1', 'r[hbb]', 'C[why] b1-c1!'])
+    assert.equal(after(x).length, 1, x);
+  // a word that is no move gets its own error, not this warning
+  for (const x of ['!', 'B:', '-']) assert.deepEqual(after(x), [], x);
   // SGF as SGF writes it, and dab variations, say nothing of the kind
   for (const clean of ['(;b[haa];r[hab])', '(;b[haa];r[hab]) {a note}', 'a1-b1 (a1-a2) b1-c1', '(;b[haa](;r[hab]))'])
     assert.deepEqual(

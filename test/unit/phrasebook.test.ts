@@ -26,6 +26,7 @@ import {
 import { estimateStanding, provenOptimalMoves } from '../../server/src/engine/analysis/prove';
 import { graphPointLabel } from '../../server/src/engine/phrasebook/board';
 import { searchLimitReached } from '../../server/src/engine/phrasebook/search';
+import { boardPly, dblNotConverted, offerDblConversion } from '../../server/src/engine/phrasebook/editor';
 import { reviewSummary, wrongValueBoundsMessage } from '../../server/src/engine/phrasebook/moves';
 import type { PositionReport } from '../../server/src/engine/analysis/report';
 
@@ -206,4 +207,14 @@ test('proven bounds in words: what is proven comes first, an unproven result las
   );
   assert.equal(boundsInWords(1, 25, 25, 0, 'A', 'B'), 'A wins; A wins the rest by at least 1');
   assert.equal(boundsInWords(-25, 25, 25, 0, 'A', 'B'), 'nothing proven yet (the rest: 25 boxes)');
+});
+
+// Found by a review: the count was said twice ("dab: 2 2 errors …") when the messages moved here.
+test("the extension's messages: counts said once, the .dbl offer names what the file reads as", () => {
+  assert.equal(dblNotConverted(2), 'dab: 2 errors in this .dbl file (see Problems); nothing was converted.');
+  assert.equal(dblNotConverted(1), 'dab: 1 error in this .dbl file (see Problems); nothing was converted.');
+  assert.match(offerDblConversion('game'), /It reads as a game\. Convert it to \.dab\?$/);
+  assert.match(offerDblConversion(undefined), /It has errors \(see Problems\)\. Convert it to \.dab\?$/);
+  assert.equal(boardPly(3, 10), 'move 3 of 10');
+  assert.equal(boardPly(3, 10, 2), 'move 3 of a variation (instead of move 2)');
 });

@@ -83,7 +83,8 @@ function positionLine(p: PositionReport, e: EntryReport, more = '         '): st
   if (p.endgame && p.endgame.size > 0 && p.endgame.controlledValue !== null && p.endgame.value !== undefined) {
     clause(`${p.endgame.components}: ${endgameFacts(p.endgame)}`);
   }
-  if (p.best.length) clause(bestList(listAll(p.best, 12, ' ')));
+  // names of several words (`2 (opened at an end)`) are told apart by commas
+  if (p.best.length) clause(bestList(listAll(p.best, 12, p.best.some((b) => b.includes(' ')) ? ', ' : ' ')));
   else if (p.bestSoFar?.length) clause(`${estimateLabel(estimateStanding(p))}: ${p.bestSoFar.join(' ')}`);
   if (p.value === null && p.nim) s += `\n${more}${nimVerdict(p.nim, who, false)} ${longChainRule(p.nim, who)}`;
   return s;

@@ -16,7 +16,17 @@ import { geometryOf, type BoardGeometry } from '../board/geometry';
 import { MAX_DIAGNOSTICS, MAX_REPORTS_OF_A_KIND, MAX_DBL_ROWS, MAX_SIDE } from '../limits';
 import { BoardState } from '../board/state';
 import type { Diagnostic, Range } from './ast';
-import { NOT_UTF8_BUT_UTF16, byRange, charAt, charRange, clip, looksUtf16, range, tooManyProblems } from './text';
+import {
+  NOT_UTF8_BUT_UTF16,
+  NUL_NOT_TEXT,
+  byRange,
+  charAt,
+  charRange,
+  clip,
+  looksUtf16,
+  range,
+  tooManyProblems,
+} from './text';
 
 export interface DblLine {
   /** Line index on the board. */
@@ -55,6 +65,15 @@ export function readDbl(text: string): DblImport {
   };
   if (looksUtf16(text.slice(0, 800))) {
     report('error', range(0, 0, 0, 1), 'bad-encoding', NOT_UTF8_BUT_UTF16);
+    return out;
+  }
+  // NULs but no UTF-16 (a binary file): said as the .dab reader says it (found by a review)
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0 && nul < 800) {
+    const before = text.slice(0, nul).split(/\r\n|\r|\n/);
+    const line = before.length - 1,
+      ch = before[line].length;
+    report('error', range(line, ch, line, ch + 1), 'bad-encoding', NUL_NOT_TEXT);
     return out;
   }
   const rows = text.split(/\r\n|\r|\n/);

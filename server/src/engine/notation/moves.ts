@@ -53,6 +53,12 @@ export function splitMoveWord(s: string): MoveWordPart[] | undefined {
   return undefined;
 }
 
+/** A word that is a move as written in a move list: a number before it and glyphs after it aside. */
+function isMoveWord(w: string): boolean {
+  const core = w.replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
+  return core !== '' && splitMoveWord(core) !== undefined;
+}
+
 export function movesField(cx: { report: Report }, base: FieldBase, toks: RawToken[]): MovesField {
   return new MovesReader(cx.report, base).read(toks);
 }
@@ -74,6 +80,8 @@ class MovesReader {
   private readonly groups: Group[] = [];
   /** Whether the last token (comments aside) closed an SGF tree or branch. */
   private sgfJustClosed = false;
+  /** The ')' of the SGF branch last closed, until a '(' or the first move after it (moveAfterSgfBranch). */
+  private sgfBranchEnd: Range | null = null;
   /** SGF C[…] comments of the current node read before its move (`;C[x]B[haa]`): they go to that move. */
   private nodeComments: Token[] = [];
 
@@ -131,6 +139,7 @@ class MovesReader {
       }
       if (t.type === 'punct') {
         if (t.text === '(') {
+          this.sgfBranchEnd = null;
           const nx = toks[k + 1];
           // `(;b[haa](;r[hab])(;r[hbb]))`: a second SGF branch is an alternative to the first
           if (afterSgf && nx && nx.type === 'punct' && nx.text === ';') {
@@ -143,6 +152,7 @@ class MovesReader {
         }
         if (t.text === ')') {
           this.sgfJustClosed = this.groups.length > 0 && this.groups[this.groups.length - 1].tree === true;
+          this.sgfBranchEnd = this.sgfJustClosed ? t.range : null;
           this.close(t);
           k++;
           continue;
@@ -167,18 +177,11 @@ class MovesReader {
         nx.range.character === t.range.endCharacter &&
         isTurnLetter(t.text)
       ) {
+        if (this.sgfBranchEnd !== null) this.moveAfterSgfBranch(t.range);
         k = this.turn(toks, k);
         continue;
       }
-      // SGF has nothing after a branch's ')' but another branch: a dab move there goes on the line the
-      // branch's moves went to, which reads like a variation and is not one (found by an audit)
-      if (afterSgf && !/^\d+\.+$/.test(t.text))
-        this.report(
-          'warning',
-          t.range,
-          'bad-variation',
-          "a move right after an SGF branch '(;…)': the branch's moves were read as the line's next moves (SGF's main line), and this one is read after them; a variation is written without ';', as ( … ) after the move it replaces",
-        );
+      if (this.sgfBranchEnd !== null && isMoveWord(t.text)) this.moveAfterSgfBranch(t.range);
       this.word(t);
       k++;
     }
@@ -264,9 +267,25 @@ class MovesReader {
       'SGF variations are not read: dab follows the first branch of an SGF tree (its main line), and this further branch is left out; to keep it, write its moves as a variation ( … ) after the move it replaces',
     );
     this.sgfJustClosed = m < toks.length;
+    this.sgfBranchEnd = this.sgfJustClosed ? toks[end].range : null;
     this.attach = null;
     this.pendingNumber = null;
     return end + 1;
+  }
+
+  /**
+   * SGF has nothing after a branch's ')' but another branch: a move there (numbers and ';' aside)
+   * goes on the line the branch's moves went to, which reads like a variation and is not one (found
+   * by an audit). Said once, at that move.
+   */
+  private moveAfterSgfBranch(at: Range): void {
+    this.sgfBranchEnd = null;
+    this.report(
+      'warning',
+      at,
+      'bad-variation',
+      "a move right after an SGF branch '(;…)': the branch's moves were read as the line's next moves (SGF's main line), and this one is read after them; a variation is written without ';', as ( … ) after the move it replaces",
+    );
   }
 
   /** ')' (or the end of the field, `t` null) closes the innermost group. */

@@ -17,6 +17,7 @@ import { movesField } from './moves';
 import { ENTRY_KINDS, FIELD_NAMES, suggest, type FieldName } from './names';
 import {
   NOT_UTF8_BUT_UTF16,
+  NUL_NOT_TEXT,
   byRange,
   firstNonSpace,
   isSpace,
@@ -412,7 +413,7 @@ class Parser {
       'bad-encoding',
       at.c === '\ufffd'
         ? `the file is not UTF-8: a byte here is not UTF-8 and is read as \ufffd (for example an 'é' saved as Latin-1 or Windows-1252)${more}; save the file as UTF-8`
-        : `the file is not UTF-8 text: a NUL character here (a binary or UTF-16 file?)${more}; save it as UTF-8`,
+        : `${NUL_NOT_TEXT}${more}; save it as UTF-8`,
     );
     return false;
   }

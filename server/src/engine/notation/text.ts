@@ -106,6 +106,9 @@ export function looksUtf16(l: string): boolean {
 export const NOT_UTF8_BUT_UTF16 =
   'the file is not UTF-8: it looks like UTF-16 (as Windows saves "Unicode" text), so it is not read; save it as UTF-8';
 
+/** A NUL character where no UTF-16 is seen: said the same by every reader (.dab, .dbl). */
+export const NUL_NOT_TEXT = 'the file is not UTF-8 text: a NUL character here (a binary or UTF-16 file?)';
+
 /** The last diagnostic a reader gives once it has given `max`. */
 export function tooManyProblems(max: number): string {
   return `more than ${max} problems; the rest are not shown`;

@@ -27,7 +27,7 @@ export const DBL_PROBLEMS_SOURCE = 'dab .dbl import';
 export const DBL_SERVER_NOT_RUNNING = 'dab: the language server is not running, so the .dbl file cannot be read.';
 export const OPEN_DBL_FIRST = 'dab: open a Dabble/KSquares .dbl file to convert it.';
 export const dblNotConverted = (errors: number): string =>
-  `dab: ${errors} ${plural(errors, 'error')} in this .dbl file (see Problems); nothing was converted.`;
+  `dab: ${plural(errors, 'error')} in this .dbl file (see Problems); nothing was converted.`;
 /** The offer made when a .dbl file is opened; `kind` what it reads as (undefined: it has errors). */
 export const offerDblConversion = (kind: string | undefined): string =>
   `dab: this is a Dabble/KSquares board (.dbl). ${kind === undefined ? 'It has errors (see Problems).' : `It reads as a ${kind}.`} Convert it to .dab?`;

@@ -197,7 +197,7 @@ export const recordFault = {
   contradictsStored: (key: string) => `contradicts the stored proof of ${key}`,
 } as const;
 
-// ---- export and import files (store/proofStore.ts) ----
+// ---- export and import files (store/exportFile.ts, store/proofStore.ts) ----
 
 /** What an export will not write over: the store, another SQLite file, a file that is not an export. */
 export type ExportClobber = 'the store' | 'sqlite' | 'not an export';
