@@ -62,10 +62,11 @@ export interface ImportDblParams {
   title: string;
 }
 
-export interface ImportDblResult {
-  /** The `.dab` entry; absent when the file has errors. */
-  text?: string;
-  kind?: 'game' | 'position';
+/** The `.dab` entry and what it is; both absent when the file has errors. */
+export type ImportDblResult = ImportDblProblems &
+  ({ text: string; kind: 'game' | 'position' } | { text?: undefined; kind?: undefined });
+
+export interface ImportDblProblems {
   problems: {
     severity: 'error' | 'warning' | 'information' | 'hint';
     range: { start: { line: number; character: number }; end: { line: number; character: number } };

@@ -85,10 +85,7 @@ export function registerDblImport(
     offered.add(doc.uri.toString());
     const r = await convert(doc);
     if (!r) return;
-    const choice = await vscode.window.showInformationMessage(
-      offerDblConversion(r.text === undefined ? undefined : (r.kind ?? 'dab entry')),
-      CONVERT_ACTION,
-    );
+    const choice = await vscode.window.showInformationMessage(offerDblConversion(r.kind), CONVERT_ACTION);
     if (choice === CONVERT_ACTION) await openConverted(doc);
   };
 

@@ -73,13 +73,14 @@ export function pictureView(text: string, req: PictureRequest): PictureResult {
   const n = doc.models.length;
   if (n === 0) return { error: NO_ENTRY_TO_DRAW };
   const index = (req.entry ?? 1) - 1;
+  // whose bound left an entry out: dab render's (the command line's) or a Markdown block's
+  const boundBy = doc.boundBy === 'cli' ? 'cli' : 'block';
   // past the entries read (as many as the work bound at most): left out, not missing
   if (Number.isInteger(index) && index >= n && doc.unreadFrom)
-    return { error: entryLeftOut(index + 1, doc.maxWork ?? 0, false, doc.boundBy === 'cli' ? 'cli' : 'block') };
+    return { error: entryLeftOut(index + 1, doc.maxWork ?? 0, false, boundBy) };
   if (!Number.isInteger(index) || index < 0 || index >= n) return { error: noSuchEntry(req.entry ?? 1, n) };
   const model = doc.models[index];
-  if (model.leftOut)
-    return { error: entryLeftOut(index + 1, doc.maxWork ?? 0, n === 1, doc.boundBy === 'cli' ? 'cli' : 'block') };
+  if (model.leftOut) return { error: entryLeftOut(index + 1, doc.maxWork ?? 0, n === 1, boundBy) };
   // Only this entry is analysed: a document of it alone (the others cost nothing more than their parse).
   const one = { ...doc, entries: [model.entry], models: [model], diagnostics: model.entry.diagnostics };
   const states = model.states;

@@ -17,6 +17,7 @@ import {
   UNHANDLED_METHOD,
   brokenFramingMessage,
   internalErrorMessage,
+  thrownWords,
 } from './engine/phrasebook';
 import {
   CodeActionRequest,
@@ -105,7 +106,7 @@ function stdioReader(writer: StreamMessageWriter): StreamMessageReader {
     );
   });
   reader.onError((e) => {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = thrownWords(e);
     if (/header|content-length/i.test(message)) broken(message);
     else answerError(writer, null, ErrorCodes.ParseError, `${PARSE_ERROR}: ${message}`);
   });

@@ -6,13 +6,11 @@ import { toLspRange } from './convert';
 export function importDbl(p: ImportDblParams): ImportDblResult {
   const imp = readDbl(typeof p?.text === 'string' ? p.text : '');
   const out = dblToDab(imp, typeof p?.title === 'string' ? p.title : 'imported');
-  return {
-    ...(out ? { text: out.text, kind: out.kind } : {}),
-    problems: imp.diagnostics.map((d) => ({
-      severity: d.severity,
-      range: toLspRange(d.range),
-      code: d.code,
-      message: d.message,
-    })),
-  };
+  const problems = imp.diagnostics.map((d) => ({
+    severity: d.severity,
+    range: toLspRange(d.range),
+    code: d.code,
+    message: d.message,
+  }));
+  return out ? { text: out.text, kind: out.kind, problems } : { problems };
 }

@@ -16,28 +16,30 @@ import {
   range,
   span,
   trimmedEnd,
+  ODD_SPACE_CHARS,
+  charClass,
+  unicodeName,
   type Report,
 } from './text';
 
 export const DOT_CHARS = '+oO.*';
 
 /**
- * Spaces a diagram row does not take as spaces (isSpace's are): em, thin, ideographic, zero-width…
- * A row pasted from a word processor or a web page often has them, and it then reads as no row at
+ * Spaces a diagram row reads as spaces but names in an error (ODD_SPACE_CHARS: em, thin,
+ * ideographic, zero-width…): a row's columns must be what they look like. A row pasted from a word processor or a web page often has them, and it then reads as no row at
  * all: the error names the character instead (found by an audit).
  */
-const ODD_SPACE = /[\u1680\u2000-\u200b\u202f\u205f\u3000]/;
+const ODD_SPACE = new RegExp(charClass(ODD_SPACE_CHARS));
 const ODD_SPACES = new RegExp(ODD_SPACE.source, 'g');
 
 /** The first space of a line that a diagram does not take, with what to say about it, or null. */
 export function oddSpaceIn(s: string): { at: number; message: string } | null {
   const m = ODD_SPACE.exec(s);
   if (!m) return null;
-  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
   // a zero-width one is invisible, yet a column to the reader: what it shifts is said (found by an audit)
   const shifts =
     m[0] === '\u200b' ? ' (it has no width, yet takes a column: what follows it stands a column further right)' : '';
-  return { at: m.index, message: `a U+${code} space here${shifts}: diagram rows take plain spaces` };
+  return { at: m.index, message: `a ${unicodeName(m[0])} space here${shifts}: diagram rows take plain spaces` };
 }
 
 /**

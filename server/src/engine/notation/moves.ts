@@ -54,7 +54,7 @@ export function splitMoveWord(s: string): MoveWordPart[] | undefined {
 }
 
 /** A word that is a move as written in a move list: a number before it and glyphs after it aside. */
-function isMoveWord(w: string): boolean {
+export function isMoveWord(w: string): boolean {
   const core = w.replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
   return core !== '' && splitMoveWord(core) !== undefined;
 }
@@ -80,8 +80,8 @@ class MovesReader {
   private readonly groups: Group[] = [];
   /** Whether the last token (comments aside) closed an SGF tree or branch. */
   private sgfJustClosed = false;
-  /** The ')' of the SGF branch last closed, until a '(' or the first move after it (moveAfterSgfBranch). */
-  private sgfBranchEnd: Range | null = null;
+  /** An SGF branch closed, and no '(' nor move came after it yet (moveAfterSgfBranch). */
+  private afterSgfBranch = false;
   /** SGF C[…] comments of the current node read before its move (`;C[x]B[haa]`): they go to that move. */
   private nodeComments: Token[] = [];
 
@@ -139,7 +139,7 @@ class MovesReader {
       }
       if (t.type === 'punct') {
         if (t.text === '(') {
-          this.sgfBranchEnd = null;
+          this.afterSgfBranch = false;
           const nx = toks[k + 1];
           // `(;b[haa](;r[hab])(;r[hbb]))`: a second SGF branch is an alternative to the first
           if (afterSgf && nx && nx.type === 'punct' && nx.text === ';') {
@@ -152,7 +152,7 @@ class MovesReader {
         }
         if (t.text === ')') {
           this.sgfJustClosed = this.groups.length > 0 && this.groups[this.groups.length - 1].tree === true;
-          this.sgfBranchEnd = this.sgfJustClosed ? t.range : null;
+          this.afterSgfBranch = this.sgfJustClosed;
           this.close(t);
           k++;
           continue;
@@ -177,11 +177,11 @@ class MovesReader {
         nx.range.character === t.range.endCharacter &&
         isTurnLetter(t.text)
       ) {
-        if (this.sgfBranchEnd !== null) this.moveAfterSgfBranch(t.range);
+        if (this.afterSgfBranch) this.moveAfterSgfBranch(t.range);
         k = this.turn(toks, k);
         continue;
       }
-      if (this.sgfBranchEnd !== null && isMoveWord(t.text)) this.moveAfterSgfBranch(t.range);
+      if (this.afterSgfBranch && isMoveWord(t.text)) this.moveAfterSgfBranch(t.range);
       this.word(t);
       k++;
     }
@@ -267,7 +267,7 @@ class MovesReader {
       'SGF variations are not read: dab follows the first branch of an SGF tree (its main line), and this further branch is left out; to keep it, write its moves as a variation ( … ) after the move it replaces',
     );
     this.sgfJustClosed = m < toks.length;
-    this.sgfBranchEnd = this.sgfJustClosed ? toks[end].range : null;
+    this.afterSgfBranch = this.sgfJustClosed;
     this.attach = null;
     this.pendingNumber = null;
     return end + 1;
@@ -279,7 +279,7 @@ class MovesReader {
    * by an audit). Said once, at that move.
    */
   private moveAfterSgfBranch(at: Range): void {
-    this.sgfBranchEnd = null;
+    this.afterSgfBranch = false;
     this.report(
       'warning',
       at,

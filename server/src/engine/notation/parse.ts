@@ -28,7 +28,7 @@ import {
   trimmedEnd,
 } from './text';
 import { countValues, isHeaderRest, isQuote, Lexer, newSink, type RawToken, type Sink } from './tokens';
-import { splitMoveWord } from './moves';
+import { isMoveWord } from './moves';
 
 import { MAX_DIAGNOSTICS, MAX_FILE_COMPONENTS } from '../limits';
 
@@ -585,11 +585,7 @@ const KEYWORDS: readonly string[] = [...FIELD_NAMES, ...ENTRY_KINDS];
 function movesFollow(t: string, from: number): boolean {
   const hash = t.indexOf('#', from);
   const words = t.slice(from, hash < 0 ? t.length : hash).split(/[\s,;(){}[\]]+/);
-  for (const w of words) {
-    const core = w.replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
-    if (core && splitMoveWord(core)) return true;
-  }
-  return false;
+  return words.some(isMoveWord);
 }
 
 /** Store a field read for the first time (a duplicate is read, reported, and kept only in `fields`). */

@@ -26,17 +26,24 @@ export function byRange(a: Diagnostic, b: Diagnostic): number {
   return a.range.line - b.range.line || a.range.character - b.range.character;
 }
 
+/** Spaces every part of a file takes as spaces, diagrams included: plain, tab, form feed, vertical tab, no-break, BOM. */
+export const PLAIN_SPACE_CHARS = ' \t\f\v\u00a0\ufeff';
 /**
- * The characters that separate words: plain spaces, tabs, no-break spaces, the BOM, and the other
- * Unicode spaces text pasted from a web page or a word processor brings (Ogham, en, em, thin, hair,
- * narrow no-break, mathematical, ideographic, and the zero-width space, which the lexer names in a
- * warning: it cannot be seen). Diagrams read these as spaces too, but say so (diagram.ts: a column
- * of a row must be what it looks like).
+ * The other Unicode spaces that text pasted from a web page or a word processor brings (Ogham, en,
+ * em, thin, hair, narrow no-break, mathematical, ideographic, and the zero-width space, which the
+ * lexer names in a warning: it cannot be seen). They separate words as spaces do; a diagram reads
+ * them as spaces too, but says so (diagram.ts: a column of a row must be what it looks like).
  */
-export const SPACE_CHARS =
-  ' \t\f\v\u00a0\ufeff\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000';
+export const ODD_SPACE_CHARS =
+  '\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000';
+/** The characters that separate words. */
+export const SPACE_CHARS = PLAIN_SPACE_CHARS + ODD_SPACE_CHARS;
+/** A regular expression's character class of `chars` (each as a \u escape). */
+export function charClass(chars: string): string {
+  return `[${[...chars].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`;
+}
 /** SPACE_CHARS as a regular expression's character class. */
-export const SPACE_CLASS = '[ \\t\\f\\v\\u00a0\\ufeff\\u1680\\u2000-\\u200b\\u202f\\u205f\\u3000]';
+export const SPACE_CLASS = charClass(SPACE_CHARS);
 const IS_SPACE = new Uint8Array(65536);
 for (const ch of SPACE_CHARS) IS_SPACE[ch.charCodeAt(0)] = 1;
 
@@ -83,6 +90,11 @@ export function charAt(s: string, c: number): string {
 /** The range of the character at column c of line `ln` (both units of an emoji). */
 export function charRange(ln: number, s: string, c: number): Range {
   return range(ln, c, ln, c + Math.max(1, charAt(s, c).length));
+}
+
+/** "U+202E": a character named by its code point (for characters a reader cannot see). */
+export function unicodeName(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** Whether the start of a text reads like UTF-16 decoded as UTF-8: a NUL at every other character, and only there. */

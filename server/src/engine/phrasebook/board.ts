@@ -3,7 +3,7 @@
  * parts (boxes, chains, lines, graph points). The value sentence itself is advice.ts's boardValueText.
  */
 import { VALUE_UNKNOWN, afterMoveWords, boxes, metBounds } from './grammar';
-import { clip } from '../notation/text';
+import { clip, unicodeName } from '../notation/text';
 
 /**
  * The most characters of a name or title a picture shows. Names are repeated in every box's, every
@@ -257,10 +257,6 @@ export function repeatedFenceOption(name: string, first: string, again: string):
 
 /** Characters a reader cannot see in a message: format controls (bidi, zero-width) and other controls. */
 const INVISIBLE_CHARS = /[\p{Cf}\p{Cc}]/gu;
-/** "U+202E", the name of a character by its code point. */
-function unicodeName(ch: string): string {
-  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 export function badFenceOption(word: string): string {
   // cut, and its right-to-left overrides isolated (found by an audit: a U+202E reversed the message)

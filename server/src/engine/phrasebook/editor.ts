@@ -28,7 +28,7 @@ export const DBL_SERVER_NOT_RUNNING = 'dab: the language server is not running, 
 export const OPEN_DBL_FIRST = 'dab: open a Dabble/KSquares .dbl file to convert it.';
 export const dblNotConverted = (errors: number): string =>
   `dab: ${plural(errors, 'error')} in this .dbl file (see Problems); nothing was converted.`;
-/** The offer made when a .dbl file is opened; `kind` what it reads as (undefined: it has errors). */
+/** The offer made when a .dbl file is opened; `kind` what it reads as (undefined: it has errors, no entry). */
 export const offerDblConversion = (kind: string | undefined): string =>
   `dab: this is a Dabble/KSquares board (.dbl). ${kind === undefined ? 'It has errors (see Problems).' : `It reads as a ${kind}.`} Convert it to .dab?`;
 export const CONVERT_ACTION = 'Convert';
