@@ -1,8 +1,9 @@
-// Nimstring nim-values: the board-cell engine (cellEngine.ts, the default) with its zero tests and with the
-// mex alone (as it was before the zero tests), the graph engine (graphEngine.ts) with all rules and with
-// none, and Brinker's naive recursion ("Developing an efficient algorithm for nimber calculation in Dots
-// and Boxes"), on the same positions in one process: the empty 3x3 board, 3x3 positions, 4x4 early
-// positions, 5x5 midgames, and the middle games of plausible 5x5 records.
+// Nimstring nim-values: the graph engine (graphEngine.ts, the default since stop 46) with its zero tests
+// and with the mex alone (as it was before its zero tests), and with no rules; the board-cell engine
+// (cellEngine.ts, the default before) with its zero tests and with the mex alone; and Brinker's naive
+// recursion ("Developing an efficient algorithm for nimber calculation in Dots and Boxes"), on the same
+// positions in one process: the empty 3x3 board, 3x3 positions, 4x4 early positions, 5x5 midgames, and
+// the middle games of plausible 5x5 records (value, and who wins the chain fight on each engine).
 import { geometryOf } from '../server/src/engine/board/geometry';
 import { BoardState } from '../server/src/engine/board/state';
 import {
@@ -54,7 +55,8 @@ const CONFIGS: Config[] = [
   { name: 'cells, zero tests', opts: { engine: 'cells' } },
   { name: 'cells, mex only', opts: { engine: 'cells', zeroTestMinCoins: Infinity } },
   { name: 'graph, no rules', opts: { rules: NO_RULES } },
-  { name: 'graph, all rules', opts: { engine: 'graph' } },
+  { name: 'graph, zero tests', opts: { engine: 'graph' } },
+  { name: 'graph, mex only', opts: { engine: 'graph', zeroTestMinCoins: Infinity } },
 ];
 
 /** Run every config on the same positions (cold memo per position); print medians and unknown counts. */
@@ -195,25 +197,25 @@ export default async function run(): Promise<void> {
       for (const l of plausibleGame(5, 5, mulberry32(seed), 60).slice(0, ply)) s.play(l);
       ps.push(s);
     }
-    compare(
-      `plausible 5x5 records (seeds 1-6), ply ${ply}, value only, budget 300k`,
-      ps,
-      300_000,
-      false,
-      CONFIGS.slice(0, 2),
-    );
-    const ts: number[] = [],
-      ns: number[] = [];
-    let unknown = 0;
-    for (const s of ps) {
-      const t0 = performance.now();
-      const f = chainFight(s, { cache: new NimCache(), budget: 300_000 });
-      ts.push(performance.now() - t0);
-      ns.push(f.nodes);
-      if (f.moverWins === 'unknown') unknown++;
+    compare(`plausible 5x5 records (seeds 1-6), ply ${ply}, value only, budget 300k`, ps, 300_000, false, [
+      CONFIGS[0],
+      CONFIGS[1],
+      CONFIGS[3],
+    ]);
+    for (const engine of ['cells', 'graph'] as const) {
+      const ts: number[] = [],
+        ns: number[] = [];
+      let unknown = 0;
+      for (const s of ps) {
+        const t0 = performance.now();
+        const f = chainFight(s, { cache: new NimCache(), budget: 300_000, engine });
+        ts.push(performance.now() - t0);
+        ns.push(f.nodes);
+        if (f.moverWins === 'unknown') unknown++;
+      }
+      console.log(
+        `    ${`chain fight, ${engine}`.padEnd(18)} median ${ms(median(ts)).padStart(9)}  max ${ms(Math.max(...ts)).padStart(9)}  total ${ms(ts.reduce((a, b) => a + b, 0)).padStart(9)}  median ${median(ns)} regions evaluated, ${unknown}/${ps.length} unknown`,
+      );
     }
-    console.log(
-      `    ${'chain fight alone'.padEnd(18)} median ${ms(median(ts)).padStart(9)}  max ${ms(Math.max(...ts)).padStart(9)}  total ${ms(ts.reduce((a, b) => a + b, 0)).padStart(9)}  median ${median(ns)} regions evaluated, ${unknown}/${ps.length} unknown`,
-    );
   }
 }

@@ -239,3 +239,33 @@ test('nim cuts: a warm dab analyze shows every Nimstring view of the cold run, t
   assert.deepEqual(nims(warm), nims(cold), 'the same Nimstring view at every ply');
   assert.equal(warm, cold, 'every answer of the warm run is the cold run’s');
 });
+
+// Found by the suite at stop 46 (a flaky failure of store/editor.test.ts): a position whose view knew
+// nothing showed the chain-fight verdict carried along its line (analysis/nim.ts chainFightAlongLine)
+// in the session that computed the view, but no Nimstring line at all once the document was opened
+// again, because the editor took only stored views that know something: the verdict had no view to
+// land on. The editor takes any stored view now (the command line still computes again).
+test('nim cuts: the editor takes a stored view that knows nothing too, so a verdict carried along the line shows again', async () => {
+  const { SearchService } = await import('../../server/src/search/searchService');
+  const worker = resolve(ROOT, 'dist/worker.js');
+  const proofs = openProofCache(join(tempDir(), 'nothing.sqlite'))!;
+  const { s, nothing } = views();
+  assert.equal(nimKnowledge(nothing), 0);
+  proofs.keepNim(s, 200_000, nothing, 0);
+  assert.equal(proofs.storedNim(s), undefined, 'the command line does not take it');
+  assert.ok(proofs.storedNim(s, 0), 'the editor does');
+  const svc = new SearchService(
+    { timeBudgetMs: 50, nodeBudget: 0, backgroundBudgetSeconds: 0, threads: 1, tableMb: 8 },
+    { onResult: () => undefined },
+    worker,
+  );
+  try {
+    svc.useProofStore(proofs);
+    svc.setPlan('doc', [{ state: s, label: 'p', group: 0 }]);
+    for (let i = 0; i < 1000 && svc.peek(s)?.nim === undefined; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(svc.peek(s)?.nim?.nimber, 'unknown', 'the stored view joins what the editor knows of the position');
+  } finally {
+    svc.dispose();
+    proofs.close();
+  }
+});

@@ -94,7 +94,7 @@ test('the Nimstring view: where the region engine gives up, the whole-board sear
   let decidedByBits = 0;
   for (const seed of [3, 4, 5, 6, 7, 8]) {
     const states = readDab(plausibleRecord(5, 5, 60, mulberry32(seed), `nim ${seed}`)).models[0].states;
-    for (const ply of [19, 20]) {
+    for (const ply of [18, 19, 20]) {
       const s = states[ply];
       const small = chainFight(s, { budget: 20_000, cache: new NimCache() }).moverWins;
       const view = nimSummary(s, 20_000, false, { wholeBoard: {} });

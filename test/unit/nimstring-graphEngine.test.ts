@@ -17,6 +17,7 @@ import {
   graphOf,
   simplifyGraph,
   regionsValue,
+  graphSumWins,
   graphKey,
   LOONY,
   SGraph,
@@ -25,8 +26,12 @@ import { clearBruteMemo } from '../../server/src/engine/nimstring/brute';
 import { lcg as rng } from '../support/random';
 import { randomPosition } from '../support/boards';
 
-const CONFIGS: [string, Partial<NimRules>][] = [
+/** Rules, and the size from which regions are valued by zero tests (graphWins; default 8). */
+const CONFIGS: [string, Partial<NimRules>, number?][] = [
   ['all rules (+ every skipped move checked)', { ...ALL_RULES, verifySkips: true }],
+  ['all rules, every region by zero tests (+ checked)', { ...ALL_RULES, verifySkips: true }, 1],
+  ['all rules, no zero tests', ALL_RULES, Infinity],
+  ['no rules, every region by zero tests', NO_RULES, 1],
   ['no rules', NO_RULES],
   ['graphKey only', { ...NO_RULES, graphKey: true }],
   ['shortenChains only', { ...NO_RULES, shortenChains: true }],
@@ -42,10 +47,10 @@ function crossCheck(w: number, h: number, count: number, minDrawn: number, seed:
   const positions: BoardState[] = [];
   for (let i = 0; i < count; i++) positions.push(randomPosition(w, h, r, minDrawn, i % 2 === 0));
   const brute = positions.map((s) => bruteValue(s));
-  for (const [name, rules] of CONFIGS) {
+  for (const [name, rules, zeroTestMinCoins] of CONFIGS) {
     const cache = new NimCache();
     positions.forEach((s, i) => {
-      const res = nimstring(s, { cache, rules, moveValues: i < withMoves, budget: 1e7 });
+      const res = nimstring(s, { cache, rules, zeroTestMinCoins, moveValues: i < withMoves, budget: 1e7 });
       assert.equal(res.nimber, brute[i], `${name}: ${w}x${h} ${s.key()}: ${res.nimber} vs brute ${brute[i]}`);
       for (const m of res.moveValues) {
         const after = s.clone();
@@ -180,8 +185,8 @@ test('graph engine on random strings-and-coins graphs = graph brute force, every
     const { ground, edges } = randomGraph(r);
     const expect = graphBrute(ground, edges);
     seen.set(String(expect), (seen.get(String(expect)) ?? 0) + 1);
-    for (const [name, rules] of CONFIGS) {
-      const ctx = newGraphContext(1e7, new NimCache(), rules);
+    for (const [name, rules, zeroTestMinCoins] of CONFIGS) {
+      const ctx = newGraphContext(1e7, new NimCache(), rules, zeroTestMinCoins);
       const got = regionsValue(simplifyGraph(graphOf(ground, edges), ctx), ctx);
       assert.equal(got, expect, `${name}: ground ${JSON.stringify(ground)} edges ${JSON.stringify(edges)}`);
       if (name.startsWith('all rules')) {
@@ -190,6 +195,13 @@ test('graph engine on random strings-and-coins graphs = graph brute force, every
         counters.skipped += ctx.skipped;
       }
     }
+    // the zero test itself, against every heap: G + *h is won exactly when h is not G's value
+    if (expect === 'loony') continue;
+    const ctx = newGraphContext(1e7, new NimCache(), { ...ALL_RULES, verifySkips: true }, 1);
+    const parts = simplifyGraph(graphOf(ground, edges), ctx);
+    assert.notEqual(parts, LOONY);
+    for (let h = 0; h <= 4; h++)
+      assert.equal(graphSumWins(parts as SGraph[], h, ctx), expect !== h, `*${h} + ${JSON.stringify([ground, edges])}`);
   }
   // every rule actually fired
   assert.ok(counters.shortened > 50 && counters.dropped > 20 && counters.skipped > 200, JSON.stringify(counters));

@@ -190,18 +190,25 @@ test('zero tests: a region plus *h loses exactly when h is its value', () => {
   assert.ok(tested > 200, `${tested} regions`);
 });
 
-test('5x5 middle games: zero tests and the mex give the same nim-values', () => {
+test('5x5 middle games: zero tests and the mex, on cells and on graphs, give the same nim-values', () => {
   let compared = 0;
   for (const seed of [1, 2, 3, 4]) {
     const lines = plausibleGame(5, 5, mulberry32(seed), 60);
     for (const ply of [28, 25, 23]) {
       const s = new BoardState(geometryOf(5, 5));
       for (const l of lines.slice(0, ply)) s.play(l);
-      const run = (zeroTestMinCoins: number) =>
-        nimstring(s, { cache: new NimCache(), engine: 'cells', budget: 400_000, moveValues: true, zeroTestMinCoins });
+      const run = (zeroTestMinCoins: number, engine: 'cells' | 'graph' = 'cells') =>
+        nimstring(s, { cache: new NimCache(), engine, budget: 400_000, moveValues: true, zeroTestMinCoins });
       const a = run(1),
-        b = run(Infinity);
-      if (a.nimber === 'unknown' || b.nimber === 'unknown') continue;
+        b = run(Infinity),
+        c = run(1, 'graph');
+      if (a.nimber === 'unknown' || b.nimber === 'unknown' || c.nimber === 'unknown') continue;
+      assert.equal(c.nimber, b.nimber, `seed ${seed} ply ${ply}: graph zero tests`);
+      assert.deepEqual(
+        c.moveValues.map((m) => [m.name, m.nimber]),
+        b.moveValues.map((m) => [m.name, m.nimber]),
+        `seed ${seed} ply ${ply} moves: graph zero tests`,
+      );
       assert.equal(a.nimber, b.nimber, `seed ${seed} ply ${ply}`);
       assert.deepEqual(
         a.moveValues.map((m) => [m.name, m.nimber]),
@@ -214,7 +221,7 @@ test('5x5 middle games: zero tests and the mex give the same nim-values', () => 
   assert.ok(compared >= 8, `${compared} positions compared`);
 });
 
-test('the chain fight alone (one zero test) agrees with the brute force', () => {
+test('the chain fight alone (one zero test), on cells and on graphs, agrees with the brute force', () => {
   const counts = { wins: 0, loses: 0 };
   for (const [w, h, minDrawn, n, seed] of [
     [2, 3, 0, 1500, 7],
@@ -225,20 +232,26 @@ test('the chain fight alone (one zero test) agrees with the brute force', () => 
     for (let it = 0; it < n; it++) {
       const s = randomPosition(w, h, r, minDrawn, it % 2 === 0);
       const truth = bruteWins(s);
-      for (const zeroTestMinCoins of [1, 8]) {
-        const f = chainFight(s, { cache: new NimCache(), zeroTestMinCoins });
-        assert.equal(f.moverWins, truth, `${w}x${h} ${s.key()} (zero tests from ${zeroTestMinCoins} coins)`);
-      }
+      for (const engine of ['cells', 'graph'] as const)
+        for (const zeroTestMinCoins of [1, 8]) {
+          const f = chainFight(s, { cache: new NimCache(), zeroTestMinCoins, engine });
+          assert.equal(
+            f.moverWins,
+            truth,
+            `${w}x${h} ${s.key()} (${engine}, zero tests from ${zeroTestMinCoins} coins)`,
+          );
+        }
       counts[truth ? 'wins' : 'loses']++;
     }
   }
   clearBruteMemo();
   assert.ok(counts.wins > 200 && counts.loses > 200, JSON.stringify(counts));
   // over budget: unknown, never a guess
-  assert.equal(
-    chainFight(new BoardState(geometryOf(4, 4)), { budget: 10, cache: new NimCache() }).moverWins,
-    'unknown',
-  );
+  for (const engine of ['cells', 'graph'] as const)
+    assert.equal(
+      chainFight(new BoardState(geometryOf(4, 4)), { budget: 10, cache: new NimCache(), engine }).moverWins,
+      'unknown',
+    );
 });
 
 test('5x5 middle games: the Nimstring view proves the chain fight where the value runs out of budget', () => {
@@ -250,8 +263,7 @@ test('5x5 middle games: the Nimstring view proves the chain fight where the valu
       for (const l of lines.slice(0, ply)) s.play(l);
       const truth = nimstring(s, { cache: new NimCache(), budget: 300_000, moveValues: false });
       if (truth.nimber === 'unknown') continue;
-      sharedCache.map.clear();
-      sharedCache.wins.clear();
+      sharedCache.clear();
       const small = nimSummary(s, 1500, false);
       if (small.nimber !== 'unknown') assert.equal(small.nimber, truth.nimber, `seed ${seed} ply ${ply}`);
       if (small.moverWinsChainFight !== undefined)

@@ -76,28 +76,34 @@ export const SHORT_CHAIN_CACHE_ENTRIES = 50_000;
 export const NIM_BUDGET_DEFAULT = 250_000;
 /**
  * The editor's quick Nimstring view of positions that need no search (loony endgames), computed on
- * the server's main thread while typing: small, so a keystroke never waits on it.
+ * the server's main thread while typing: small, so a keystroke never waits on it. (5,000 until the
+ * graph engine became the default, stop 46: its regions cost about twice as much and decide two to
+ * three times as much, so half the regions keep the time.)
  */
-export const NIM_BUDGET_QUICK = 5_000;
+export const NIM_BUDGET_QUICK = 2_500;
 /**
  * Per position searched by the CLI, after its solve, in process, within the record's budget (at most
  * one position's time). On the bench's ten records (default budgets) the earliest chain-fight verdict
  * was at median ply 20.5 with 20,000 (and 100 after a failure), 19 with 100,000 (and 20,000), the
  * first proven result at median ply 18 either way (stop 44: the CLI's proveDocument in process, as
- * `npm run bench` runs dab analyze, whose columns these are).
+ * `npm run bench` runs dab analyze, whose columns these are); 19.0 with the graph engine (stop 46,
+ * 19.5 with the cell engine in the same runs), the position's time limit binding first.
  */
 export const NIM_BUDGET_CLI = 100_000;
 /**
  * The CLI's Nimstring budget for positions earlier than one whose chain fight was not decided: less,
  * but not nothing, since a lost chain fight is much harder to prove than a won one and the position
- * before a hard one may be easy.
+ * before a hard one may be easy. Also the budget of positions the record's loop does not search,
+ * with no time limit. (20,000 until the graph engine, as NIM_BUDGET_QUICK.)
  */
-export const NIM_BUDGET_CLI_PROBE = 20_000;
+export const NIM_BUDGET_CLI_PROBE = 10_000;
 /**
  * Per position searched by the server's background search, after an attempt (its budget grows with
  * the attempts up to this cap, and the per-document background budget bounds the whole): off the
  * main thread, so larger than the CLI's. 200,000 regions cost up to about 10 s, and prove who wins
- * the chain fight back to ply 19 on plausible 5x5 records (ply 20-23 with 20,000).
+ * the chain fight back to ply 17-18 on plausible 5x5 records (stop 46, graph engine: on plies 17-19
+ * of the bench's ten records, 20 of 30 positions decided, earliest per record median 17.5; with the
+ * cell engine 15 of 30, median 18, in 5 s instead of 8-10 s where it gives up).
  */
 export const NIM_BUDGET_WORKER = 200_000;
 /**

@@ -59,8 +59,8 @@ export interface ProofStore {
   /** The stored proof, and the longest attempt (ms) that ended without the exact value. */
   lookup(state: BoardState): { evaluation: Evaluation; triedMs: number } | undefined;
   put(state: BoardState, evaluation: Evaluation, triedMs?: number): void;
-  /** A stored Nimstring view that knows the value or who wins the chain fight, if any (however it was computed). */
-  storedNim(state: BoardState): NimSummary | undefined;
+  /** A stored Nimstring view that knows at least `atLeast` (nimKnowledge; default 1), if any (however it was computed). */
+  storedNim(state: BoardState, atLeast?: number): NimSummary | undefined;
   /** Keep a view computed with `budget` regions; `cutMs`: cut short (0: when is not known). */
   keepNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number): void;
 }
@@ -241,7 +241,10 @@ export class SearchService {
       k.settled = complete(k.evaluation);
       if (k.evaluation.status !== 'exact') this.skipTriedLevels(k, stored.triedMs);
     }
-    const nim = this.proofStore?.storedNim(k.state);
+    // any stored view, one that knows nothing too: it holds the position's place on a line, so a
+    // verdict carried along the line (analysis/nim.ts chainFightAlongLine) shows again when the
+    // document is opened again, as it showed when the view was computed
+    const nim = this.proofStore?.storedNim(k.state, 0);
     if (nim) {
       const base: Evaluation = k.evaluation ?? nothingProven(k.state);
       // the stored view joins only when it knows more than the one in memory

@@ -34,10 +34,11 @@ export interface ProofCache {
    */
   nim(state: BoardState, budget: number, compute: () => NimSummary, ms?: number): NimSummary;
   /**
-   * A stored Nimstring view that knows the value or who wins the chain fight, or undefined, whatever
-   * its computation had (every view is true as far as it goes).
+   * A stored Nimstring view that knows at least `atLeast` (nimKnowledge; default 1: the value or who
+   * wins the chain fight), or undefined, whatever its computation had (every view is true as far as
+   * it goes).
    */
-  storedNim(state: BoardState): NimSummary | undefined;
+  storedNim(state: BoardState, atLeast?: number): NimSummary | undefined;
   /** Keep a Nimstring view computed with `budget` regions (cut short at `cutMs` ms, if given). */
   keepNim(state: BoardState, budget: number, n: NimSummary, cutMs?: number): void;
   /** A record's budget trace kept under `key` (cli/recordClock.ts), or undefined. */
@@ -78,10 +79,9 @@ export function openProofCache(path: string | null, opts: StoreOptions = {}): Pr
       store.putNim(state, budget, n, cut ? ms : undefined, spent);
       return n;
     },
-    storedNim(state) {
-      // a view that knows the value, or at least who wins the chain fight
+    storedNim(state, atLeast = 1) {
       const n = store.nimRecord(state)?.view;
-      return n && nimKnowledge(n) >= 1 ? n : undefined;
+      return n && nimKnowledge(n) >= atLeast ? n : undefined;
     },
     keepNim: (state, budget, n, cutMs) => store.putNim(state, budget, n, cutMs),
     trace: (key) => store.trace(key),

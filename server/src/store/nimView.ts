@@ -25,8 +25,9 @@
  * What a row stands for (its "resources"): a computation given `budget` regions and, when cut,
  * `cutMs` ms (else no time limit) found no more than the view knows (nimKnowledge). The editor's
  * background views have no time limit; one its search cancelled is kept as cut at 0 ms (how long
- * it ran is not known), which the editor itself reads (it takes any stored view that knows something)
- * but a request with a time limit above 0 does not.
+ * it ran is not known), which the editor itself reads (it takes any stored view, one that knows
+ * nothing too: it holds the position's place for a verdict carried along the line) but a request
+ * with a time limit above 0 does not.
  *
  * Rule of use (nimAnswers): a request for a view of `b` regions within `ms` ms (`ms` undefined: no
  * time limit) takes the stored view when

@@ -26,6 +26,12 @@ import { NIM_BUDGET_DEFAULT, NIM_CACHE_ENTRIES, NIM_CACHE_KEY_CHARS } from '../l
 
 /** Default of SearchContext.zeroTestMinCoins (the zero tests are described at `wins`). */
 export const ZERO_TEST_MIN_COINS = 8;
+/**
+ * Zero tests of regions of at most this many coins (a 5x5 board's) keep their options' parts between
+ * their two passes (`wins`, graphEngine.ts `graphWins`) instead of making them twice: a few MB at
+ * most over a whole test (about 60 options of 25 coins at each of at most 60 levels).
+ */
+export const KEEP_PARTS_MAX_COINS = 25;
 
 export class BudgetExceeded extends Error {
   constructor() {
@@ -34,10 +40,12 @@ export class BudgetExceeded extends Error {
 }
 
 /**
- * Memo of region values by canonical key; shared between calls unless a fresh one is passed. Its
- * three maps of the cell engine share `maxEntries`: values half, zero-test wins and canonical keys a
- * quarter each, each cleared when full (at the default, about 55 MiB at most, measured). Values are
- * kept by canonical key only, so the half holds as many regions as the whole did with raw keys too.
+ * Memo of region values by canonical key; shared between calls unless a fresh one is passed. Both
+ * engines use its three maps, each with keys of its own (a graph key starts with a code no cell key
+ * has: graphEngine.ts `toKey`). They share `maxEntries`: values half, zero-test wins and canonical
+ * keys a quarter each, each cleared when full (at the default, about 55 MiB at most, measured).
+ * Values are kept by canonical key only, so the half holds as many regions as the whole did with raw
+ * keys too.
  */
 export class NimCache {
   readonly map = new Map<string, number>();
@@ -52,16 +60,12 @@ export class NimCache {
    */
   readonly canonical = new Map<string, string>();
   /**
-   * Graph engine (graphEngine.ts) entries: a 30-bit hash of a graph's encoding -> entries holding the
-   * whole encoding, compared in full on every hit (a hash collision never returns a wrong value).
+   * Characters of keys held by each map: large boards have long keys (and graph keys are longer than
+   * cell keys), so the entry counts alone let a 12x12 game's memo pass 200 MB. Each map has the share
+   * of maxChars it has of maxEntries, and is cleared alone when full: values and wins are kept when
+   * the canonical keys, the cheapest to make again, overflow.
    */
-  readonly graphs = new Map<number, GraphEntry>();
-  graphCount = 0;
-  /**
-   * Characters of keys (and graph codes) held: large boards have long keys, so the entry counts
-   * alone let a 12x12 game's memo pass 200 MB; past maxChars everything is cleared.
-   */
-  private chars = 0;
+  private chars = { map: 0, wins: 0, canonical: 0 };
   constructor(
     readonly maxEntries = NIM_CACHE_ENTRIES,
     readonly maxChars = NIM_CACHE_KEY_CHARS,
@@ -70,67 +74,40 @@ export class NimCache {
     return this.map.get(key);
   }
   set(key: string, v: number): void {
-    if (this.map.size >= this.maxEntries / 2) this.map.clear();
-    this.held(key.length);
+    this.makeRoom('map', 1 / 2, key.length);
     this.map.set(key, v);
   }
   canonicalOf(raw: string, cells: readonly Cell[]): string {
-    let key = this.canonical.get(raw);
-    if (key === undefined) {
-      key = canonicalKey(cells);
-      if (this.canonical.size >= this.maxEntries / 4) this.canonical.clear();
-      this.held(raw.length + key.length);
-      this.canonical.set(raw, key);
-    }
+    return this.canonical.get(raw) ?? this.addCanonical(raw, canonicalKey(cells));
+  }
+  /** Keep `key` as the canonical key of `raw`; returns it. */
+  addCanonical(raw: string, key: string): string {
+    this.makeRoom('canonical', 1 / 4, raw.length + key.length);
+    this.canonical.set(raw, key);
     return key;
   }
   addWin(key: string): void {
-    if (this.wins.size >= this.maxEntries / 4) this.wins.clear();
-    this.held(key.length);
+    this.makeRoom('wins', 1 / 4, key.length);
     this.wins.add(key);
   }
-  /** Count `n` more characters held; over maxChars, forget everything first. */
-  private held(n: number): void {
-    this.chars += n;
-    if (this.chars <= this.maxChars) return;
+  /** Room for one more entry of `n` characters in map `which` (its `share` of the bounds), clearing it when full. */
+  private makeRoom(which: 'map' | 'wins' | 'canonical', share: number, n: number): void {
+    if (this[which].size >= this.maxEntries * share || this.chars[which] + n > this.maxChars * share) {
+      this[which].clear();
+      this.chars[which] = 0;
+    }
+    this.chars[which] += n;
+  }
+  /** Forget everything. */
+  clear(): void {
     this.map.clear();
     this.wins.clear();
     this.canonical.clear();
-    this.graphs.clear();
-    this.graphCount = 0;
-    this.chars = n;
-  }
-  /** Value of the graph whose encoding is codes[0..len), or undefined. */
-  getCodes(hash: number, codes: ArrayLike<number>, len: number): number | undefined {
-    for (let e = this.graphs.get(hash); e; e = e.next) {
-      const c = e.codes;
-      if (c.length !== len) continue;
-      let i = 0;
-      while (i < len && c[i] === codes[i]) i++;
-      if (i === len) return e.value;
-    }
-    return undefined;
-  }
-  setCodes(hash: number, codes: ArrayLike<number>, len: number, value: number): void {
-    if (this.graphCount >= this.maxEntries) {
-      this.graphs.clear();
-      this.graphCount = 0;
-    }
-    const c = new Uint16Array(len);
-    for (let i = 0; i < len; i++) c[i] = codes[i];
-    this.held(2 * len);
-    this.graphs.set(hash, { codes: c, value, next: this.graphs.get(hash) });
-    this.graphCount++;
+    this.chars = { map: 0, wins: 0, canonical: 0 };
   }
   get size(): number {
-    return this.map.size + this.wins.size + this.canonical.size + this.graphCount;
+    return this.map.size + this.wins.size + this.canonical.size;
   }
-}
-
-export interface GraphEntry {
-  codes: Uint16Array;
-  value: number;
-  next: GraphEntry | undefined;
 }
 
 export const sharedCache = new NimCache();
@@ -263,10 +240,12 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   let win = false;
   // First the options whose parts all have known values (memoized, chains, loops): each decides at
   // once, and one that loses for the opponent ends the test without any search.
-  // Kept by move, not by parts: parts held at every level of a deep test (a near-empty 12x12 board:
-  // hundreds of options of ~150 cells, hundreds of levels) took a worker past 192 MiB of heap; the
-  // parts of the options searched are made again (the same parts: applyMove is deterministic).
-  const open: { m: RegionMove; key: number }[] = [];
+  // A large region's options are kept by move, not by parts: parts held at every level of a deep
+  // test (a near-empty 12x12 board: hundreds of options of ~150 cells, hundreds of levels) took a
+  // worker past 192 MiB of heap; the parts of the options searched are made again (the same parts:
+  // applyMove is deterministic). A small region's are kept (KEEP_PARTS_MAX_COINS).
+  const keep = cells.length <= KEEP_PARTS_MAX_COINS;
+  const open: { m: RegionMove; key: number; parts: Cell[][] | null }[] = [];
   for (const m of regionMoves(cells)) {
     if (pastDeadline(ctx)) throw new BudgetExceeded();
     const parts = applyMove(cells, m, idx);
@@ -284,10 +263,11 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
       win = true;
       break;
     }
-    if (x < 0) open.push({ m, key: orderKey(parts) });
+    if (x < 0) open.push({ m, key: orderKey(parts), parts: keep ? parts : null });
   }
   open.sort((a, b) => a.key - b.key); // stable: the generation order among equal keys
-  for (let i = 0; !win && i < open.length; i++) win = !sumWins(applyMove(cells, open[i].m, idx) as Cell[][], h, ctx);
+  for (let i = 0; !win && i < open.length; i++)
+    win = !sumWins(open[i].parts ?? (applyMove(cells, open[i].m, idx) as Cell[][]), h, ctx);
   for (let y = 0; !win && y < h; y++) win = !wins(cells, y, ctx);
   if (win) ctx.cache.addWin(winKey);
   else ctx.cache.set(k, h);

@@ -10,7 +10,7 @@
  * whole-board brute force (brute.ts) and with the cell engine (cellEngine.ts):
  *
  *  graphKey       memo key = a canonical form of the graph (colour refinement + individualisation,
- *                 see canonicalCodes): isomorphic regions share one entry. Off: the encoding of the
+ *                 graphKeys.ts): isomorphic regions share one entry. Off: the encoding of the
  *                 graph as it is numbered. Either key encodes the whole graph, so a key never
  *                 stands for two different games; canonicity only buys memo hits.
  *  shortenChains  a run of >= 4 degree-2 coins between two non-degree-2 ends (junctions or the
@@ -28,10 +28,15 @@
  *                 two strings of a run of 1 (X-a-Y) give the same position (a is captured, X and Y
  *                 lose one string each), so one is tried.
  *  (always)       greedy free captures and loony detection as in cells.ts (checked there).
+ *
+ * VALUES. A region of fewer than `zeroTestMinCoins` coins is the mex of its options' values; a
+ * larger one is valued by zero tests (graphWins: the first heap it loses against), as the cell
+ * engine does; both share the memo (NimCache), with keys of their own (knownGraph).
  */
 
 import { Cell, LOONY, Loony, RIGHT, UP, LEFT, DOWN } from './cells';
-import { BudgetExceeded, NimCache, pastDeadline, spent } from './cellEngine';
+import { canonicalCodes, graphKey, rawGraphKey, toKey } from './graphKeys';
+import { BudgetExceeded, KEEP_PARTS_MAX_COINS, NimCache, ZERO_TEST_MIN_COINS, pastDeadline, spent } from './cellEngine';
 
 export interface NimRules {
   graphKey: boolean;
@@ -46,9 +51,9 @@ export const NO_RULES: Readonly<NimRules> = { graphKey: false, shortenChains: fa
 /** A region: n coins, ground strings g[i], coin neighbours nb[4i .. 4i+nd[i]-1]. */
 export interface SGraph {
   n: number;
-  g: Uint8Array;
-  nd: Uint8Array;
-  nb: Int16Array;
+  g: Uint8Array | number[];
+  nd: Uint8Array | number[];
+  nb: Int16Array | number[];
 }
 
 export interface GraphContext {
@@ -58,6 +63,8 @@ export interface GraphContext {
   nodes: number;
   hits: number;
   budget: number;
+  /** Regions of at least this many coins are valued by zero tests (graphWins), smaller ones by the mex. */
+  zeroTestMinCoins: number;
   /** Date.now() after which the search gives up like over budget. */
   deadline?: number;
   /** Gives up like over budget when this says so (checked every 64 regions). */
@@ -68,8 +75,14 @@ export interface GraphContext {
   skipped: number;
 }
 
-export function newGraphContext(budget: number, cache: NimCache, rules: Partial<NimRules> = {}): GraphContext {
-  return { cache, rules: { ...ALL_RULES, ...rules }, nodes: 0, hits: 0, budget, shortened: 0, dropped: 0, skipped: 0 };
+export function newGraphContext(
+  budget: number,
+  cache: NimCache,
+  rules: Partial<NimRules> = {},
+  zeroTestMinCoins = ZERO_TEST_MIN_COINS,
+): GraphContext {
+  const counters = { nodes: 0, hits: 0, shortened: 0, dropped: 0, skipped: 0 };
+  return { cache, rules: { ...ALL_RULES, ...rules }, budget, zeroTestMinCoins, ...counters };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -83,9 +96,42 @@ interface Work {
   alive: Uint8Array;
 }
 
+/**
+ * The working copy of G, in module-wide scratch arrays: a move's copy, captures, chain rules and
+ * components never call back into the search, so one copy is alive at a time, and small typed
+ * arrays made for each of the millions of options were most of the engine's time. Arrays longer
+ * than n: only [0, n) (nb: [0, 4n)) is read.
+ */
 function workOf(G: SGraph): Work {
-  const alive = new Uint8Array(G.n).fill(1);
-  return { n: G.n, g: G.g.slice(), nd: G.nd.slice(), nb: G.nb.slice(), alive };
+  const n = G.n;
+  if (scratchWork.g.length < n) scratchWork = newWork(2 * n);
+  const W = scratchWork;
+  W.n = n;
+  const { g, nd, nb } = G;
+  for (let i = 0; i < n; i++) {
+    W.g[i] = g[i];
+    W.nd[i] = nd[i];
+  }
+  for (let i = 0; i < 4 * n; i++) W.nb[i] = nb[i];
+  W.alive.fill(1, 0, n);
+  return W;
+}
+function newWork(capacity: number): Work {
+  const [g, nd, alive] = [new Uint8Array(capacity), new Uint8Array(capacity), new Uint8Array(capacity)];
+  return { n: 0, g, nd, nb: new Int16Array(4 * capacity), alive };
+}
+let scratchWork = newWork(64);
+/** Scratch of shortenRuns and components (as workOf's). */
+let scratchMarks = new Int16Array(64),
+  scratchIdx = new Int16Array(64),
+  scratchStack = new Int16Array(64),
+  scratchSize = new Int32Array(64);
+function marksFor(n: number): void {
+  if (scratchMarks.length >= n) return;
+  scratchMarks = new Int16Array(2 * n);
+  scratchIdx = new Int16Array(2 * n);
+  scratchStack = new Int16Array(2 * n);
+  scratchSize = new Int32Array(2 * n);
 }
 
 function unlinkOne(W: Work, i: number, j: number): void {
@@ -177,7 +223,8 @@ function runNext(W: Work, cur: number, prev: number): number {
  */
 function shortenRuns(W: Work, ctx: GraphContext): void {
   const { n, g, nd, nb, alive } = W;
-  const seen = new Uint8Array(n);
+  marksFor(n);
+  const seen = scratchMarks.fill(0, 0, n);
   const run: number[] = [];
   for (let v = 0; v < n; v++) {
     if (!alive[v] || seen[v] || g[v] + nd[v] !== 2) continue;
@@ -251,45 +298,56 @@ function shortenRuns(W: Work, ctx: GraphContext): void {
   }
 }
 
+function zeros(m: number): number[] {
+  const a: number[] = [];
+  for (let i = 0; i < m; i++) a.push(0);
+  return a;
+}
+
 /** Connected components of the alive coins, renumbered in increasing old index. */
 function components(W: Work): SGraph[] {
   const { n, g, nd, nb, alive } = W;
-  const comp = new Int16Array(n).fill(-1);
+  marksFor(n);
+  const comp = scratchMarks.fill(-1, 0, n),
+    stack = scratchStack;
   let count = 0;
-  const stack: number[] = [];
   for (let s = 0; s < n; s++) {
     if (!alive[s] || comp[s] >= 0) continue;
     const c = count++;
     comp[s] = c;
-    stack.push(s);
-    while (stack.length) {
-      const i = stack.pop()!;
-      for (let k = 0; k < nd[i]; k++) {
-        const j = nb[4 * i + k];
+    let top = 0;
+    stack[top++] = s;
+    while (top > 0) {
+      const i = stack[--top],
+        base = 4 * i,
+        d = nd[i];
+      for (let k = 0; k < d; k++) {
+        const j = nb[base + k];
         if (comp[j] < 0) {
           comp[j] = c;
-          stack.push(j);
+          stack[top++] = j;
         }
       }
     }
   }
   if (count === 0) return [];
-  const size = new Int32Array(count);
-  const newIdx = new Int16Array(n);
+  const size = scratchSize.fill(0, 0, count);
+  const newIdx = scratchIdx;
   for (let v = 0; v < n; v++) if (comp[v] >= 0) newIdx[v] = size[comp[v]]++;
-  const out: SGraph[] = new Array(count);
+  const out: SGraph[] = [];
   for (let c = 0; c < count; c++) {
     const m = size[c];
-    out[c] = { n: m, g: new Uint8Array(m), nd: new Uint8Array(m), nb: new Int16Array(4 * m) };
+    out.push({ n: m, g: zeros(m), nd: zeros(m), nb: zeros(4 * m) });
   } // (nb is read up to nd only)
   for (let v = 0; v < n; v++) {
     const c = comp[v];
     if (c < 0) continue;
     const G = out[c],
-      t = newIdx[v];
+      t = newIdx[v],
+      d = nd[v];
     G.g[t] = g[v];
-    G.nd[t] = nd[v];
-    for (let k = 0; k < nd[v]; k++) G.nb[4 * t + k] = newIdx[nb[4 * v + k]];
+    G.nd[t] = d;
+    for (let k = 0; k < d; k++) G.nb[4 * t + k] = newIdx[nb[4 * v + k]];
   }
   return out;
 }
@@ -362,259 +420,21 @@ export function simplifyGraph(G: SGraph, ctx: GraphContext): SGraph[] | Loony {
 }
 
 // ---------------------------------------------------------------------------------------------
-// keys
-
-/** Encoding of G with coins in the order `order`: per coin its ground count and degree, then its neighbours' positions, sorted. */
-function encode(G: SGraph, order: ArrayLike<number>, pos: Int32Array, out: number[]): void {
-  out.length = 0;
-  const n = G.n;
-  for (let t = 0; t < n; t++) {
-    const v = order[t],
-      d = G.nd[v];
-    out.push(G.g[v] * 8 + d);
-    // neighbours' positions, sorted (d <= 4: insertion sort)
-    const s0 = out.length;
-    for (let k = 0; k < d; k++) {
-      const p = pos[G.nb[4 * v + k]];
-      let q = out.length;
-      out.push(p);
-      while (q > s0 && out[q - 1] > p) {
-        out[q] = out[q - 1];
-        q--;
-      }
-      out[q] = p;
-    }
-  }
-}
-
-const KEY_MARK = '\uFFFF'; // graph keys never equal cell keys of cellEngine.ts (their codes are < 8192)
-
-function toKey(codes: ArrayLike<number>, len = codes.length): string {
-  let s = KEY_MARK;
-  for (let i = 0; i < len; i++) s += String.fromCharCode(codes[i]);
-  return s;
-}
-
-/** Encoding of G as it is numbered, into out; returns its length. */
-function rawCodes(G: SGraph, out: Int32Array): number {
-  let p = 0;
-  const { n, g, nd, nb } = G;
-  for (let v = 0; v < n; v++) {
-    const d = nd[v];
-    out[p++] = g[v] * 8 + d;
-    const s0 = p;
-    for (let k = 0; k < d; k++) {
-      const x = nb[4 * v + k];
-      let q = p++;
-      while (q > s0 && out[q - 1] > x) {
-        out[q] = out[q - 1];
-        q--;
-      }
-      out[q] = x;
-    }
-  }
-  return p;
-}
-
-/** 30-bit hash of codes[0..len). */
-function hashCodes(codes: ArrayLike<number>, len: number): number {
-  let h1 = 0x811c9dc5 | 0,
-    h2 = 0x2545f491 | 0;
-  for (let i = 0; i < len; i++) {
-    const c = codes[i];
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 15);
-  }
-  h1 ^= h1 >>> 13;
-  h1 = Math.imul(h1, 0xc2b2ae35);
-  h1 ^= h1 >>> 16;
-  // a small integer (fast Map key); collisions are resolved by comparing whole encodings
-  return (h1 ^ Math.imul(h2, 0x27d4eb2d)) & 0x3fffffff;
-}
-
-let scratch = new Int32Array(1024);
-function scratchFor(n: number): Int32Array {
-  if (scratch.length < 5 * n + 8) scratch = new Int32Array(10 * n + 16);
-  return scratch;
-}
-
-/** Key of G as it is numbered (a string, for tests and debugging). */
-export function rawGraphKey(G: SGraph): string {
-  const buf = new Int32Array(5 * G.n + 8);
-  return toKey(buf, rawCodes(G, buf));
-}
-
-/**
- * Colour refinement: colours are ranks of (own colour, sorted neighbour colours) until the
- * number of classes is stable. Ranks are computed from isomorphism-invariant data only, so
- * isomorphic graphs with corresponding colourings refine to corresponding colourings.
- * Returns the number of classes.
- */
-function refine(G: SGraph, col: Int32Array, classes: number): number {
-  const n = G.n,
-    B = n + 1;
-  const sig = new Float64Array(n);
-  const idx = new Int32Array(n);
-  for (;;) {
-    for (let v = 0; v < n; v++) {
-      const d = G.nd[v];
-      let a = 0,
-        b = 0,
-        c = 0,
-        e = 0;
-      // sorted neighbour colours (+1 so that "no neighbour" = 0 sorts first)
-      const base = 4 * v;
-      const t0 = d > 0 ? col[G.nb[base]] + 1 : 0,
-        t1 = d > 1 ? col[G.nb[base + 1]] + 1 : 0;
-      const t2 = d > 2 ? col[G.nb[base + 2]] + 1 : 0,
-        t3 = d > 3 ? col[G.nb[base + 3]] + 1 : 0;
-      // sort 4 numbers descending
-      let x0 = t0,
-        x1 = t1,
-        x2 = t2,
-        x3 = t3,
-        tmp;
-      if (x0 < x1) {
-        tmp = x0;
-        x0 = x1;
-        x1 = tmp;
-      }
-      if (x2 < x3) {
-        tmp = x2;
-        x2 = x3;
-        x3 = tmp;
-      }
-      if (x0 < x2) {
-        tmp = x0;
-        x0 = x2;
-        x2 = tmp;
-      }
-      if (x1 < x3) {
-        tmp = x1;
-        x1 = x3;
-        x3 = tmp;
-      }
-      if (x1 < x2) {
-        tmp = x1;
-        x1 = x2;
-        x2 = tmp;
-      }
-      a = x0;
-      b = x1;
-      c = x2;
-      e = x3;
-      sig[v] = (((col[v] * B + a) * B + b) * B + c) * B + e;
-      idx[v] = v;
-    }
-    let k = -1,
-      last = -1;
-    if (n <= 400) {
-      // sort (signature, coin) pairs packed in one double: exact below 2^53 for n <= 400
-      const packed = new Float64Array(n);
-      for (let v = 0; v < n; v++) packed[v] = sig[v] * n + v;
-      packed.sort();
-      for (let t = 0; t < n; t++) {
-        const v = packed[t] % n,
-          sg = (packed[t] - v) / n;
-        if (sg !== last) {
-          k++;
-          last = sg;
-        }
-        col[v] = k;
-      }
-    } else {
-      const sorted = Array.from(idx).sort((p, q) => sig[p] - sig[q]);
-      for (const v of sorted) {
-        if (sig[v] !== last) {
-          k++;
-          last = sig[v];
-        }
-        col[v] = k;
-      }
-    }
-    const nc = k + 1;
-    if (nc === classes) return nc;
-    classes = nc;
-    if (nc === n) return nc;
-  }
-}
-
-const LEAF_CAP = 64;
-
-/**
- * Canonical codes of G: the lexicographically least encoding over the leaves of an
- * individualisation-refinement search (every leaf is a discrete colouring, i.e. an ordering of the
- * coins). If the search would pass LEAF_CAP leaves, the remaining branches are not explored: the
- * codes are then still a complete encoding of G (never ambiguous), only maybe not canonical.
- */
-export function canonicalCodes(G: SGraph): number[] {
-  const n = G.n;
-  const col = new Int32Array(n);
-  // initial colour: ground count and coin degree
-  const init = new Float64Array(n);
-  for (let v = 0; v < n; v++) init[v] = G.g[v] * 8 + G.nd[v];
-  const vals = Array.from(new Set(init)).sort((a, b) => a - b);
-  for (let v = 0; v < n; v++) col[v] = vals.indexOf(init[v]);
-  const classes = refine(G, col, vals.length);
-  let best: number[] | null = null;
-  let leaves = 0;
-  const cur: number[] = [];
-  const order = new Int32Array(n),
-    pos = new Int32Array(n);
-  const search = (c: Int32Array, nc: number): void => {
-    if (nc === n) {
-      for (let v = 0; v < n; v++) {
-        order[c[v]] = v;
-        pos[v] = c[v];
-      }
-      encode(G, order, pos, cur);
-      leaves++;
-      if (best === null) {
-        best = cur.slice();
-        return;
-      }
-      for (let i = 0; i < cur.length; i++) {
-        if (cur[i] !== best[i]) {
-          if (cur[i] < best[i]) best = cur.slice();
-          return;
-        }
-      }
-      return;
-    }
-    // the first non-singleton class
-    const size = new Int32Array(nc);
-    for (let v = 0; v < n; v++) size[c[v]]++;
-    let target = 0;
-    while (size[target] < 2) target++;
-    for (let v = 0; v < n; v++) {
-      if (c[v] !== target) continue;
-      if (leaves >= LEAF_CAP && best !== null) return;
-      const c2 = new Int32Array(n);
-      for (let w = 0; w < n; w++) c2[w] = 2 * c[w] + (c[w] === target && w !== v ? 1 : 0);
-      // re-rank to 0..nc (the colours are < 2 nc)
-      const used = new Int32Array(2 * nc + 1);
-      for (let w = 0; w < n; w++) used[c2[w]] = 1;
-      let r = 0;
-      for (let x = 0; x < used.length; x++)
-        if (used[x]) used[x] = r++;
-        else used[x] = -1;
-      for (let w = 0; w < n; w++) c2[w] = used[c2[w]];
-      search(c2, refine(G, c2, r));
-    }
-  };
-  search(col, classes);
-  return best!;
-}
-
-export function graphKey(G: SGraph): string {
-  return toKey(canonicalCodes(G));
-}
-
-// ---------------------------------------------------------------------------------------------
 // values
 
-/** Value of a simplified, connected region that is not loony. */
-export function graphValue(G: SGraph, ctx: GraphContext): number {
+/** The memo keys of a region whose value is not known yet: its codes as numbered, and canonical ones. */
+/**
+ * The value of a simplified, connected, non-loony region when it needs no search (an isolated chain
+ * or loop) or is memoized (a number), else its memo key (for the caller to store under). The memo is
+ * the cell engine's NimCache, with graph keys (toKey): values by canonical form (rules.graphKey;
+ * else by the graph as numbered), zero-test wins by form and heap, and canonical forms by the
+ * graph as numbered (cheap: components keep the order of their coins, so the same position reached
+ * again has the same numbering).
+ */
+function knownGraph(G: SGraph, ctx: GraphContext): number | string;
+/** lookOnly: the value when the memo holds it without a new canonical form, else undefined (nothing computed). */
+function knownGraph(G: SGraph, ctx: GraphContext, lookOnly: true): number | undefined;
+function knownGraph(G: SGraph, ctx: GraphContext, lookOnly = false): number | string | undefined {
   const n = G.n;
   if (n === 0) return 0;
   // all coins of degree 2: an isolated chain (ground at both ends) or an isolated loop
@@ -628,33 +448,125 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
     ground += G.g[i];
   }
   if (allTwo && (ground > 0 || n >= 4)) return ground === 0 || n >= 3 ? 0 : 1;
-  // the graph as numbered first (cheap; components keep the order of their coins, so the same
-  // position reached again has the same numbering), then its canonical form. Either encoding
-  // describes the whole graph, so both can share the memo.
   const cache = ctx.cache;
-  const buf = scratchFor(n);
-  const rawLen = rawCodes(G, buf);
-  const rawHash = hashCodes(buf, rawLen);
-  const quick = cache.getCodes(rawHash, buf, rawLen);
-  if (quick !== undefined) {
-    ctx.hits++;
-    return quick;
-  }
-  const raw = buf.slice(0, rawLen);
-  let canon: number[] | null = null,
-    canonHash = 0;
+  const raw = rawGraphKey(G);
+  let key: string | undefined = raw;
   if (ctx.rules.graphKey) {
-    canon = canonicalCodes(G);
-    canonHash = hashCodes(canon, canon.length);
-    const known = cache.getCodes(canonHash, canon, canon.length);
-    if (known !== undefined) {
-      ctx.hits++;
-      cache.setCodes(rawHash, raw, rawLen, known);
-      return known;
+    key = cache.canonical.get(raw);
+    if (key === undefined) {
+      if (lookOnly) return undefined;
+      key = cache.addCanonical(raw, toKey(canonicalCodes(G)));
     }
+  }
+  const known = cache.get(key);
+  if (known !== undefined) {
+    ctx.hits++;
+    return known;
+  }
+  return lookOnly ? undefined : key;
+}
+
+/** Value of a simplified, connected region that is not loony. */
+export function graphValue(G: SGraph, ctx: GraphContext): number {
+  const k = knownGraph(G, ctx);
+  if (typeof k === 'number') return k;
+  if (G.n >= ctx.zeroTestMinCoins) {
+    // the first heap the region loses against is its value (graphWins)
+    for (let h = 0; ; h++) if (!graphWins(G, h, ctx, k)) return h;
   }
   if (spent(ctx)) throw new BudgetExceeded();
   const seen: number[] = [];
+  forEachOption(G, ctx, (i, j) => optionInto(G, i, j, ctx, seen));
+  let mex = 0;
+  while (seen[mex]) mex++;
+  ctx.cache.set(k, mex);
+  return mex;
+}
+
+/**
+ * ZERO TESTS on the graph (as cellEngine.ts `wins`, whose reasoning holds for any Nimstring region):
+ * does the player to move win G plus a nim heap *h? G + *h is lost exactly when h is G's value, so
+ * the value is the first h whose test fails, and a test stops at the first winning move. A move in G
+ * wins when it is not loony and its parts plus *h are a loss (graphSumWins); a move in the heap (to
+ * *y, y < h) when G + *y is a loss. A loss proves G's value and is memoized as the value; a win is
+ * memoized with its heap (key + '|' + heap, as the cell engine's). The options tried are those of
+ * the mex (skipLoony leaves out only loony moves and moves equivalent to one tried). Order (the
+ * work, never the answer): options whose parts all have known values first (they decide without
+ * search), then the smallest largest part first, of two the one with more ground strings first; the
+ * heap last. Written apart from the cell engine's on purpose: the tests compare the two as
+ * independent engines.
+ */
+export function graphWins(G: SGraph, h: number, ctx: GraphContext, key?: string): boolean {
+  const k = key ?? knownGraph(G, ctx);
+  if (typeof k === 'number') return k !== h;
+  const winKey = k + '|' + h;
+  if (ctx.cache.wins.has(winKey)) {
+    ctx.hits++;
+    return true;
+  }
+  if (spent(ctx)) throw new BudgetExceeded();
+  let win = false;
+  // a large region's options are kept by move (i, j), not by parts: the parts of the options
+  // searched are made again (applyMove is deterministic), so a deep test does not hold every level's
+  // parts (as cellEngine.ts `wins`); a small one's (KEEP_PARTS_MAX_COINS) are kept, not made twice
+  const keep = G.n <= KEEP_PARTS_MAX_COINS;
+  const open: { i: number; j: number; key: number; parts: SGraph[] | null }[] = [];
+  forEachOption(G, ctx, (i, j) => {
+    const parts = applyMove(G, i, j, ctx);
+    if (parts === LOONY) return false;
+    let x = h;
+    for (const p of parts) {
+      // only what the memos hold: the canonical forms of options never searched are not computed
+      const v = knownGraph(p, ctx, true);
+      if (v === undefined) {
+        x = -1;
+        break;
+      }
+      x ^= v;
+    }
+    if (x === 0) win = true;
+    else if (x < 0) open.push({ i, j, key: orderKey(parts), parts: keep ? parts : null });
+    return win; // a win ends the test: no more options
+  });
+  open.sort((a, b) => a.key - b.key); // stable: the generation order among equal keys
+  for (let t = 0; !win && t < open.length; t++) {
+    const o = open[t];
+    win = !graphSumWins(o.parts ?? (applyMove(G, o.i, o.j, ctx) as SGraph[]), h, ctx);
+  }
+  for (let y = 0; !win && y < h; y++) win = !graphWins(G, y, ctx, k);
+  if (win) ctx.cache.addWin(winKey);
+  else ctx.cache.set(k, h);
+  return win;
+}
+
+/** The order of an option in a zero test: its largest part's coins, fewer first, then its ground strings, more first. */
+function orderKey(parts: SGraph[]): number {
+  let big = parts[0];
+  for (const p of parts) if (p.n > big.n) big = p;
+  let ground = 0;
+  for (let i = 0; i < big.n; i++) ground += big.g[i];
+  return big.n * 4096 - ground;
+}
+
+/** Does the player to move win the sum of these regions and *h? The largest is tested, the rest valued. */
+export function graphSumWins(parts: SGraph[], h: number, ctx: GraphContext): boolean {
+  if (parts.length === 0) return h !== 0;
+  let big = 0;
+  for (let i = 1; i < parts.length; i++) if (parts[i].n > parts[big].n) big = i;
+  let x = h;
+  for (let i = 0; i < parts.length; i++) if (i !== big) x ^= graphValue(parts[i], ctx);
+  return graphWins(parts[big], x, ctx);
+}
+
+/**
+ * Every option of G to try, as (i, j): cut the string i-j (j = -1: a ground string of i). With
+ * rules.skipLoony, moves known to be loony are left out, and of equivalent moves one is given
+ * (verifySkips: each one left out is applied anyway and checked). Stops when `visit` returns true.
+ */
+function forEachOption(G: SGraph, ctx: GraphContext, visit: (i: number, j: number) => boolean | void): void {
+  const n = G.n;
+  let allTwo = true;
+  for (let i = 0; i < n && allTwo; i++) if (G.g[i] + G.nd[i] !== 2) allTwo = false;
   const skip = ctx.rules.skipLoony && !allTwo; // (a short isolated loop: runs are not chains)
   let runLen: Int32Array | null = null;
   if (skip) runLen = runLengths(G);
@@ -672,16 +584,16 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
       if (skipped) {
         ctx.skipped++;
         if (verify) verifyLoony(G, i, -1, ctx);
-      } else optionInto(G, i, -1, ctx, seen);
+      } else if (visit(i, -1) === true) return;
     }
     for (let k = 0; k < G.nd[i]; k++) {
       const j = G.nb[4 * i + k];
       if (j < i) continue;
       let skipped = false,
         equivalentTo = -2;
+      const Li = skip && G.g[i] + G.nd[i] === 2 ? runLen![i] : 0,
+        Lj = skip && G.g[j] + G.nd[j] === 2 ? runLen![j] : 0;
       if (skip) {
-        const Li = G.g[i] + G.nd[i] === 2 ? runLen![i] : 0,
-          Lj = G.g[j] + G.nd[j] === 2 ? runLen![j] : 0;
         if (Li >= 3 || Lj >= 3) skipped = true;
         else if (Li === 2 || Lj === 2)
           skipped = !(Li === 2 && Lj === 2); // the middle of a 2-run is tried
@@ -701,14 +613,9 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
           if (equivalentTo === -2) verifyLoony(G, i, j, ctx);
           else verifySame(G, i, j, Li1(G, runLen!, i) ? i : j, equivalentTo, ctx);
         }
-      } else optionInto(G, i, j, ctx, seen);
+      } else if (visit(i, j) === true) return;
     }
   }
-  let mex = 0;
-  while (seen[mex]) mex++;
-  if (canon) cache.setCodes(canonHash, canon, canon.length, mex);
-  cache.setCodes(rawHash, raw, rawLen, mex);
-  return mex;
 }
 
 function Li1(G: SGraph, runLen: Int32Array, i: number): boolean {
@@ -807,7 +714,7 @@ export function naiveGraphValue(parts: SGraph[], counter: { nodes: number; budge
 function union(parts: SGraph[]): SGraph {
   let n = 0;
   for (const p of parts) n += p.n;
-  const G: SGraph = { n, g: new Uint8Array(n), nd: new Uint8Array(n), nb: new Int16Array(4 * n).fill(-1) };
+  const G = { n, g: new Uint8Array(n), nd: new Uint8Array(n), nb: new Int16Array(4 * n).fill(-1) };
   let off = 0;
   for (const p of parts) {
     G.g.set(p.g, off);

@@ -19,11 +19,16 @@
  * player to move wins in any sum; loony absorbs in sums. The player to move
  * wins Nimstring iff the value is not 0.
  *
- * ENGINES. Two exact engines value the regions, chosen by `NimstringOptions.engine`:
- *  - cellEngine.ts (DEFAULT_NIM_ENGINE = 'cells'): memoized search on board cells (cells.ts), keyed
- *    by the 8 grid symmetries; the faster one in wall time (bench/nimstring.bench.ts).
- *  - graphEngine.ts ('graph'): the strings-and-coins graph, keyed by a canonical graph form, with
- *    switchable simplification rules; fewer regions evaluated, each dearer.
+ * ENGINES. Two exact engines value the regions, chosen by `NimstringOptions.engine`, both with zero
+ * tests (a region plus a heap, won or lost: cellEngine.ts `wins`, graphEngine.ts `graphWins`):
+ *  - graphEngine.ts (DEFAULT_NIM_ENGINE = 'graph'): the strings-and-coins graph, keyed by a
+ *    canonical graph form, with switchable simplification rules (long chains shortened, loony
+ *    moves skipped): two to six times fewer regions evaluated than the cell engine, each about
+ *    twice as dear, so 1.2-1.5x faster in wall time where both finish on plausible 5x5 records
+ *    (bench/nimstring.bench.ts, plies 20-24); where both give up, the same region budget takes the
+ *    graph engine about twice as long.
+ *  - cellEngine.ts ('cells'): memoized search on board cells (cells.ts), keyed by the 8 grid
+ *    symmetries; the independent second engine the tests compare with.
  * brute.ts is the independent whole-board brute force the tests check both against.
  */
 
@@ -32,13 +37,13 @@ import { NIM_BUDGET_DEFAULT } from '../limits';
 import { UNCLAIMED } from '../board/state';
 import { Cell, LOONY, cellsOfState, componentIndices, simplify, cloneCells, degree, indexOf, neighbour } from './cells';
 import { BudgetExceeded, NimCache, SearchContext, newContext, positionValue, sharedCache, sumWins } from './cellEngine';
-import { GraphContext, NimRules, newGraphContext, regionsOfCells, regionsValue } from './graphEngine';
+import { GraphContext, NimRules, graphSumWins, newGraphContext, regionsOfCells, regionsValue } from './graphEngine';
 
 /**
- * The default engine: the cell engine, still the faster one in wall time (bench/nimstring.bench.ts);
- * the graph engine evaluates fewer regions but costs more per region.
+ * The default engine: the graph engine, the faster one in wall time since it has zero tests too
+ * (stop 46; bench/nimstring.bench.ts): it evaluates fewer regions, each dearer.
  */
-export const DEFAULT_NIM_ENGINE: 'cells' | 'graph' = 'cells';
+export const DEFAULT_NIM_ENGINE: 'cells' | 'graph' = 'graph';
 
 export type NimValue = number | 'loony';
 export type NimResultValue = NimValue | 'unknown';
@@ -61,12 +66,12 @@ export interface NimstringOptions {
    */
   rules?: Partial<NimRules>;
   /**
-   * 'cells' (default unless `rules` is given): the board-cell engine (cellEngine.ts); 'graph': the
-   * strings-and-coins graph engine (graphEngine.ts). Both are exact and cross-checked with the brute force.
+   * 'graph' (DEFAULT_NIM_ENGINE): the strings-and-coins graph engine (graphEngine.ts); 'cells': the
+   * board-cell engine (cellEngine.ts). Both are exact and cross-checked with the brute force.
    */
   engine?: 'graph' | 'cells';
   /**
-   * The cell engine values regions of at least this many coins by zero tests (cellEngine.ts, `wins`),
+   * Either engine values regions of at least this many coins by zero tests (`wins`, `graphWins`),
    * smaller ones by the mex of every option; Infinity: the mex only. Default ZERO_TEST_MIN_COINS. The
    * value never depends on it, only the time.
    */
@@ -162,7 +167,7 @@ export function nimstring(state: BoardState, options: NimstringOptions = {}): Ni
   const ctx =
     engine === 'cells'
       ? newContext(budget, options.cache, options.zeroTestMinCoins)
-      : newGraphContext(budget, options.cache ?? sharedCache, options.rules);
+      : newGraphContext(budget, options.cache ?? sharedCache, options.rules, options.zeroTestMinCoins);
   if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
   ctx.shouldStop = options.shouldStop;
   const g = state.geometry;
@@ -237,20 +242,35 @@ export function longChainRuleOf(state: BoardState, cells: readonly Cell[] = cell
 /**
  * Who wins the chain fight (Nimstring, the score ignored) from this position: the player to move
  * wins exactly when the nim-value is not 0 (or the position is loony). Decided by one zero test of
- * the whole position (cellEngine.ts, `wins`), which stops at the first winning move and so often
- * finishes where the value does not. 'unknown' beyond the budget, never a guess.
+ * the whole position (graphEngine.ts `graphWins`, or cellEngine.ts `wins` with engine 'cells'),
+ * which stops at the first winning move and so often finishes where the value does not. 'unknown'
+ * beyond the budget, never a guess.
  */
 export function chainFight(
   state: BoardState,
-  options: Pick<NimstringOptions, 'budget' | 'cache' | 'timeBudgetMs' | 'zeroTestMinCoins' | 'shouldStop'> = {},
+  options: Pick<
+    NimstringOptions,
+    'budget' | 'cache' | 'timeBudgetMs' | 'zeroTestMinCoins' | 'shouldStop' | 'engine' | 'rules'
+  > = {},
 ): { moverWins: boolean | 'unknown'; nodes: number } {
-  const parts = simplify(cellsOfState(state).cells);
-  if (parts === LOONY) return { moverWins: true, nodes: 0 };
-  const ctx = newContext(options.budget ?? NIM_BUDGET_DEFAULT, options.cache, options.zeroTestMinCoins);
+  const budget = options.budget ?? NIM_BUDGET_DEFAULT;
+  const { cells } = cellsOfState(state);
+  let test: () => boolean, ctx: SearchContext | GraphContext;
+  if ((options.engine ?? (options.rules ? 'graph' : DEFAULT_NIM_ENGINE)) === 'graph') {
+    const graphCtx = newGraphContext(budget, options.cache ?? sharedCache, options.rules, options.zeroTestMinCoins);
+    const parts = regionsOfCells(cells, graphCtx);
+    if (parts === LOONY) return { moverWins: true, nodes: 0 };
+    [ctx, test] = [graphCtx, () => graphSumWins(parts, 0, graphCtx)];
+  } else {
+    const cellCtx = newContext(budget, options.cache, options.zeroTestMinCoins);
+    const parts = simplify(cells);
+    if (parts === LOONY) return { moverWins: true, nodes: 0 };
+    [ctx, test] = [cellCtx, () => sumWins(parts, 0, cellCtx)];
+  }
   if (options.timeBudgetMs !== undefined) ctx.deadline = Date.now() + options.timeBudgetMs;
   ctx.shouldStop = options.shouldStop;
   try {
-    return { moverWins: sumWins(parts, 0, ctx), nodes: ctx.nodes };
+    return { moverWins: test(), nodes: ctx.nodes };
   } catch (e) {
     if (e instanceof BudgetExceeded) return { moverWins: 'unknown', nodes: ctx.nodes };
     throw e;
@@ -337,11 +357,12 @@ export {
   regionsOfCells,
   regionsValue,
   graphValue,
-  graphKey,
-  rawGraphKey,
+  graphWins,
+  graphSumWins,
   graphOf,
   simplifyGraph,
   naiveGraphValue,
 } from './graphEngine';
 export type { NimRules, SGraph, GraphContext } from './graphEngine';
+export { graphKey, rawGraphKey } from './graphKeys';
 export type { Cell } from './cells';
