@@ -47,13 +47,20 @@ export class BudgetExceeded extends Error {
  * Values are kept by canonical key only, so the half holds as many regions as the whole did with raw
  * keys too.
  */
+/** Heaps below this are kept as bits of a mask in NimCache.wins (31: the mask stays a small integer). */
+const WIN_MASK_HEAPS = 31;
+
 export class NimCache {
   readonly map = new Map<string, number>();
   /**
-   * Zero tests that came out "wins" (`wins` below): canonical key + '|' + heap -> the region plus that
-   * heap is a first-player win. A loss is not kept here: it is the region's value, kept in `map`.
+   * Zero tests that came out "wins" (`wins` below): canonical key -> the heaps h whose test it won
+   * (bit h of the mask; heaps of WIN_MASK_HEAPS and more under key + '|' + h in winsHigh, which no
+   * 5x5 region reaches). A loss is not kept here: it is the region's value, kept in `map`. (A mask
+   * by key, not a set of key + '|' + heap: that string, made and hashed at every test, was a tenth
+   * of the graph engine's time.)
    */
-  readonly wins = new Set<string>();
+  readonly wins = new Map<string, number>();
+  private readonly winsHigh = new Set<string>();
   /**
    * Canonical keys by raw key (a region as it lies, translated to the origin): the same region is
    * met again and again, and its canonical key (8 symmetries) is the engine's costliest step.
@@ -86,14 +93,30 @@ export class NimCache {
     this.canonical.set(raw, key);
     return key;
   }
-  addWin(key: string): void {
-    this.makeRoom('wins', 1 / 4, key.length);
-    this.wins.add(key);
+  /** Did the region of this key plus *h win its zero test? */
+  hasWin(key: string, h: number): boolean {
+    if (h >= WIN_MASK_HEAPS) return this.winsHigh.has(key + '|' + h);
+    const mask = this.wins.get(key);
+    return mask !== undefined && ((mask >>> h) & 1) === 1;
+  }
+  /** The region of this key plus *h wins its zero test. */
+  addWin(key: string, h: number): void {
+    if (h >= WIN_MASK_HEAPS) {
+      this.makeRoom('wins', 1 / 4, key.length + 4);
+      this.winsHigh.add(key + '|' + h);
+      return;
+    }
+    const mask = this.wins.get(key);
+    if (mask === undefined) this.makeRoom('wins', 1 / 4, key.length);
+    // (makeRoom may have cleared the map: the mask is read again)
+    this.wins.set(key, (this.wins.get(key) ?? 0) | (1 << h));
   }
   /** Room for one more entry of `n` characters in map `which` (its `share` of the bounds), clearing it when full. */
   private makeRoom(which: 'map' | 'wins' | 'canonical', share: number, n: number): void {
-    if (this[which].size >= this.maxEntries * share || this.chars[which] + n > this.maxChars * share) {
+    const size = this[which].size + (which === 'wins' ? this.winsHigh.size : 0);
+    if (size >= this.maxEntries * share || this.chars[which] + n > this.maxChars * share) {
       this[which].clear();
+      if (which === 'wins') this.winsHigh.clear();
       this.chars[which] = 0;
     }
     this.chars[which] += n;
@@ -102,11 +125,12 @@ export class NimCache {
   clear(): void {
     this.map.clear();
     this.wins.clear();
+    this.winsHigh.clear();
     this.canonical.clear();
     this.chars = { map: 0, wins: 0, canonical: 0 };
   }
   get size(): number {
-    return this.map.size + this.wins.size + this.canonical.size;
+    return this.map.size + this.wins.size + this.winsHigh.size + this.canonical.size;
   }
 }
 
@@ -230,8 +254,7 @@ export function regionValue(cells: Cell[], ctx: SearchContext): number {
 export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   const k = knownValue(cells, ctx);
   if (typeof k === 'number') return k !== h;
-  const winKey = k + '|' + h;
-  if (ctx.cache.wins.has(winKey)) {
+  if (ctx.cache.hasWin(k, h)) {
     ctx.hits++;
     return true;
   }
@@ -269,7 +292,7 @@ export function wins(cells: Cell[], h: number, ctx: SearchContext): boolean {
   for (let i = 0; !win && i < open.length; i++)
     win = !sumWins(open[i].parts ?? (applyMove(cells, open[i].m, idx) as Cell[][]), h, ctx);
   for (let y = 0; !win && y < h; y++) win = !wins(cells, y, ctx);
-  if (win) ctx.cache.addWin(winKey);
+  if (win) ctx.cache.addWin(k, h);
   else ctx.cache.set(k, h);
   return win;
 }

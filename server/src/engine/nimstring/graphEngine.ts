@@ -48,12 +48,19 @@ export interface NimRules {
 export const ALL_RULES: Readonly<NimRules> = { graphKey: true, shortenChains: true, skipLoony: true };
 export const NO_RULES: Readonly<NimRules> = { graphKey: false, shortenChains: false, skipLoony: false };
 
-/** A region: n coins, ground strings g[i], coin neighbours nb[4i .. 4i+nd[i]-1]. */
+/**
+ * A region: n coins, ground strings g[i], coin neighbours nb[4i .. 4i+nd[i]-1]. A region is never
+ * changed once made (moves work on a copy, workOf), so knownGraph keeps its memo keys on it.
+ */
 export interface SGraph {
   n: number;
   g: Uint8Array | number[];
   nd: Uint8Array | number[];
   nb: Int16Array | number[];
+  /** Its key as numbered (rawGraphKey), once knownGraph made it. */
+  rawKey?: string;
+  /** Its canonical key, once knownGraph found or made it. */
+  canonKey?: string;
 }
 
 export interface GraphContext {
@@ -225,14 +232,15 @@ function shortenRuns(W: Work, ctx: GraphContext): void {
   const { n, g, nd, nb, alive } = W;
   marksFor(n);
   const seen = scratchMarks.fill(0, 0, n);
-  const run: number[] = [];
+  // the run in order (run[0, k)), built from the walk one way (left, backwards) and the other
+  const left = scratchStack,
+    run = scratchIdx;
   for (let v = 0; v < n; v++) {
     if (!alive[v] || seen[v] || g[v] + nd[v] !== 2) continue;
-    run.length = 0;
     seen[v] = 1;
     // walk one way from v
-    let cycle = false;
-    const left: number[] = [];
+    let cycle = false,
+      nl = 0;
     const first = nd[v] >= 1 && g[nb[4 * v]] + nd[nb[4 * v]] === 2 ? nb[4 * v] : -1;
     let prev = v,
       cur = first;
@@ -242,42 +250,40 @@ function shortenRuns(W: Work, ctx: GraphContext): void {
         break;
       }
       seen[cur] = 1;
-      left.push(cur);
+      left[nl++] = cur;
       const nx = runNext(W, cur, prev);
       prev = cur;
       cur = nx;
     }
     if (cycle) {
       // an isolated loop: value 0 when it has >= 4 coins (every move is loony)
-      if (left.length + 1 >= 4) {
+      if (nl + 1 >= 4) {
         alive[v] = 0;
-        for (const x of left) alive[x] = 0;
+        for (let t = 0; t < nl; t++) alive[left[t]] = 0;
         ctx.dropped++;
       }
       continue;
     }
+    let k = 0;
+    for (let t = nl - 1; t >= 0; t--) run[k++] = left[t];
+    run[k++] = v;
     // the other way
     const second = nd[v] === 2 ? (nb[4 * v + 1] === first ? nb[4 * v] : nb[4 * v + 1]) : -1;
-    const right: number[] = [];
     prev = v;
     cur = second >= 0 && g[second] + nd[second] === 2 ? second : -1;
     while (cur >= 0) {
       seen[cur] = 1;
-      right.push(cur);
+      run[k++] = cur;
       const nx = runNext(W, cur, prev);
       prev = cur;
       cur = nx;
     }
-    for (let k = left.length - 1; k >= 0; k--) run.push(left[k]);
-    run.push(v);
-    for (const x of right) run.push(x);
-    const k = run.length;
     // isolated run: both ends on the ground
     let ends = 0;
-    for (const x of run) ends += g[x];
+    for (let t = 0; t < k; t++) ends += g[run[t]];
     if (ends === 2) {
       if (k >= 3) {
-        for (const x of run) alive[x] = 0;
+        for (let t = 0; t < k; t++) alive[run[t]] = 0;
         ctx.dropped++;
       }
       continue;
@@ -337,7 +343,7 @@ function components(W: Work): SGraph[] {
   const out: SGraph[] = [];
   for (let c = 0; c < count; c++) {
     const m = size[c];
-    out.push({ n: m, g: zeros(m), nd: zeros(m), nb: zeros(4 * m) });
+    out.push({ n: m, g: zeros(m), nd: zeros(m), nb: zeros(4 * m), rawKey: undefined, canonKey: undefined });
   } // (nb is read up to nd only)
   for (let v = 0; v < n; v++) {
     const c = comp[v];
@@ -449,14 +455,16 @@ function knownGraph(G: SGraph, ctx: GraphContext, lookOnly = false): number | st
   }
   if (allTwo && (ground > 0 || n >= 4)) return ground === 0 || n >= 3 ? 0 : 1;
   const cache = ctx.cache;
-  const raw = rawGraphKey(G);
+  // the keys are kept on the region: one searched after its lookOnly probe is not encoded again
+  const raw = (G.rawKey ??= rawGraphKey(G));
   let key: string | undefined = raw;
   if (ctx.rules.graphKey) {
-    key = cache.canonical.get(raw);
+    key = G.canonKey ?? cache.canonical.get(raw);
     if (key === undefined) {
       if (lookOnly) return undefined;
       key = cache.addCanonical(raw, toKey(canonicalCodes(G)));
     }
+    G.canonKey = key;
   }
   const known = cache.get(key);
   if (known !== undefined) {
@@ -489,7 +497,7 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
  * the value is the first h whose test fails, and a test stops at the first winning move. A move in G
  * wins when it is not loony and its parts plus *h are a loss (graphSumWins); a move in the heap (to
  * *y, y < h) when G + *y is a loss. A loss proves G's value and is memoized as the value; a win is
- * memoized with its heap (key + '|' + heap, as the cell engine's). The options tried are those of
+ * memoized with its heap (NimCache.addWin, as the cell engine's). The options tried are those of
  * the mex (skipLoony leaves out only loony moves and moves equivalent to one tried). Order (the
  * work, never the answer): options whose parts all have known values first (they decide without
  * search), then the smallest largest part first, of two the one with more ground strings first; the
@@ -499,8 +507,7 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
 export function graphWins(G: SGraph, h: number, ctx: GraphContext, key?: string): boolean {
   const k = key ?? knownGraph(G, ctx);
   if (typeof k === 'number') return k !== h;
-  const winKey = k + '|' + h;
-  if (ctx.cache.wins.has(winKey)) {
+  if (ctx.cache.hasWin(k, h)) {
     ctx.hits++;
     return true;
   }
@@ -534,7 +541,7 @@ export function graphWins(G: SGraph, h: number, ctx: GraphContext, key?: string)
     win = !graphSumWins(o.parts ?? (applyMove(G, o.i, o.j, ctx) as SGraph[]), h, ctx);
   }
   for (let y = 0; !win && y < h; y++) win = !graphWins(G, y, ctx, k);
-  if (win) ctx.cache.addWin(winKey);
+  if (win) ctx.cache.addWin(k, h);
   else ctx.cache.set(k, h);
   return win;
 }

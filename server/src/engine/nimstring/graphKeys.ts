@@ -175,6 +175,18 @@ let refineSig = new Float64Array(64),
 
 const LEAF_CAP = 64;
 
+/** Scratch of canonicalCodes: the class sizes (read before any deeper call), the colouring of each depth. */
+let sizeScratch = new Int32Array(64);
+const colourScratch: Int32Array[] = [];
+function classSizes(nc: number): Int32Array {
+  if (sizeScratch.length < nc) sizeScratch = new Int32Array(2 * nc);
+  return sizeScratch.fill(0, 0, nc);
+}
+function depthColours(depth: number, n: number): Int32Array {
+  if (colourScratch.length <= depth || colourScratch[depth].length < n) colourScratch[depth] = new Int32Array(2 * n);
+  return colourScratch[depth];
+}
+
 /**
  * Canonical codes of G: the lexicographically least encoding over the leaves of an
  * individualisation-refinement search (every leaf is a discrete colouring, i.e. an ordering of the
@@ -196,7 +208,7 @@ export function canonicalCodes(G: SGraph): number[] {
   const cur: number[] = [];
   const order = new Int32Array(n),
     pos = new Int32Array(n);
-  const search = (c: Int32Array, nc: number): void => {
+  const search = (c: Int32Array, nc: number, depth: number): void => {
     if (nc === n) {
       for (let v = 0; v < n; v++) {
         order[c[v]] = v;
@@ -216,28 +228,25 @@ export function canonicalCodes(G: SGraph): number[] {
       }
       return;
     }
-    // the first non-singleton class
-    const size = new Int32Array(nc);
+    // the first non-singleton class (colours are 0 .. nc-1, every one used)
+    const size = classSizes(nc);
     for (let v = 0; v < n; v++) size[c[v]]++;
     let target = 0;
     while (size[target] < 2) target++;
+    const c2 = depthColours(depth, n);
     for (let v = 0; v < n; v++) {
       if (c[v] !== target) continue;
       if (leaves >= LEAF_CAP && best !== null) return;
-      const c2 = new Int32Array(n);
-      for (let w = 0; w < n; w++) c2[w] = 2 * c[w] + (c[w] === target && w !== v ? 1 : 0);
-      // re-rank to 0..nc (the colours are < 2 nc)
-      const used = new Int32Array(2 * nc + 1);
-      for (let w = 0; w < n; w++) used[c2[w]] = 1;
-      let r = 0;
-      for (let x = 0; x < used.length; x++)
-        if (used[x]) used[x] = r++;
-        else used[x] = -1;
-      for (let w = 0; w < n; w++) c2[w] = used[c2[w]];
-      search(c2, refine(G, c2, r));
+      // v individualised: first of its class (target), the rest of the class next (target + 1),
+      // the colours after shifted by one: the ranks of 2c, 2c + 1 for the rest of the class
+      for (let w = 0; w < n; w++) {
+        const x = c[w];
+        c2[w] = x < target ? x : x > target ? x + 1 : w === v ? target : target + 1;
+      }
+      search(c2, refine(G, c2, nc + 1), depth + 1);
     }
   };
-  search(col, classes);
+  search(col, classes, 0);
   return best!;
 }
 
