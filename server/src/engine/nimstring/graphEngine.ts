@@ -49,7 +49,8 @@ export const ALL_RULES: Readonly<NimRules> = { graphKey: true, shortenChains: tr
 export const NO_RULES: Readonly<NimRules> = { graphKey: false, shortenChains: false, skipLoony: false };
 
 /**
- * A region: n coins, ground strings g[i], coin neighbours nb[4i .. 4i+nd[i]-1]. A region is never
+ * A region: n coins, ground strings g[i], coin neighbours nb[4i .. 4i+nd[i]-1] (nothing past
+ * them is ever read, and a region made here has nothing there). A region is never
  * changed once made (moves work on a copy, workOf), so knownGraph keeps its memo keys on it.
  */
 export interface SGraph {
@@ -117,9 +118,9 @@ function workOf(G: SGraph): Work {
   const { g, nd, nb } = G;
   for (let i = 0; i < n; i++) {
     W.g[i] = g[i];
-    W.nd[i] = nd[i];
+    const d = (W.nd[i] = nd[i]);
+    for (let k = 0; k < d; k++) W.nb[4 * i + k] = nb[4 * i + k]; // (a region's nb is made up to nd only)
   }
-  for (let i = 0; i < 4 * n; i++) W.nb[i] = nb[i];
   W.alive.fill(1, 0, n);
   return W;
 }
@@ -304,12 +305,6 @@ function shortenRuns(W: Work, ctx: GraphContext): void {
   }
 }
 
-function zeros(m: number): number[] {
-  const a: number[] = [];
-  for (let i = 0; i < m; i++) a.push(0);
-  return a;
-}
-
 /** Connected components of the alive coins, renumbered in increasing old index. */
 function components(W: Work): SGraph[] {
   const { n, g, nd, nb, alive } = W;
@@ -343,8 +338,11 @@ function components(W: Work): SGraph[] {
   const out: SGraph[] = [];
   for (let c = 0; c < count; c++) {
     const m = size[c];
-    out.push({ n: m, g: zeros(m), nd: zeros(m), nb: zeros(4 * m), rawKey: undefined, canonKey: undefined });
-  } // (nb is read up to nd only)
+    // g and nd are filled below, nb up to nd (never read further): no zeros first (a tenth of the
+    // engine's time went to making these arrays)
+    const [g, nd, nb] = [new Array<number>(m), new Array<number>(m), new Array<number>(4 * m)];
+    out.push({ n: m, g, nd, nb, rawKey: undefined, canonKey: undefined });
+  }
   for (let v = 0; v < n; v++) {
     const c = comp[v];
     if (c < 0) continue;
@@ -479,8 +477,9 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
   const k = knownGraph(G, ctx);
   if (typeof k === 'number') return k;
   if (G.n >= ctx.zeroTestMinCoins) {
-    // the first heap the region loses against is its value (graphWins)
-    for (let h = 0; ; h++) if (!graphWins(G, h, ctx, k)) return h;
+    // the first heap the region loses against is its value (graphWins); the tests share the options made
+    const options = new Options(G, ctx);
+    for (let h = 0; ; h++) if (!graphWins(G, h, ctx, k, options)) return h;
   }
   if (spent(ctx)) throw new BudgetExceeded();
   const seen: number[] = [];
@@ -504,7 +503,7 @@ export function graphValue(G: SGraph, ctx: GraphContext): number {
  * heap last. Written apart from the cell engine's on purpose: the tests compare the two as
  * independent engines.
  */
-export function graphWins(G: SGraph, h: number, ctx: GraphContext, key?: string): boolean {
+export function graphWins(G: SGraph, h: number, ctx: GraphContext, key?: string, options?: Options): boolean {
   const k = key ?? knownGraph(G, ctx);
   if (typeof k === 'number') return k !== h;
   if (ctx.cache.hasWin(k, h)) {
@@ -512,15 +511,12 @@ export function graphWins(G: SGraph, h: number, ctx: GraphContext, key?: string)
     return true;
   }
   if (spent(ctx)) throw new BudgetExceeded();
+  const opts = options ?? new Options(G, ctx);
   let win = false;
-  // a large region's options are kept by move (i, j), not by parts: the parts of the options
-  // searched are made again (applyMove is deterministic), so a deep test does not hold every level's
-  // parts (as cellEngine.ts `wins`); a small one's (KEEP_PARTS_MAX_COINS) are kept, not made twice
-  const keep = G.n <= KEEP_PARTS_MAX_COINS;
-  const open: { i: number; j: number; key: number; parts: SGraph[] | null }[] = [];
-  forEachOption(G, ctx, (i, j) => {
-    const parts = applyMove(G, i, j, ctx);
-    if (parts === LOONY) return false;
+  const open: { t: number; key: number }[] = [];
+  for (let t = 0; t < opts.count; t++) {
+    const parts = opts.partsOf(t, ctx);
+    if (parts === LOONY) continue;
     let x = h;
     for (const p of parts) {
       // only what the memos hold: the canonical forms of options never searched are not computed
@@ -531,19 +527,47 @@ export function graphWins(G: SGraph, h: number, ctx: GraphContext, key?: string)
       }
       x ^= v;
     }
-    if (x === 0) win = true;
-    else if (x < 0) open.push({ i, j, key: orderKey(parts), parts: keep ? parts : null });
-    return win; // a win ends the test: no more options
-  });
-  open.sort((a, b) => a.key - b.key); // stable: the generation order among equal keys
-  for (let t = 0; !win && t < open.length; t++) {
-    const o = open[t];
-    win = !graphSumWins(o.parts ?? (applyMove(G, o.i, o.j, ctx) as SGraph[]), h, ctx);
+    if (x === 0) {
+      win = true; // a win ends the test: no more options
+      break;
+    }
+    if (x < 0) open.push({ t, key: orderKey(parts) });
   }
-  for (let y = 0; !win && y < h; y++) win = !graphWins(G, y, ctx, k);
+  open.sort((a, b) => a.key - b.key); // stable: the generation order among equal keys
+  for (let u = 0; !win && u < open.length; u++) win = !graphSumWins(opts.partsOf(open[u].t, ctx) as SGraph[], h, ctx);
+  for (let y = 0; !win && y < h; y++) win = !graphWins(G, y, ctx, k, opts);
   if (win) ctx.cache.addWin(k, h);
   else ctx.cache.set(k, h);
   return win;
+}
+
+/**
+ * The options of a region in a zero test, as moves (i, j) in forEachOption's order, their parts made
+ * when a test first needs them. A small region (KEEP_PARTS_MAX_COINS) keeps its options' parts for
+ * the rest of its test and for the tests of the next heaps (graphValue); a large one's are made again
+ * each time (applyMove is deterministic), so that a deep test does not hold every level's parts.
+ */
+class Options {
+  private readonly moves: number[] = [];
+  private readonly parts: (SGraph[] | Loony | undefined)[] = [];
+  private readonly keep: boolean;
+  constructor(
+    private readonly G: SGraph,
+    ctx: GraphContext,
+  ) {
+    this.keep = G.n <= KEEP_PARTS_MAX_COINS;
+    forEachOption(G, ctx, (i, j) => void this.moves.push(i, j));
+  }
+  get count(): number {
+    return this.moves.length >> 1;
+  }
+  partsOf(t: number, ctx: GraphContext): SGraph[] | Loony {
+    const known = this.parts[t];
+    if (known !== undefined) return known;
+    const made = applyMove(this.G, this.moves[2 * t], this.moves[2 * t + 1], ctx);
+    if (this.keep) this.parts[t] = made;
+    return made;
+  }
 }
 
 /** The order of an option in a zero test: its largest part's coins, fewer first, then its ground strings, more first. */
@@ -726,7 +750,7 @@ function union(parts: SGraph[]): SGraph {
   for (const p of parts) {
     G.g.set(p.g, off);
     G.nd.set(p.nd, off);
-    for (let k = 0; k < 4 * p.n; k++) G.nb[4 * off + k] = p.nb[k] < 0 ? -1 : p.nb[k] + off;
+    for (let v = 0; v < p.n; v++) for (let k = 0; k < p.nd[v]; k++) G.nb[4 * (off + v) + k] = p.nb[4 * v + k] + off;
     off += p.n;
   }
   return G;

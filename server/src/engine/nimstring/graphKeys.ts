@@ -143,7 +143,18 @@ function refine(G: SGraph, col: Int32Array, classes: number): number {
       // sort (signature, coin) pairs packed in one double: exact below 2^53 for n <= 400
       const packed = refinePacked.subarray(0, n);
       for (let v = 0; v < n; v++) packed[v] = sig[v] * n + v;
-      packed.sort();
+      if (n <= 32) {
+        // insertion sort: a typed array's sort() costs more than the sorting on a region's few coins
+        for (let i = 1; i < n; i++) {
+          const x = packed[i];
+          let j = i - 1;
+          while (j >= 0 && packed[j] > x) {
+            packed[j + 1] = packed[j];
+            j--;
+          }
+          packed[j + 1] = x;
+        }
+      } else packed.sort();
       for (let t = 0; t < n; t++) {
         const v = packed[t] % n,
           sg = (packed[t] - v) / n;
