@@ -574,16 +574,19 @@ test(
         await waitFor('the tab closed', async () => (await tabs.count()) === 0, 10_000);
         // the board leaves the closed document: it empties, or follows the editor that became active
         // (its neighbour tab, a dab file too; which one comes first is a race, found by fresh runs)
-        const left = async () =>
-          (await frame.locator('body.is-empty').count()) === 1
-            ? 'empty'
-            : /Allcock/.test(await frame.locator('#title').innerText())
-              ? undefined
-              : 'another document';
-        const how = await waitFor('the board left the closed document', left, 15_000);
+        // the board's frame looked for again at each try, with short waits: a webview that VS Code
+        // made again (its tab shown again after the close) leaves the first frame detached, and a
+        // locator on it would spend the whole wait on one try (a loaded run timed out here once)
+        const left = async () => {
+          const f = (await boardFrame(p)) ?? frame;
+          if ((await f.locator('body.is-empty').count()) === 1) return { how: 'empty', f };
+          const title = await f.locator('#title').innerText({ timeout: 2000 });
+          return /Allcock/.test(title) ? undefined : { how: 'another document', f };
+        };
+        const { how, f } = await waitFor('the board left the closed document', left, 20_000);
         console.log(`# after closing the tab the board is ${how}`);
         if (how === 'empty') {
-          assert.match(await frame.locator('#empty').innerText(), /place the cursor/i);
+          assert.match(await f.locator('#empty').innerText({ timeout: 5000 }), /place the cursor/i);
           assert.ok((await p.locator('.tab', { hasText: 'dab board' }).count()) >= 1, 'the tab title names no entry');
         }
       });

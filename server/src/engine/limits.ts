@@ -100,12 +100,13 @@ export const NIM_BUDGET_CLI_PROBE = 10_000;
 /**
  * Per position searched by the server's background search, after an attempt (its budget grows with
  * the attempts up to this cap, and the per-document background budget bounds the whole): off the
- * main thread, so larger than the CLI's. 200,000 regions cost up to about 10 s, and prove who wins
- * the chain fight back to ply 17-18 on plausible 5x5 records (stop 46, graph engine: on plies 17-19
- * of the bench's ten records, 20 of 30 positions decided, earliest per record median 17.5; with the
- * cell engine 15 of 30, median 18, in 5 s instead of 8-10 s where it gives up).
+ * main thread, so larger than the CLI's. Stop 47: 300,000 regions, in the time 200,000 took before
+ * the graph engine was made 1.45 times as fast (on plies 17-19 of the bench's ten records, each
+ * with a cold memo: 20 of 30 positions decided, earliest per record median 17.5, 181 s in all; with
+ * 200,000, 18 of 30, median 18, 135 s). Stop 46 (graph engine, 200,000): 20 of 30 with the memo the
+ * worker shares; the cell engine 15 of 30.
  */
-export const NIM_BUDGET_WORKER = 200_000;
+export const NIM_BUDGET_WORKER = 300_000;
 /**
  * The work, in positions, the editor reads and analyses per document (readDab's ReadOptions.maxWork:
  * a written move is one position, an endgame entry about 30): every edit re-reads and re-analyses

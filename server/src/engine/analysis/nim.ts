@@ -9,10 +9,11 @@ import { sharedBitSearch } from '../nimstring/bitSearch';
 import type { TranspositionTable } from '../solver/table';
 
 /**
- * Whole-board search nodes per region of the budget. The region engine's 200,000 regions take about
+ * Whole-board search nodes per region of the budget. The region engine's 200,000 regions took about
  * 4 s where it gives up (record 3 of the bench, plies 16-19); at 100 nodes a region the whole-board
  * search may take 3-4 times that (20 million nodes, 13-15 s), enough for ply 18 there (the
- * CHANGELOG's stop 43). Only time depends on it.
+ * CHANGELOG's stop 43; the editor's worker has 300,000 regions since stop 47, so 30 million nodes).
+ * Only time depends on it.
  */
 const BIT_NODES_PER_REGION = 100;
 /**

@@ -39,6 +39,9 @@ export class BudgetExceeded extends Error {
   }
 }
 
+/** Heaps below this are kept as bits of a mask in NimCache.wins (31: the mask stays a small integer). */
+const WIN_MASK_HEAPS = 31;
+
 /**
  * Memo of region values by canonical key; shared between calls unless a fresh one is passed. Both
  * engines use its three maps, each with keys of its own (a graph key starts with a code no cell key
@@ -47,9 +50,6 @@ export class BudgetExceeded extends Error {
  * Values are kept by canonical key only, so the half holds as many regions as the whole did with raw
  * keys too.
  */
-/** Heaps below this are kept as bits of a mask in NimCache.wins (31: the mask stays a small integer). */
-const WIN_MASK_HEAPS = 31;
-
 export class NimCache {
   readonly map = new Map<string, number>();
   /**
