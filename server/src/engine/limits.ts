@@ -77,8 +77,8 @@ export const NIM_BUDGET_DEFAULT = 250_000;
 /**
  * The editor's quick Nimstring view of positions that need no search (loony endgames), computed on
  * the server's main thread while typing: small, so a keystroke never waits on it. (5,000 until the
- * graph engine became the default, stop 46: its regions cost about twice as much and decide two to
- * three times as much, so half the regions keep the time.)
+ * graph engine became the default, stop 46: its regions cost about twice as much, 1.2 times since
+ * stop 47, and decide two to three times as much, so half the regions keep the time.)
  */
 export const NIM_BUDGET_QUICK = 2_500;
 /**

@@ -108,8 +108,7 @@ export class NimCache {
     }
     const mask = this.wins.get(key);
     if (mask === undefined) this.makeRoom('wins', 1 / 4, key.length);
-    // (makeRoom may have cleared the map: the mask is read again)
-    this.wins.set(key, (this.wins.get(key) ?? 0) | (1 << h));
+    this.wins.set(key, (mask ?? 0) | (1 << h));
   }
   /** Room for one more entry of `n` characters in map `which` (its `share` of the bounds), clearing it when full. */
   private makeRoom(which: 'map' | 'wins' | 'canonical', share: number, n: number): void {

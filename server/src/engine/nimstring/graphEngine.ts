@@ -426,7 +426,6 @@ export function simplifyGraph(G: SGraph, ctx: GraphContext): SGraph[] | Loony {
 // ---------------------------------------------------------------------------------------------
 // values
 
-/** The memo keys of a region whose value is not known yet: its codes as numbered, and canonical ones. */
 /**
  * The value of a simplified, connected, non-loony region when it needs no search (an isolated chain
  * or loop) or is memoized (a number), else its memo key (for the caller to store under). The memo is

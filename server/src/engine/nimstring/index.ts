@@ -23,10 +23,12 @@
  * tests (a region plus a heap, won or lost: cellEngine.ts `wins`, graphEngine.ts `graphWins`):
  *  - graphEngine.ts (DEFAULT_NIM_ENGINE = 'graph'): the strings-and-coins graph, keyed by a
  *    canonical graph form, with switchable simplification rules (long chains shortened, loony
- *    moves skipped): two to six times fewer regions evaluated than the cell engine, each about
- *    twice as dear, so 1.2-1.5x faster in wall time where both finish on plausible 5x5 records
- *    (bench/nimstring.bench.ts, plies 20-24); where both give up, the same region budget takes the
- *    graph engine about twice as long.
+ *    moves skipped): two to six times fewer regions evaluated than the cell engine, each about 1.2
+ *    times as dear since stop 47 (twice before), so about twice as fast where both finish: who wins
+ *    the chain fight on plies 19-20 of six plausible 5x5 records, 16.3 s and 390,230 regions against
+ *    31.6 s and 896,095 (stop 47, two runs each; bench/nimstring.bench.ts prints the same
+ *    comparison on plies 19-24). Where both give up, the same region budget takes the graph engine
+ *    about 1.2 times as long.
  *  - cellEngine.ts ('cells'): memoized search on board cells (cells.ts), keyed by the 8 grid
  *    symmetries; the independent second engine the tests compare with.
  * brute.ts is the independent whole-board brute force the tests check both against.
