@@ -38,7 +38,9 @@ test('dab analyze --json: record budget respected, unproven positions listed wit
   );
   assert.equal(listed, unproven, 'every unproven position is listed with a reason');
   for (const u of s.unproven) {
-    assert.ok(['budget', 'extended', 'probe', 'skipped', 'record-budget', 'total-budget'].includes(u.reason));
+    assert.ok(
+      ['budget', 'extended', 'probe', 'skipped', 'margin-probe', 'record-budget', 'total-budget'].includes(u.reason),
+    );
     assert.ok(typeof u.why === 'string' && u.why.length > 10);
     // the summary says what the report shows (the review adds bounds from the played moves)
     for (let ply = u.fromPly; ply <= u.toPly; ply++)

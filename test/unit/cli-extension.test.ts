@@ -1,5 +1,5 @@
 // The CLI's record schedule (cli/search.ts proveDocument) with a stand-in search whose proofs
-// depend only on the time it is given: a full search that leaves a position's result unproven is
+// depend only on the time it is given: a result-only search that leaves a position's result unproven is
 // followed at once by a second, result-only search with what the record's budget has beyond one
 // position budget (at most four), and the position's result decides whether earlier positions get
 // full searches or probes.
@@ -40,6 +40,7 @@ function standIn(plyOf: (s: BoardState) => number, need: (ply: number) => number
       return e;
     },
     completeMoves: (s) => known.get(plyOf(s)),
+    nimView: () => undefined,
   };
   return { cache, calls, known };
 }
@@ -68,18 +69,44 @@ test('a full search that leaves the result unproven gets a second one at once; p
   const [proof] = proveDocument(cache, doc, { positionBudgetMs: budget, recordBudgetMs: 60_000 });
   const probe = Math.max(20, budget * 0.15);
   const expected: [number, number, number, boolean][] = [];
+  const margins: [number, number, number, boolean][] = [];
   for (let ply = a; ply >= c - 2; ply--) {
     if (ply < c) expected.push([ply, probe, probe, true]);
-    else
+    else {
+      const second = ply === a || ply === b || ply === c;
       expected.push(
-        [ply, budget, budget, false],
-        ...(ply === a || ply === b || ply === c
-          ? [[ply, 5 * budget, 4 * budget, true] as [number, number, number, boolean]]
-          : []),
+        [ply, budget, budget, true],
+        ...(second ? [[ply, 5 * budget, 4 * budget, true] as [number, number, number, boolean]] : []),
       );
+      // a proven result's margin, at once and briefly (the stand-in never proves one)
+      const total = second ? 5 * budget : budget;
+      if (ply !== c) margins.push([ply, total + 0.2 * budget, 0.2 * budget, false]);
+    }
   }
-  const near = calls.filter((x) => x.ply >= c - 2 && x.ply <= a).map((x) => [x.ply, x.ms, x.own, x.resultOnly]);
-  assert.deepEqual(near, expected, JSON.stringify(near));
+  const near = calls
+    .filter((x) => x.ply >= c - 2 && x.ply <= a)
+    .map((x): [number, number, number, boolean] => [x.ply, x.ms, x.own, x.resultOnly]);
+  // the first pass's searches are result-only: its results first, the margins after them
+  assert.deepEqual(
+    near.filter((x) => x[3]),
+    expected,
+    JSON.stringify(near),
+  );
+  assert.deepEqual(
+    near.filter((x) => !x[3] && x[2] < budget),
+    margins,
+    JSON.stringify(near),
+  );
+  // the second pass, after every result: a margin search of a whole budget each, going on from the
+  // first pass's, until three fail (the stand-in never proves one)
+  const second = calls.filter((x) => !x.resultOnly && x.own === budget);
+  const lastResult = calls.map((x) => x.resultOnly).lastIndexOf(true);
+  assert.ok(second.length > 0 && second.length <= 3, JSON.stringify(second));
+  for (const x of second) {
+    assert.ok(calls.indexOf(x) > lastResult);
+    const before = calls.filter((y) => y.ply === x.ply && y !== x).at(-1)!;
+    assert.equal(x.ms, before.ms + budget);
+  }
   for (const ply of [a, b]) assert.ok(known.get(ply)!.lower > -known.get(ply)!.upper, `ply ${ply} proven`);
   const u = (ply: number) => proof.unproven.find((x) => x.ply === ply);
   // proven by the second search: reads as searched with the whole budget (as a warm run sees it)

@@ -63,6 +63,7 @@ function standIn(
       }
       return stored.get(`p${plyOf(s)}`)?.e;
     },
+    nimView: () => undefined,
   };
   return { cache, calls, searches: () => searches };
 }

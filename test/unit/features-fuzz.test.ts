@@ -212,6 +212,7 @@ test('work bounds: the command line reads a bounded number of positions per file
       return { status: 'unknown', method: 'search', value: null, lower: -9, upper: 9, best: [] } as never;
     },
     completeMoves: () => undefined,
+    nimView: () => undefined,
   };
   const proofs = proveDocument(cache as never, doc, { positionBudgetMs: 1, recordBudgetMs: 5 });
   assert.deepEqual(

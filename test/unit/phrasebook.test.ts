@@ -75,10 +75,11 @@ test('the predicted final score adds the value of the rest to the score', () => 
 });
 
 test('why a record position stayed unproven: every reason has its own sentence, naming the flag that sets it', () => {
-  const reasons = ['budget', 'extended', 'probe', 'skipped', 'record-budget', 'total-budget'] as const;
+  const reasons = ['budget', 'extended', 'probe', 'skipped', 'margin-probe', 'record-budget', 'total-budget'] as const;
   const said = reasons.map((r) => unprovenReasonWords(r, false, 5000));
   assert.equal(new Set(said).size, reasons.length, said.join(' | '));
   for (const s of said) assert.match(s, /^result not proven/);
+  assert.match(unprovenReasonWords('margin-probe', true, 5000), /^result proven, margin not: a short search/);
   assert.match(unprovenReasonWords('budget', true, 5000), /^result proven, margin not within 5(\.0)? s/);
   assert.match(
     unprovenReasonWords('extended', false, 5000),

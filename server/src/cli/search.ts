@@ -1,19 +1,28 @@
 /**
  * In-process search for the CLI: one solver and one cache for every position of every file, and
  * the budget that keeps a run bounded. Each record is proven from its end backwards (later
- * positions are cheap and fill the solver's table for the earlier ones); each position gets at
- * most the per-position budget and the record at most its total. A position whose result its
- * search leaves unproven first gets a second, result-only search with what the record's budget
- * has beyond the time kept for the optimal moves (extensionMs), so a larger --record-budget-ms
+ * positions are cheap and fill the solver's table for the earlier ones), in two passes.
+ *
+ * The first pass proves results: each position gets a result-only search with at most the
+ * per-position budget, a brief search of the margin when the result is proven, and a brief
+ * Nimstring view, leaving NARROW_RESERVE per-position budgets of the record's for the second pass.
+ * A position whose result stays unproven gets a second, result-only search with what the record's
+ * budget has beyond the time kept for later work (extensionMs), so a larger --record-budget-ms
  * pushes the proven results further back. If that fails too, earlier positions (deeper still) get
  * only a short probe, and after a few such failures none: their bounds then come from earlier
- * proofs alone, and the report says why. The optimal moves of a position a mistake was played
- * from (the review's "Best: …") are searched right after its value, briefly; those of the other
- * exact positions, and of mistakes whose moves were not found then, come after every proof while
- * the record's budget lasts, mistakes first. The record's budget is a RecordClock (which also knows the
- * run's --total-budget-ms): a record whose budget cut a search keeps its trace in the store, and a
- * run of it with the same budgets replays that trace (recordClock.ts), so a warm run repeats the
- * cold one at once.
+ * proofs alone, and the report says why. (Results first: on the bench's plausible 5x5 records, a
+ * full search of each position spent the record's budget on the margins of the late positions, and
+ * the earliest proven result came one or two plies later on half of them.)
+ *
+ * The second pass (narrowLine), again from the end, narrows the margins of the positions whose
+ * result is proven, searches the best move instead of a mistake played from an exact position
+ * (briefly), and gives each position's Nimstring view more time. The optimal moves of the other
+ * exact positions, and of mistakes whose moves were not found then, come last while the record's
+ * budget lasts, mistakes first. The record's budget is a RecordClock (which also knows the run's
+ * --total-budget-ms): a record whose budget cut a search keeps its trace in the store, and a run of
+ * it with the same budgets replays that trace (recordClock.ts), so a warm run repeats the cold one at
+ * once. For that, every ask of the clock depends on the budgets and on what is finally proven, never
+ * on what the store held before.
  */
 import type { BoardState } from '../engine/board/state';
 import type { Evaluation } from '../engine/analysis/evaluation';
@@ -43,6 +52,11 @@ export interface SearchCache {
   prove: (state: BoardState, budget: PositionBudget) => Evaluation;
   /** An exact position's optimal moves and move values, within the budget (ms). */
   completeMoves: (state: BoardState, ms: number) => Evaluation | undefined;
+  /**
+   * The Nimstring view of a position `prove` has searched, within `nimMs` ms, unless it has one that
+   * says who wins the chain fight (one that does not is computed again, with the memo of the first).
+   */
+  nimView: (state: BoardState, nimBudget: number, nimMs: number) => NimSummary | undefined;
 }
 
 /** Proven bounds from the store joined with a proven lower bound from elsewhere (both are proofs). */
@@ -70,29 +84,38 @@ export const DEFAULT_RECORD_BUDGET_MS = CLI_RECORD_BUDGET_MS;
 const FAILURES_BEFORE_STOP = 3;
 /** After a failure, earlier positions get this fraction of the per-position budget (result only; whole ms). */
 const PROBE_FRACTION = 0.15;
+/**
+ * Per-position budgets of a record's budget that the first pass (results) leaves to the second
+ * (margins, mistakes' best moves, Nimstring views). With 1, on the bench's ten plausible 5x5 records,
+ * the first proven result came earlier on three and later on none, the medians of the first exact
+ * value and the first chain-fight verdict stayed (README; other shares were not measured).
+ */
+const NARROW_RESERVE = 1;
 /** A position's second search is at most this many per-position budgets. */
 const EXTENSION_FACTOR = 4;
 /**
- * Per-position budgets of a record's budget that second searches leave to what comes after them,
- * the optimal moves searched after the proofs: measured on the bench's plausible 5x5 records, the
- * optimal moves of the exact positions take about one (the first pass reaches its first unproven
- * result after 1-2).
+ * Per-position budgets of a record's budget that second searches leave to what comes after them:
+ * the second pass (NARROW_RESERVE, the same share) and the optimal moves of the exact positions.
  */
-const EXTENSION_RESERVE = 1;
+const EXTENSION_RESERVE = NARROW_RESERVE;
 /**
- * The optimal moves of a position a mistake was played from are searched right after its value,
- * for at most this fraction of the per-position budget (measured on the bench's plausible 5x5
- * records: about 0.2 s for every such position from ply 22 on, 1-3.5 s at plies 19-20); those
- * it does not find wait for what the record's budget has left after the proofs. Asked in whole ms,
+ * The optimal moves of a position a mistake was played from are searched in the second pass, for
+ * at most this fraction of the per-position budget (measured on the bench's plausible 5x5 records:
+ * about 0.2 s for every such position from ply 22 on, 1-3.5 s at plies 19-20); those it does not
+ * find wait for what the record's budget has left after both passes. Asked in whole ms,
  * as every ask is: the store keeps how long a search tried in whole ms, and a warm run must find
  * that it tried as long as it is asked to (else it would search again).
  */
 const QUICK_MOVES_FRACTION = 0.2;
 /** A second search shorter than this fraction of the per-position budget is not made. */
 const EXTENSION_MIN_FRACTION = 0.15;
+/** A proven result's margin is searched at once for this fraction of the per-position budget. */
+const QUICK_MARGIN_FRACTION = 0.2;
+/** The first pass's Nimstring view of a position: this fraction of the per-position budget. */
+const QUICK_NIM_FRACTION = 0.3;
 
 /**
- * The second, result-only search a position gets when its full first search left its result
+ * The second, result-only search a position gets when its first search left its result
  * unproven: what the record's budget has beyond EXTENSION_RESERVE per-position budgets, at most
  * EXTENSION_FACTOR of them (0: none). The solver's table still holds the first search's work, so
  * the second one goes on from it. Its ask depends on the options alone and goes through the
@@ -205,12 +228,22 @@ export function createSearchCache(
       // searches' proofs, merged as a warm run will read them back
       const kept = old ? proofs?.get(state) : undefined;
       if (kept) e = { ...kept, ...(e.nim ? { nim: e.nim } : {}), ms: e.ms };
+      // (a search without a Nimstring view keeps the one the first search had)
+      if (old?.nim && !e.nim) e = { ...e, nim: old.nim };
       // a later, shorter search can only add proofs: keep the tighter bounds of the two
       if (old && old.status !== 'exact' && e.status !== 'exact') {
         e.lower = Math.max(e.lower, old.lower);
         e.upper = Math.min(e.upper, old.upper);
       }
       return remember(cache, key, e);
+    },
+    nimView(state, nimBudget, nimMs) {
+      const e = cache.get(state.key());
+      if (!e || (e.nim && (e.nim.moverWinsChainFight !== undefined || nimMs === 0))) return e?.nim;
+      // no time: only a view the store holds (as run() does)
+      e.nim =
+        nimMs === 0 ? (proofs?.storedNim(state) ?? longChainFacts(state)) : storedOrComputed(state, nimBudget, nimMs);
+      return e.nim;
     },
     completeMoves(state, ms) {
       const key = state.key();
@@ -291,7 +324,9 @@ export function proveDocument(cache: SearchCache, doc: DabDocument, o: ProveOpti
       variationResultProven: 0,
     };
     // the main line first, then the variations, each from its end backwards, in the record's budget
-    const proven = lines.map((line, k) => proveLine(cache, line, k === 0, stats, clock, o, doc.models.length));
+    const passes = lines.map((line, k) => proveLine(cache, line, k === 0, stats, clock, o, doc.models.length));
+    const proven = passes.map((p) => p.proven);
+    lines.forEach((line, i) => narrowLine(cache, line, passes[i], i === 0, stats, clock, o));
     // then, while the record's budget lasts, the optimal moves of the exact positions: first those a
     // mistake was played from (the review names the best move instead), then the others; each line
     // from its end (cheaper positions first). Asked for whether the store already holds them or not,
@@ -353,10 +388,10 @@ function proveLine(
   clock: RecordClock,
   o: ProveOptions,
   entries: number,
-): Evaluation[] {
+): LinePass {
   const proven: Evaluation[] = [];
-  let failures = 0,
-    nimFailures = 0;
+  const searched: LinePass['searched'] = [];
+  let failures = 0;
   let last = '';
   let guess: number | undefined;
   /** A proven lower bound on the next (earlier) position's value: it is worth at least the move played from it. */
@@ -367,16 +402,15 @@ function proveLine(
     const quick = quickEvaluate(state);
     let e: Evaluation;
     let reason: UnprovenReason | undefined;
+    let total = 0;
     if (quick) e = quick.evaluation;
     else {
       let ms = o.positionBudgetMs;
       reason = 'budget';
       if (failures >= FAILURES_BEFORE_STOP) [ms, reason] = [0, 'skipped'];
       else if (failures > 0) [ms, reason] = [Math.min(ms, Math.max(20, Math.round(ms * PROBE_FRACTION))), 'probe'];
-      const granted = clock.grant(ms);
+      const granted = clock.grant(ms, NARROW_RESERVE * o.positionBudgetMs);
       if (granted < ms) [ms, reason] = [granted, clock.cutByTotal ? 'total-budget' : 'record-budget'];
-      // the Nimstring view shares the record's budget too (at most one position's worth)
-      const nimMs = Math.max(0, clock.grant(ms + o.positionBudgetMs) - ms);
       o.onProgress?.({
         entry: stats.entry,
         entries,
@@ -391,11 +425,10 @@ function proveLine(
         floor,
         moveValues: false,
         guess,
-        resultOnly: failures > 0,
-        nimBudget: nimFailures > 0 ? NIM_BUDGET_CLI_PROBE : NIM_BUDGET_CLI,
-        nimMs,
+        resultOnly: true,
+        nimBudget: 0,
       });
-      if (e.nim && e.nim.moverWinsChainFight === undefined) nimFailures++;
+      total = ms;
       // a full search that left the result unproven: a second one when the record's budget allows;
       // asked for whether it is needed or not: a warm run's first search reads the second one's
       // proofs, and its clock must be asked what the cold run's was (recordClock.ts)
@@ -412,19 +445,27 @@ function proveLine(
           nimBudget: 0,
         });
         e.nim ??= first.nim;
+        total = ms + offered;
         // one whose result it proves reads as searched with the whole budget: a warm run, reading
         // the proof, makes no second search there
         if (!resultProven(state, joinFloor(e, floor))) reason = 'extended';
       }
     }
+    if (reason === 'budget') {
+      // a proven result's margin at once, briefly (the late ones take a fraction of a second), and
+      // a first Nimstring view; asked for whether needed or not, as the second search is
+      const keep = NARROW_RESERVE * o.positionBudgetMs;
+      const mg = clock.grant(Math.round(QUICK_MARGIN_FRACTION * o.positionBudgetMs), keep);
+      if (mg > 0 && e.status !== 'exact' && resultProven(state, joinFloor(e, floor))) {
+        e = cache.prove(state, { ms: total + mg, searchMs: mg, floor, guess, moveValues: false, nimBudget: 0 });
+        total += mg;
+      }
+      cache.nimView(state, NIM_BUDGET_CLI, clock.grant(Math.round(QUICK_NIM_FRACTION * o.positionBudgetMs), keep));
+    }
+    if (!quick) searched[k] = { ms: total, guess, reason: reason! };
     // the played move's lower bound joins what the search proved (as the review does)
     e = joinFloor(e, floor);
     proven[k] = e;
-    // the best move instead of a mistake played from here, at once when it is cheap (most are)
-    if (mistakePlayedFrom(line, proven, k)) {
-      const ms = clock.grant(Math.round(QUICK_MOVES_FRACTION * o.positionBudgetMs));
-      if (ms > 0) cache.completeMoves(state, ms);
-    }
     const result = resultOf(e.lower, e.upper, scoreLead(state));
     if (result === null && !quick) failures++;
     last = provenSoFarWords(ply, e, result);
@@ -439,7 +480,16 @@ function proveLine(
       } else stats.unproven.push({ ply, reason: reason ?? 'budget', ms: e.ms ?? 0, resultProven: result !== null });
     }
     // the next (earlier) position's value, seen by its mover, is close to this one's
-    const mid = e.status === 'exact' ? e.value! : Math.round((e.lower + e.upper) / 2);
+    // (a result-only proof's bounds are one-sided: the value is likely near the bound it proved)
+    const R = state.openBoxCount();
+    const mid =
+      e.status === 'exact'
+        ? e.value!
+        : e.lower > -R && e.upper === R
+          ? e.lower
+          : e.upper < R && e.lower === -R
+            ? e.upper
+            : Math.round((e.lower + e.upper) / 2);
     const prev = k > 0 ? line.states[k - 1] : undefined;
     if (prev) {
       const { completes, again } = playedMove(prev, state);
@@ -447,5 +497,76 @@ function proveLine(
       floor = playedMoveFloor(completes, again, e.status === 'exact' ? { lower: e.value!, upper: e.value! } : e);
     }
   }
-  return proven;
+  return { proven, searched };
+}
+
+interface LinePass {
+  proven: Evaluation[];
+  /** Per searched position: its search time so far (ms), the guess it was searched with, and why it may stay unproven. */
+  searched: ({ ms: number; guess: number | undefined; reason: UnprovenReason } | undefined)[];
+}
+
+/**
+ * The second pass over a line, from its end backwards, with what the first left of the record's
+ * budget: the margin of each position whose result is proven and value not (until a few such
+ * searches fail), the best move instead of a mistake played from an exact position (briefly: most
+ * are cheap), and each position's Nimstring view, again with more time where the first pass's did
+ * not say who wins the chain fight. Every ask of the record's clock depends on what is proven at
+ * the end, never on what this run had proven by then, so a warm run, which reads the final proofs
+ * from the store in its first pass, asks the clock exactly what the cold run asked (recordClock.ts).
+ */
+function narrowLine(
+  cache: SearchCache,
+  line: LineModel,
+  pass: LinePass,
+  main: boolean,
+  stats: RecordProof,
+  clock: RecordClock,
+  o: ProveOptions,
+): void {
+  let failures = 0,
+    nimFailures = 0;
+  for (let k = line.states.length - 1; k >= 0; k--) {
+    const s = pass.searched[k];
+    if (!s) continue;
+    const state = line.states[k];
+    // the floor the next position's final bounds give (the first pass saw them before this pass)
+    const next = pass.proven[k + 1];
+    let floor: number | undefined;
+    if (next) {
+      const { completes, again } = playedMove(state, line.states[k + 1]);
+      floor = playedMoveFloor(completes, again, next);
+    }
+    let e = joinFloor(pass.proven[k], floor);
+    // asked for whether needed or not (a warm run's first pass has read the margin this one proves)
+    const ask = s.reason === 'budget' && failures < FAILURES_BEFORE_STOP ? o.positionBudgetMs : 0;
+    const ms = ask > 0 ? clock.grant(ask) : 0;
+    const wanted = e.status !== 'exact' && resultProven(state, e);
+    if (wanted && ms > 0)
+      e = joinFloor(
+        cache.prove(state, { ms: s.ms + ms, searchMs: ms, floor, guess: s.guess, moveValues: false, nimBudget: 0 }),
+        floor,
+      );
+    if (ask > 0 && wanted && e.status !== 'exact') failures++;
+    const u = main && e.status !== 'exact' ? stats.unproven.find((x) => x.ply === line.startPly + k) : undefined;
+    if (u) {
+      u.ms = e.ms ?? 0;
+      // a margin the record's budget left no time for says so
+      if (wanted && ms < ask) u.reason = clock.cutByTotal ? 'total-budget' : 'record-budget';
+      // one given only the first pass's brief margin search, after later margins failed
+      else if (wanted && ask === 0 && u.reason === 'budget') u.reason = 'margin-probe';
+    }
+    pass.proven[k] = e;
+    // the best move instead of a mistake played from here, at once when it is cheap (most are)
+    if (mistakePlayedFrom(line, pass.proven, k)) {
+      const mm = clock.grant(Math.round(QUICK_MOVES_FRACTION * o.positionBudgetMs));
+      if (mm > 0) cache.completeMoves(state, mm);
+    }
+    const n = cache.nimView(
+      state,
+      nimFailures > 0 ? NIM_BUDGET_CLI_PROBE : NIM_BUDGET_CLI,
+      clock.grant(o.positionBudgetMs),
+    );
+    if (n && n.moverWinsChainFight === undefined) nimFailures++;
+  }
 }

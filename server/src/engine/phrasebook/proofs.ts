@@ -98,7 +98,8 @@ export function unprovenNote(proof: Proof, remaining: number): string {
  * (several later results unproven); record-budget / total-budget: the record's or the run's budget
  * ran out.
  */
-export type UnprovenReason = 'budget' | 'extended' | 'probe' | 'skipped' | 'record-budget' | 'total-budget';
+export type UnprovenReason =
+  'budget' | 'extended' | 'probe' | 'skipped' | 'margin-probe' | 'record-budget' | 'total-budget';
 
 /** What the last finished position of a record proved (the CLI's progress line). */
 export function provenSoFarWords(
@@ -124,6 +125,9 @@ export function unprovenReasonWords(reason: UnprovenReason, resultProven: boolea
       return `${what}: a short search only, a later position's result was not proven`;
     case 'skipped':
       return `${what}: not searched, several later results were not proven (bounds from earlier proofs only)`;
+    case 'margin-probe':
+      // (given only where the result is proven)
+      return `${what}: a short search of the margin only, several later margins were not proven`;
     case 'record-budget':
       return `${what}: the record's budget ran out (--record-budget-ms)`;
     case 'total-budget':
