@@ -5,6 +5,7 @@ import { lcg } from '../support/random';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { createSearchCache } from '../../server/src/cli/search';
 import { toJson } from '../../server/src/cli/json';
+import { NIM_BUDGET_CLI } from '../../server/src/engine/limits';
 import { hover } from '../../server/src/features/hover';
 import { codeLenses } from '../../server/src/features/codeLens';
 import { inlayHints } from '../../server/src/features/inlayHints';
@@ -255,7 +256,8 @@ test('the CLI makes no Nimstring search for a position given no time for it: the
     }
     const cache = createSearchCache({ timeBudgetMs: 1, threads: 1 });
     const t0 = performance.now();
-    const facts = cache.prove(state.clone(), { ms: 0, nimMs: 0 }).nim;
+    cache.prove(state.clone(), { ms: 0 });
+    const facts = cache.nimView(state.clone(), NIM_BUDGET_CLI, 0);
     const ms = performance.now() - t0;
     assert.ok(facts, `${w}x${h}: no time: the facts still`);
     assert.equal(facts.nimber, 'unknown', 'no time: no nim-value');
@@ -269,7 +271,8 @@ test('the CLI makes no Nimstring search for a position given no time for it: the
     );
     assert.ok(ms < 1000, `${w}x${h}: ${ms.toFixed(0)} ms for a position given no time`);
     const fresh = createSearchCache({ timeBudgetMs: 1, threads: 1 });
-    const some = fresh.prove(state.clone(), { ms: 0, nimMs: 200 });
-    assert.ok(some.nim !== undefined && some.nim.regions.length > 0, 'with time: a searched view (known or not)');
+    fresh.prove(state.clone(), { ms: 0 });
+    const some = fresh.nimView(state.clone(), NIM_BUDGET_CLI, 200);
+    assert.ok(some !== undefined && some.regions.length > 0, 'with time: a searched view (known or not)');
   }
 });

@@ -143,10 +143,6 @@ export interface PositionBudget {
   /** A guess of the value, to order the window tests. */
   guess?: number;
   resultOnly?: boolean;
-  /** Nimstring regions (default NIM_BUDGET_CLI; 0: no Nimstring view). */
-  nimBudget?: number;
-  /** Time for the Nimstring view (ms). */
-  nimMs?: number;
   /** Also the optimal moves and move values of an exact position (default true). */
   moveValues?: boolean;
   /** A proven lower bound on the value (from the move played here and the next position). */
@@ -169,8 +165,9 @@ export function createSearchCache(
   /** How long the optimal moves of an exact position were searched for in this run without being found (ms). */
   const movesTried = new Map<string, number>();
   // the proof store first: an exact stored value is the answer; stored bounds join what the search proves
-  const run = (state: BoardState, b: PositionBudget): Evaluation => {
-    const nimBudget = b.nimBudget ?? NIM_BUDGET_CLI;
+  // `nimBudget`: regions of a Nimstring view with no time limit (0: none; the record's schedule
+  // asks for its views by nimView, within its budget)
+  const run = (state: BoardState, b: PositionBudget, nimBudget: number): Evaluation => {
     const e = searchOnce(
       proofs,
       state,
@@ -186,15 +183,7 @@ export function createSearchCache(
         }),
       b.ms,
     );
-    // no time left for it (the record's or the run's budget is spent): only a view the store holds.
-    // Even a computation given 0 ms costs: it notices its deadline only after some regions, which
-    // on a 12x12 board took the whole run past --total-budget-ms (found by an audit).
-    // (the long chain facts need no search: a position given no time still gets them)
-    if (nimBudget > 0)
-      e.nim ??=
-        b.nimMs === 0
-          ? (proofs?.storedNim(state) ?? longChainFacts(state))
-          : storedOrComputed(state, nimBudget, b.nimMs);
+    if (nimBudget > 0) e.nim ??= storedOrComputed(state, nimBudget);
     return e;
   };
   /**
@@ -220,20 +209,20 @@ export function createSearchCache(
     lookup(state) {
       const key = state.key();
       let e = cache.get(key);
-      if (!e) e = remember(cache, key, run(state, { ms: budget.timeBudgetMs }));
+      if (!e) e = remember(cache, key, run(state, { ms: budget.timeBudgetMs }, NIM_BUDGET_CLI));
       return e;
     },
     prove(state, b) {
       const key = state.key();
       const old = cache.get(key);
       if (old && (old.status === 'exact' || b.ms <= (old.ms ?? 0))) return old;
-      let e = run(state, b);
+      let e = run(state, b, 0);
       // a second search of a position (extensionMs) shows what the store now holds for it: both
       // searches' proofs, merged as a warm run will read them back
       const kept = old ? proofs?.get(state) : undefined;
-      if (kept) e = { ...kept, ...(e.nim ? { nim: e.nim } : {}), ms: e.ms };
-      // (a search without a Nimstring view keeps the one the first search had)
-      if (old?.nim && !e.nim) e = { ...e, nim: old.nim };
+      if (kept) e = { ...kept, ms: e.ms };
+      // (the view nimView gave the position stays with it)
+      if (old?.nim) e = { ...e, nim: old.nim };
       // a later, shorter search can only add proofs: keep the tighter bounds of the two
       if (old && old.status !== 'exact' && e.status !== 'exact') {
         e.lower = Math.max(e.lower, old.lower);
@@ -244,7 +233,10 @@ export function createSearchCache(
     nimView(state, nimBudget, nimMs) {
       const e = cache.get(state.key());
       if (!e || (e.nim && (e.nim.moverWinsChainFight !== undefined || nimMs === 0))) return e?.nim;
-      // no time: only a view the store holds (as run() does)
+      // no time left for it (the record's or the run's budget is spent): only a view the store holds.
+      // Even a computation given 0 ms costs: it notices its deadline only after some regions, which
+      // on a 12x12 board took the whole run past --total-budget-ms (found by an audit).
+      // (the long chain facts need no search: a position given no time still gets them)
       e.nim =
         nimMs === 0 ? (proofs?.storedNim(state) ?? longChainFacts(state)) : storedOrComputed(state, nimBudget, nimMs);
       return e.nim;
@@ -430,7 +422,6 @@ function proveLine(
         moveValues: false,
         guess,
         resultOnly: true,
-        nimBudget: 0,
       });
       total = ms;
       // a full search that left the result unproven: a second one when the record's budget allows;
@@ -438,7 +429,6 @@ function proveLine(
       // proofs, and its clock must be asked what the cold run's was (recordClock.ts)
       const offered = reason === 'budget' ? extensionMs(clock, o) : 0;
       if (offered > 0 && !resultProven(state, joinFloor(e, floor))) {
-        const first = e;
         e = cache.prove(state, {
           ms: ms + offered,
           searchMs: offered,
@@ -446,9 +436,7 @@ function proveLine(
           moveValues: false,
           guess,
           resultOnly: true,
-          nimBudget: 0,
         });
-        e.nim ??= first.nim;
         total = ms + offered;
         // one whose result it proves reads as searched with the whole budget: a warm run, reading
         // the proof, makes no second search there
@@ -461,7 +449,7 @@ function proveLine(
       const keep = NARROW_RESERVE * o.positionBudgetMs;
       const mg = clock.grant(Math.round(QUICK_MARGIN_FRACTION * o.positionBudgetMs), keep);
       if (mg > 0 && e.status !== 'exact' && resultProven(state, joinFloor(e, floor))) {
-        e = cache.prove(state, { ms: total + mg, searchMs: mg, floor, guess, moveValues: false, nimBudget: 0 });
+        e = cache.prove(state, { ms: total + mg, searchMs: mg, floor, guess, moveValues: false });
         total += mg;
       }
       cache.nimView(state, NIM_BUDGET_CLI, clock.grant(Math.round(QUICK_NIM_FRACTION * o.positionBudgetMs), keep));
@@ -548,7 +536,7 @@ function narrowLine(
     const wanted = e.status !== 'exact' && resultProven(state, e);
     if (wanted && ms > 0)
       e = joinFloor(
-        cache.prove(state, { ms: s.ms + ms, searchMs: ms, floor, guess: s.guess, moveValues: false, nimBudget: 0 }),
+        cache.prove(state, { ms: s.ms + ms, searchMs: ms, floor, guess: s.guess, moveValues: false }),
         floor,
       );
     if (ask > 0 && wanted && e.status !== 'exact') failures++;

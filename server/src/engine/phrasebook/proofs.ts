@@ -95,8 +95,9 @@ export function unprovenNote(proof: Proof, remaining: number): string {
  * Why a record position stayed unproven (the CLI's schedule, cli/search.ts). budget: searched with
  * the whole per-position budget; extended: then given a second, result-only search (extensionMs); probe:
  * a short search only, because a later position's result was not proven; skipped: not searched
- * (several later results unproven); record-budget / total-budget: the record's or the run's budget
- * ran out.
+ * (several later results unproven); margin-probe: the result proven, the margin given a short search
+ * only (several later margins unproven); record-budget / total-budget: the record's or the run's
+ * budget ran out.
  */
 export type UnprovenReason =
   'budget' | 'extended' | 'probe' | 'skipped' | 'margin-probe' | 'record-budget' | 'total-budget';
