@@ -10,6 +10,7 @@ import type { BoardState } from '../../server/src/engine/board/state';
 import type { Evaluation } from '../../server/src/engine/analysis/evaluation';
 import { quickEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
 import { proveDocument, type PositionBudget, type SearchCache } from '../../server/src/cli/search';
+import type { NimSummary } from '../../server/src/engine/analysis/nim';
 import { plausibleRecord } from '../support/boards';
 import { mulberry32 } from '../support/random';
 
@@ -154,5 +155,45 @@ test('a second search gets what the record has beyond one position budget, and s
     second && second.own <= 205 && second.own >= 150 && second.ms === 100 + second.own && second.resultOnly,
     JSON.stringify(calls.filter((c) => c.ply === a)),
   );
+  assert.equal(proof.unproven.find((x) => x.ply === a)?.reason, 'extended');
+});
+
+test('between the passes, the positions whose result stays unproven get a Nimstring view, from the end, until two say nothing', () => {
+  const { doc, m, last, quiet, plyOf } = record();
+  const budget = 100;
+  // every position from ply a back stays unproven; the view says who wins the chain fight at a - 1 alone
+  const a = quiet.filter((p) => p < last).at(-1)!;
+  const { cache } = standIn(plyOf, (ply) => (ply > a ? 1 : 1e9));
+  const log: { kind: 'prove' | 'nim'; ply: number; ms: number; resultOnly?: boolean }[] = [];
+  const logged: SearchCache = {
+    ...cache,
+    prove(s, b) {
+      log.push({ kind: 'prove', ply: plyOf(s), ms: b.searchMs ?? b.ms, resultOnly: b.resultOnly === true });
+      return cache.prove(s, b);
+    },
+    nimView(s, _regions, ms) {
+      log.push({ kind: 'nim', ply: plyOf(s), ms });
+      return plyOf(s) === a - 1 ? ({ moverWinsChainFight: true } as NimSummary) : ({} as NimSummary);
+    },
+  };
+  const [proof] = proveDocument(logged, doc, { positionBudgetMs: budget, recordBudgetMs: 60_000 });
+  const lastResult = log.map((x) => x.kind === 'prove' && x.resultOnly).lastIndexOf(true);
+  const firstMargin = log.findIndex((x, i) => i > lastResult && x.kind === 'prove');
+  assert.ok(lastResult >= 0 && firstMargin > lastResult, JSON.stringify(log.slice(-20)));
+  // the unproven positions, latest first: a (its second search failed), then the probes and skipped ones
+  const dark = m.states.map((_, ply) => ply).filter((ply) => ply <= a && !quickEvaluate(m.states[ply]));
+  dark.reverse();
+  const between = log.slice(lastResult + 1, firstMargin);
+  assert.deepEqual(
+    between.map((x) => [x.kind, x.ply, x.ms]),
+    dark.slice(0, 3).map((ply) => ['nim', ply, 0.3 * budget]),
+    JSON.stringify(between),
+  );
+  // none of them had a view in the first pass (they were not searched with their whole budget)
+  const firstPassViews = log
+    .slice(0, lastResult)
+    .filter((x) => x.kind === 'nim')
+    .map((x) => x.ply);
+  assert.ok(firstPassViews.length > 0 && firstPassViews.every((ply) => ply > a), JSON.stringify(firstPassViews));
   assert.equal(proof.unproven.find((x) => x.ply === a)?.reason, 'extended');
 });

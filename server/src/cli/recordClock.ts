@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 export type Grant = readonly [ask: number, granted: number] | readonly [ask: number, granted: number, byTotal: 1];
 
 /** Part of every trace's key: a change of the schedule's rules that changes its asks changes this. */
-const TRACE_FORMAT = 'dab-record-trace-4';
+const TRACE_FORMAT = 'dab-record-trace-5';
 /** A trace longer than this is not a record's (a record asks a few times per position). */
 const MAX_GRANTS = 100_000;
 
