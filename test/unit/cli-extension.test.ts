@@ -186,7 +186,7 @@ test('between the passes, the positions whose result stays unproven get a Nimstr
   const between = log.slice(lastResult + 1, firstMargin);
   assert.deepEqual(
     between.map((x) => [x.kind, x.ply, x.ms]),
-    dark.slice(0, 3).map((ply) => ['nim', ply, 0.3 * budget]),
+    dark.slice(0, 3).map((ply) => ['nim', ply, 0.2 * budget]),
     JSON.stringify(between),
   );
   // none of them had a view in the first pass (they were not searched with their whole budget)

@@ -124,9 +124,12 @@ const QUICK_MARGIN_FRACTION = 0.2;
  */
 const QUICK_NIM_FRACTION = 0.3;
 /**
- * Between the passes (viewLine), after this many Nimstring views of positions whose result is
- * unproven fail to say who wins the chain fight, earlier ones get none.
+ * Between the passes (viewLine), a Nimstring view of a position whose result is unproven: this
+ * fraction of the per-position budget (0.3, on the bench's ten records: one record's earliest
+ * chain-fight verdict 2 plies later, the rest the same, in two runs each).
  */
+const VIEW_FRACTION = 0.2;
+/** After this many of those views fail to say who wins the chain fight, earlier ones get none (3: no better). */
 const VIEW_FAILURES_BEFORE_STOP = 2;
 
 /**
@@ -513,7 +516,7 @@ interface LinePass {
 
 /**
  * Between the passes: the Nimstring views of the positions whose result the first pass left
- * unproven (it gave them none), from the line's end backwards, each for QUICK_NIM_FRACTION of the
+ * unproven (it gave them none), from the line's end backwards, each for VIEW_FRACTION of the
  * per-position budget, until VIEW_FAILURES_BEFORE_STOP of them do not say who wins the chain fight.
  * Where no value is proven, the chain fight's winner is what the reader can be told, and the views
  * of the later positions have filled the memo that the earlier ones start from. Every ask depends
@@ -521,10 +524,10 @@ interface LinePass {
  * back the same by a warm run), as the passes' asks do.
  *
  * Measured on the bench's ten plausible 5x5 records (`dab analyze --json`, fresh store; two runs
- * against two of the build before): the earliest chain-fight verdict came 1-4 plies earlier on four
+ * against two of the build before): the earliest chain-fight verdict came 1-4 plies earlier on five
  * records and 2 plies later on one (median ply 18, 19-19.5 before); the earliest proven results were
- * the same; the earliest exact value came 1-2 plies later on four records and one earlier (median 19
- * both), since the second pass's margins get what these views leave. Keeping one more per-position
+ * the same; the earliest exact value came a ply later on three or four records and one earlier
+ * (median 19 both), since the second pass's margins get what these views leave. Keeping one more per-position
  * budget from the first pass for these views instead made the earliest result later on two to four
  * records; capping all of a record's views at one per-position budget, the verdict's median was 18.5.
  */
@@ -534,7 +537,7 @@ function viewLine(cache: SearchCache, line: LineModel, pass: LinePass, clock: Re
     const s = pass.searched[k];
     // (a position searched with its whole budget had its first view in the first pass)
     if (!s || s.reason === 'budget') continue;
-    const ms = clock.grant(Math.round(QUICK_NIM_FRACTION * o.positionBudgetMs));
+    const ms = clock.grant(Math.round(VIEW_FRACTION * o.positionBudgetMs));
     if (cache.nimView(line.states[k], NIM_BUDGET_CLI, ms)?.moverWinsChainFight === undefined) failures++;
   }
 }
