@@ -129,7 +129,10 @@ const QUICK_NIM_FRACTION = 0.3;
  * chain-fight verdict 2 plies later, the rest the same, in two runs each).
  */
 const VIEW_FRACTION = 0.2;
-/** After this many of those views fail to say who wins the chain fight, earlier ones get none (3: no better). */
+/**
+ * After this many of those views fail to say who wins the chain fight, earlier ones get none (3 did
+ * no better on the bench's ten records).
+ */
 const VIEW_FAILURES_BEFORE_STOP = 2;
 
 /**
@@ -527,9 +530,10 @@ interface LinePass {
  * against two of the build before): the earliest chain-fight verdict came 1-4 plies earlier on five
  * records and 2 plies later on one (median ply 18, 19-19.5 before); the earliest proven results were
  * the same; the earliest exact value came a ply later on three or four records and one earlier
- * (median 19 both), since the second pass's margins get what these views leave. Keeping one more per-position
- * budget from the first pass for these views instead made the earliest result later on two to four
- * records; capping all of a record's views at one per-position budget, the verdict's median was 18.5.
+ * (median 19 both), since the second pass's margins get what these views leave. Keeping one more
+ * per-position budget from the first pass for these views instead made the earliest result later on
+ * two to four records; capping all of a record's views at one per-position budget, the verdict's
+ * median was 18.5.
  */
 function viewLine(cache: SearchCache, line: LineModel, pass: LinePass, clock: RecordClock, o: ProveOptions): void {
   let failures = 0;
