@@ -9,7 +9,13 @@ import { bruteForce } from '../../server/src/engine/solver';
 import { analyzeText } from '../../server/src/engine/analysis/analyzeDocument';
 import { createSolver, searchEvaluate } from '../../server/src/engine/analysis/evaluatePosition';
 import { mulberry32 } from '../support/random';
-import { playLineTitle, positionAdvice, reviewSummary, valuePhrase } from '../../server/src/engine/phrasebook';
+import {
+  moveVerdict,
+  playLineTitle,
+  positionAdvice,
+  reviewSummary,
+  valuePhrase,
+} from '../../server/src/engine/phrasebook';
 import { formatText, overMaxLoss } from '../../server/src/cli/text';
 import { nimSummary } from '../../server/src/engine/analysis/nim';
 import { nothingProven } from '../../server/src/engine/analysis/evaluation';
@@ -69,6 +75,8 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
     fromPlayedUpper: 0,
     provenInstead: 0,
     better: 0,
+    keepsResult: 0,
+    afterLines: 0,
     standing: { optimal: 0, 'keeps-win': 0, unproven: 0 },
   };
   for (let k = 0; k < 160; k++) {
@@ -139,6 +147,21 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
       if (m.resultBefore !== null) assert.equal(m.resultBefore, trueBefore, label);
       if (m.resultAfter !== null) assert.equal(m.resultAfter, trueAfter, label);
       if (m.changesResult) assert.notEqual(trueBefore, trueAfter, `false result change: ${label}`);
+      // the verdict on a move whose loss is unknown: "keeps the result" only where it is true
+      const verdict = moveVerdict(m, e.players);
+      if (/keeps the result/.test(verdict)) {
+        assert.equal(trueBefore, trueAfter, `does not keep the result: ${label}`);
+        const still = { win: 'wins', tie: 'ties', loss: 'loses' }[trueBefore];
+        assert.ok(verdict.includes(`(${e.players[m.player]} still ${still})`), `${verdict}: ${label}`);
+        n.keepsResult++;
+      }
+      // said wherever both results are proven the same and nothing else is known of the loss
+      const unvalued = m.loss === null && !m.lossAtLeast && m.lossAtMost !== 0;
+      assert.equal(
+        /keeps the result/.test(verdict),
+        unvalued && m.resultBefore !== null && m.resultBefore === m.resultAfter,
+        label,
+      );
       if (m.provenInstead) {
         assert.ok(!m.provenInstead.moves.includes(m.move) && m.provenInstead.moves.length > 0, label);
         // a move that keeps the win instead is named only where the move played is proven to lose it
@@ -173,12 +196,26 @@ test('review from proven bounds: bounds, results, loss bounds and flags hold aga
       }
       n.moves++;
     });
+    // the text output: under a move, the unsolved position it leaves, with what is proven of it
+    const text = formatText(report, 'x.dab').split('\n');
+    e.moves.forEach((m, i) => {
+      const after = e.positions[i + 1];
+      if (i === e.moves.length - 1 || after.value !== null || after.lower! <= -after.remaining) return;
+      const at = text.findIndex((l) => l.startsWith(`${String(m.ply).padStart(5)}. `));
+      assert.match(text[at + 1], /^ +then .* to move: value unknown/, `${text[at]}\n${text[at + 1]}`);
+      assert.match(text[at + 2], /Proven: /, text[at + 2]);
+      n.afterLines++;
+    });
   }
   console.log('review from bounds:', JSON.stringify(n));
   assert.ok(n.positions > 1500 && n.moves > 1300, JSON.stringify(n));
   // the budgets must exercise the bound-only paths
   assert.ok(n.flaggedUnknownLoss > 10 && n.resultChangeUnknownMargin > 5, JSON.stringify(n));
   assert.ok(n.fromPlayed > 20, `bounds from the played moves: ${JSON.stringify(n)}`);
+  assert.ok(
+    n.keepsResult > 5 && n.afterLines > 20,
+    `moves that keep the result, positions shown: ${JSON.stringify(n)}`,
+  );
   // proven moves where the optimal moves were not searched: exercised, not only possible
   assert.ok(n.standing.optimal > 20 && n.standing['keeps-win'] > 10 && n.provenInstead > 5, JSON.stringify(n));
 });

@@ -116,15 +116,23 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string, out: stri
     const after = line.positions[m.ply - line.startPly];
     const instead = provenLoss(m) > 0 ? insteadWords(m) : '';
     const best = instead ? `; ${instead}` : '';
-    const loss = `${moveVerdict(m)}${best}`;
+    const loss = `${moveVerdict(m, e.players)}${best}`;
     out.push(
       `${indent}${String(m.ply).padStart(3)}. ${e.players[m.player]} ${m.move}${m.glyph ?? ''}${m.completes ? ` (+${m.completes})` : ''}: ${loss}`,
     );
-    if (after && k === line.moves.length - 1)
+    // after the last move, the position it leaves; after another, one whose value is unknown but of
+    // which something is proven or found (the middle game of a long record says what it knows)
+    if (after && (k === line.moves.length - 1 || (after.value === null && knownOfUnsolved(after))))
       out.push(`${indent}     ${thenLine(positionLine(after, e, `${indent}       `))}`);
     formatVariations(e, m.variations, indent, out);
   });
   formatVariations(e, line.endVariations, indent, out);
+}
+
+/** An unsolved position of which something is known: proven bounds, who wins the chain fight, a best move found. */
+function knownOfUnsolved(p: PositionReport): boolean {
+  const bounded = p.lower !== null && p.upper !== null && (p.lower > -p.remaining || p.upper < p.remaining);
+  return bounded || p.nim?.moverWinsChainFight !== undefined || (p.bestSoFar?.length ?? 0) > 0 || p.best.length > 0;
 }
 
 /** Variations, indented under what they replace, in parentheses, appended to `out`. */

@@ -90,7 +90,7 @@ function moveSummary(entry: EntryReport, m: MoveReport): string {
   const head = `**${m.ply}. ${who}: ${escapeMarkdown(m.move)}${m.glyph ? escapeMarkdown(m.glyph) : ''}**${m.completes ? ` (${completesWords(m.completes)})` : ''}`;
   const instead = provenLoss(m) > 0 ? insteadWords(m, escapeMarkdown) : '';
   const best = instead ? ` ${capitalized(instead)}.` : '';
-  return `${head} — ${moveVerdict(m)}.${best}`;
+  return `${head} — ${moveVerdict(m, [escapeMarkdown(entry.players[0]), escapeMarkdown(entry.players[1])])}.${best}`;
 }
 
 /** The position in words: who wins the rest by how much, the predicted final score, c(G), tb(G), size, best. */

@@ -74,12 +74,20 @@ export function glyphMessage(glyph: string, loss: number): string | undefined {
   return undefined;
 }
 
-/** The verdict on a move: "an optimal move", "gives away 3 boxes and changes the result", "not valued yet (…)". */
-export function moveVerdict(m: MoveReport): string {
+const STILL = { win: 'wins', tie: 'ties', loss: 'loses' } as const;
+
+/**
+ * The verdict on a move: "an optimal move", "gives away 3 boxes and changes the result", "keeps the
+ * result (Bob still wins); …", "not valued yet (…)".
+ */
+export function moveVerdict(m: MoveReport, players: [string, string]): string {
   if (m.loss === null) {
     if (m.lossAtLeast)
       return `gives away at least ${boxes(m.lossAtLeast)}${m.changesResult ? ' and changes the result' : ''}`;
     if (m.lossAtMost === 0) return 'an optimal move';
+    // the results on both sides proven and the same: no result-changing mistake, whatever the margin
+    if (m.resultBefore !== null && m.resultBefore === m.resultAfter)
+      return `keeps the result (${players[m.player]} still ${STILL[m.resultBefore]}); the boxes it gives away are not valued yet`;
     return 'not valued yet (not searched, or not proven within the budget)';
   }
   if (m.loss === 0) return 'an optimal move';
