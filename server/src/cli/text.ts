@@ -122,7 +122,7 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string, out: stri
     );
     // after the last move, the position it leaves; after another, one whose value is unknown but of
     // which something is proven or found (the middle game of a long record says what it knows)
-    if (after && (k === line.moves.length - 1 || (after.value === null && knownOfUnsolved(after))))
+    if (after && (k === line.moves.length - 1 || (after.value === null && knownOfUnsolved(after, e))))
       out.push(`${indent}     ${thenLine(positionLine(after, e, `${indent}       `))}`);
     formatVariations(e, m.variations, indent, out);
   });
@@ -130,9 +130,9 @@ function formatMoves(e: EntryReport, line: LineReport, indent: string, out: stri
 }
 
 /** An unsolved position of which something is known: proven bounds, who wins the chain fight, a best move found. */
-function knownOfUnsolved(p: PositionReport): boolean {
-  const bounded = p.lower !== null && p.upper !== null && (p.lower > -p.remaining || p.upper < p.remaining);
-  return bounded || p.nim?.moverWinsChainFight !== undefined || (p.bestSoFar?.length ?? 0) > 0 || p.best.length > 0;
+function knownOfUnsolved(p: PositionReport, e: EntryReport): boolean {
+  const found = p.nim?.moverWinsChainFight !== undefined || (p.bestSoFar?.length ?? 0) > 0 || p.best.length > 0;
+  return found || provenFacts(p, e.players) !== '';
 }
 
 /** Variations, indented under what they replace, in parentheses, appended to `out`. */
