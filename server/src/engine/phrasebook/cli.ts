@@ -27,7 +27,8 @@ export function analyzeUsage(d: AnalyzeUsageFigures): string {
   dab cache stats|clear|export FILE|import FILE [--verify-ms N] [--verify-total-ms N] [--store PATH]
   dab --version
 
-  analyze   print the value of every position and the review of every move
+  analyze   print the value of each entry, the review of every move and what is
+            known of each position left unsolved (--json: every position)
   check     print only problems; exit 1 on any error, wrong value claim,
             or (with --max-loss N) a move of the main line (not of a variation)
             that throws away more than N boxes
