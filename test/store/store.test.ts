@@ -392,6 +392,16 @@ test('store: the lock of a live owner is never broken however old; that of a dea
   lock(`${sleeper.pid} ${hostname()} ${start}`);
   assert.equal(open(), '', 'its owner dead: taken over');
   assert.equal(records(path).length > 0, true);
+  // a process killed between its COMMIT and the removal of its owner file beside the (gone) lock:
+  // the next opening removes the file, never one of a live process (found by an audit: they stayed)
+  const dead = `${path}.lock.committing-${sleeper.pid}-7`,
+    live = `${path}.lock.committing-${process.pid}-7`;
+  writeFileSync(dead, `${sleeper.pid} ${hostname()} ${start}`);
+  writeFileSync(live, `${process.pid} ${hostname()} ${start}`);
+  assert.equal(open(), '');
+  assert.equal(existsSync(dead), false, 'a dead process: removed');
+  assert.equal(existsSync(live), true, 'a live process: kept');
+  rmSync(live);
 });
 
 // Found by an audit: a store kept locked by another process when a run or the language server

@@ -265,6 +265,7 @@ export class StoreFile {
     // audit: `--store games.dab` renamed the record aside and made a store of its name; a store named
     // so would be read as a record by dab check)
     if (/\.dab$/i.test(path)) return { db: null, warnings: [storeIsRecord(path)] };
+    removeDeadEndingOwners(`${path}.lock`);
     for (let attempt = 0; attempt < 3; attempt++) {
       let db: Database | null = null;
       try {
@@ -549,6 +550,18 @@ function endingOwnerFiles(dir: string): string[] {
   }
 }
 
+/**
+ * Remove the owner files of dead processes moved beside the lock `dir` while they ended a
+ * transaction (a process killed between its COMMIT and their removal leaves one; found by an audit:
+ * they stayed for good). Only those whose process is proven dead: a live one's shows it is ending.
+ */
+function removeDeadEndingOwners(dir: string): void {
+  for (const file of endingOwnerFiles(dir)) {
+    const text = textOf(file);
+    if (text !== undefined && ownerAlive(text) === false) rmSync(file, { force: true });
+  }
+}
+
 /** A file's text, or undefined when it is gone (an owner file beside the lock whose transaction ended). */
 function textOf(file: string): string | undefined {
   try {
@@ -649,11 +662,7 @@ function releaseAfterRollBack(path: string, dir: string): string | undefined {
       /* left as it is: the opener finds it damaged */
     }
   }
-  // owner files of dead processes moved beside the lock while they ended a transaction
-  for (const file of endingOwnerFiles(dir)) {
-    const text = textOf(file);
-    if (text !== undefined && ownerAlive(text) === false) rmSync(file, { force: true });
-  }
+  removeDeadEndingOwners(dir);
   try {
     rmSync(dir, { recursive: true, force: true });
   } catch {
