@@ -93,7 +93,7 @@ export function entryLensTitle(e: EntryReport): string {
 
 /**
  * The endgame's numbers in the papers' terms (controller's margins): "size(G) = 15 · fully controlled
- * value 5 · tb(G) = 6 · c(G) = 11 · v(G) = 3".
+ * value -5 · tb(G) = 6 · c(G) = 1 · v(G) = 1" (for `3 + 4l + 8l`).
  */
 export function endgameFacts(eg: NonNullable<PositionReport['endgame']>): string {
   const facts = [`size(G) = ${eg.size}`];
