@@ -45,6 +45,9 @@ interface ProbeArgs {
   optimalChar: number;
   editFrom: number;
   replacement: string;
+  /** Diagnostics the record should get before and after the edit: the probe waits for as many (then reports what it has). */
+  expectBefore: number;
+  expectAfter: number;
 }
 
 /**
@@ -109,6 +112,8 @@ function editorCase(title: string, minLoss: number) {
     optimalChar: charOf(losses.indexOf(0)) + 1,
     editFrom: charOf(cut) - (cut > 0 ? 1 : 0),
     replacement: (cut > 0 ? ' ' : '') + g.lineName(worst),
+    expectBefore: losses.filter((x) => x >= minLoss).length,
+    expectAfter: newLosses.filter((x) => x >= minLoss).length,
   };
   return {
     text: `game "${title}"\n  size ${W}x${H}\n${PREFIX}${names.join(' ')}\n`,
@@ -194,16 +199,19 @@ local args = vim.g.dab_args
 local w = _G.dab_watch
 local out = {}
 local buf = vim.api.nvim_get_current_buf()
--- quiet: diagnostics changed since 'since', then nothing new for 1.5 s (at most 60 s)
-local function settle(since)
-  vim.wait(60000, function() return w.publishes > since and vim.loop.now() - w.last > 1500 end, 100)
+-- quiet: diagnostics changed since 'since', as many as expected (a busy machine may publish some
+-- before the others), then nothing new for 1.5 s (at most 60 s)
+local function settle(since, expected)
+  vim.wait(60000, function()
+    return w.publishes > since and #vim.diagnostic.get(buf) == expected and vim.loop.now() - w.last > 1500
+  end, 100)
   local r = {}
   for _, d in ipairs(vim.diagnostic.get(buf)) do
     table.insert(r, { line = d.lnum, character = d.col, message = d.message })
   end
   return r
 end
-out.before = settle(0)
+out.before = settle(0, args.expectBefore)
 out.attached = #vim.lsp.buf_get_clients(buf)
 local uri = vim.uri_from_bufnr(buf)
 local function hover(ch)
@@ -227,7 +235,7 @@ end
 local n = w.publishes
 local line = vim.api.nvim_buf_get_lines(buf, 2, 3, true)[1]
 vim.api.nvim_buf_set_text(buf, 2, args.editFrom, 2, #line, { args.replacement })
-out.after = settle(n)
+out.after = settle(n, args.expectAfter)
 out.publishes = w.publishes
 vim.fn.writefile({ vim.fn.json_encode(out) }, args.out)
 vim.cmd('qa!')
@@ -250,10 +258,11 @@ const EMACS_PROBE = String.raw`
                 (setq dab-publishes (1+ dab-publishes) dab-last (float-time)))))
 (find-file (getenv "DAB_PROBE_FILE"))
 (run-hooks 'post-command-hook)
-(defun dab-settle (since)
+(defun dab-settle (since expected)
   (let ((end (+ (float-time) 60)))
     (while (and (< (float-time) end)
-                (not (and (> dab-publishes since) (> (- (float-time) dab-last) 1.5))))
+                (not (and (> dab-publishes since) (= (length (flymake-diagnostics)) expected)
+                          (> (- (float-time) dab-last) 1.5))))
       (accept-process-output nil 0.1)))
   (vconcat (mapcar (lambda (d)
                      (save-excursion
@@ -268,7 +277,7 @@ const EMACS_PROBE = String.raw`
   (let ((h (dab-request :textDocument/hover (list :position (list :line 2 :character ch)))))
     (or (plist-get (plist-get h :contents) :value) "")))
 (let ((out nil))
-  (push (cons 'before (dab-settle 0)) out)
+  (push (cons 'before (dab-settle 0 (alist-get 'expectBefore dab-args))) out)
   (push (cons 'attached (if (eglot-current-server) 1 0)) out)
   (push (cons 'hoverMistake (dab-hover (alist-get 'mistakeChar dab-args))) out)
   (push (cons 'hoverOptimal (dab-hover (alist-get 'optimalChar dab-args))) out)
@@ -284,7 +293,7 @@ const EMACS_PROBE = String.raw`
       (goto-char from)
       (insert (alist-get 'replacement dab-args)))
     (eglot--signal-textDocument/didChange)
-    (push (cons 'after (dab-settle n)) out))
+    (push (cons 'after (dab-settle n (alist-get 'expectAfter dab-args))) out))
   (push (cons 'publishes dab-publishes) out)
   (with-temp-file (alist-get 'out dab-args) (insert (json-encode out))))
 (kill-emacs 0)
