@@ -7,6 +7,8 @@
  * boxes; a smaller mistake gets none, so the block's settings reached the server), the hover on a
  * mistake and on an optimal move, the document's symbol and lenses; then an edit made in the
  * editor's buffer, sent as the editor sends changes, must bring the diagnostics of the new record.
+ * Neovim also runs the README's cursor and code lens blocks: with the cursor resting on a move, it
+ * shows the lenses, and no block raises an error.
  * Without the editor a test fails and says so; DAB_SKIP_NEOVIM=1 / DAB_SKIP_EMACS=1 skip one, saying so.
  */
 import { test, type TestContext } from 'node:test';
@@ -36,6 +38,9 @@ interface EditorReport {
   lenses: string[];
   publishes: number;
   attached: number;
+  /** Neovim: the lenses it shows after the README's refresh on CursorHold, and its last error message. */
+  shownLenses?: string[];
+  errmsg?: string;
 }
 
 /** The probe's instructions: where to write, where to hover, the edit to make on the moves line (line 2). */
@@ -50,22 +55,22 @@ interface ProbeArgs {
   expectAfter: number;
 }
 
-/**
- * The README's block after `marker` (the first ```` ```fence ```` block there), with the real node
- * and server paths, and the minLoss it sets.
- */
-function readmeBlock(marker: string, fence: string): { code: string; minLoss: number } {
+/** The README's code block after `marker` (the first ```` ```fence ```` block there), as written. */
+function readmeCode(marker: string, fence: string): string {
   const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
   const at = readme.indexOf(marker);
   const block = new RegExp('```' + fence + '\\n([\\s\\S]*?)```').exec(readme.slice(at));
   assert.ok(at >= 0 && block, `README.md has no ${fence} block after "${marker}"`);
-  assert.ok(
-    block[1].includes('/path/to/dab/bin/dab-language-server.js'),
-    'the README block names the server as before',
-  );
-  const minLoss = Number(/minLoss\W+(\d+)/.exec(block[1])?.[1]);
+  return block[1];
+}
+
+/** The README's set-up block after `marker`, with the real node and server paths, and the minLoss it sets. */
+function readmeSetup(marker: string, fence: string): { code: string; minLoss: number } {
+  const block = readmeCode(marker, fence);
+  assert.ok(block.includes('/path/to/dab/bin/dab-language-server.js'), 'the README block names the server as before');
+  const minLoss = Number(/minLoss\W+(\d+)/.exec(block)?.[1]);
   assert.ok(minLoss > 2, 'the README block sets a minLoss that leaves out some mistakes (losses are even)');
-  const code = block[1]
+  const code = block
     .replace(/(['"])node\1/, (_, q: string) => q + process.execPath + q)
     .replace('/path/to/dab/bin/dab-language-server.js', SERVER);
   return { code, minLoss };
@@ -213,6 +218,12 @@ local function settle(since, expected)
 end
 out.before = settle(0, args.expectBefore)
 out.attached = #vim.lsp.buf_get_clients(buf)
+-- the cursor rests on a move: the README's CursorHold blocks send dab/cursor and refresh the lenses
+vim.api.nvim_win_set_cursor(0, { 3, args.mistakeChar })
+vim.cmd('doautocmd CursorHold')
+vim.wait(10000, function() return #vim.lsp.codelens.get(buf) > 0 end, 100)
+out.shownLenses = {}
+for _, l in ipairs(vim.lsp.codelens.get(buf)) do table.insert(out.shownLenses, l.command and l.command.title or '') end
 local uri = vim.uri_from_bufnr(buf)
 local function hover(ch)
   local res = vim.lsp.buf_request_sync(buf, 'textDocument/hover', { textDocument = { uri = uri }, position = { line = 2, character = ch } }, 20000)
@@ -237,6 +248,7 @@ local line = vim.api.nvim_buf_get_lines(buf, 2, 3, true)[1]
 vim.api.nvim_buf_set_text(buf, 2, args.editFrom, 2, #line, { args.replacement })
 out.after = settle(n, args.expectAfter)
 out.publishes = w.publishes
+out.errmsg = vim.v.errmsg
 vim.fn.writefile({ vim.fn.json_encode(out) }, args.out)
 vim.cmd('qa!')
 `;
@@ -302,11 +314,16 @@ const EMACS_PROBE = String.raw`
 test("Neovim's LSP client, set up by the README, gets what the brute force expects", (t) => {
   const version = editorVersion(t, 'nvim', 'DAB_SKIP_NEOVIM', 'neovim');
   if (version === undefined) return;
-  const setup = readmeBlock('Neovim 0.7 has no `vim.lsp.start`', 'lua');
+  const setup = readmeSetup('Neovim 0.7 has no `vim.lsp.start`', 'lua');
+  // and the README's two Neovim additions: the cursor notification and the code lens refresh
+  const extras = [
+    readmeCode('To follow the cursor itself in Neovim', 'lua'),
+    readmeCode('Neovim shows code lenses', 'lua'),
+  ];
   const run = runEditor('neovim', setup.minLoss, (dir, file, args) => {
     // as a user has it: the set-up in the config directory's nvim/init.lua, the record opened by name
     mkdirSync(join(dir, 'config', 'nvim'), { recursive: true });
-    writeFileSync(join(dir, 'config', 'nvim', 'init.lua'), setup.code);
+    writeFileSync(join(dir, 'config', 'nvim', 'init.lua'), [setup.code, ...extras].join('\n'));
     writeFileSync(join(dir, 'watch.lua'), NVIM_WATCH);
     writeFileSync(join(dir, 'probe.lua'), NVIM_PROBE);
     const xdg = (name: string) => join(dir, name);
@@ -338,12 +355,14 @@ test("Neovim's LSP client, set up by the README, gets what the brute force expec
     );
   });
   checkReport(t, version, 'neovim', setup.minLoss, run);
+  assert.deepEqual(run.got.shownLenses, run.got.lenses, 'Neovim shows the lenses after the README refresh');
+  assert.equal(run.got.errmsg, '', 'no error from the README blocks');
 });
 
 test("Emacs's Eglot, set up by the README, gets what the brute force expects", (t) => {
   const version = editorVersion(t, 'emacs', 'DAB_SKIP_EMACS', 'emacs-nox elpa-eglot');
   if (version === undefined) return;
-  const setup = readmeBlock('Emacs with Eglot', 'elisp');
+  const setup = readmeSetup('Emacs with Eglot', 'elisp');
   const run = runEditor('emacs', setup.minLoss, (dir, file, args) => {
     writeFileSync(join(dir, 'init.el'), setup.code);
     writeFileSync(join(dir, 'probe.el'), EMACS_PROBE);
