@@ -87,6 +87,11 @@ function lossesOf(lines: number[]): number[] {
   });
 }
 
+/** The diagnostics a record should get: one per move giving away at least minLoss, at its start on the moves line (2). */
+function flagged(losses: number[], minLoss: number, charOf: (k: number) => number) {
+  return losses.flatMap((loss, k) => (loss >= minLoss ? [{ line: 2, character: charOf(k), loss }] : []));
+}
+
 /**
  * A record with two mistakes of at least minLoss, one smaller one and an optimal move among its
  * first moves; the edit keeps the moves before its first big mistake and plays the worst move there.
@@ -117,8 +122,8 @@ function editorCase(title: string, minLoss: number) {
     optimalChar: charOf(losses.indexOf(0)) + 1,
     editFrom: charOf(cut) - (cut > 0 ? 1 : 0),
     replacement: (cut > 0 ? ' ' : '') + g.lineName(worst),
-    expectBefore: losses.filter((x) => x >= minLoss).length,
-    expectAfter: newLosses.filter((x) => x >= minLoss).length,
+    expectBefore: flagged(losses, minLoss, charOf).length,
+    expectAfter: flagged(newLosses, minLoss, charOf).length,
   };
   return {
     text: `game "${title}"\n  size ${W}x${H}\n${PREFIX}${names.join(' ')}\n`,
@@ -169,8 +174,7 @@ function runEditor(
 function checkReport(t: TestContext, who: string, title: string, minLoss: number, run: ReturnType<typeof runEditor>) {
   const { c, got } = run;
   // every diagnostic, on the moves line (2) or not
-  const expect = (ls: number[]) =>
-    ls.flatMap((loss, k) => (loss >= minLoss ? [{ line: 2, character: c.charOf(k), loss }] : []));
+  const expect = (ls: number[]) => flagged(ls, minLoss, c.charOf);
   const seen = (ds: EditorReport['before']) =>
     ds
       .map((d) => ({
