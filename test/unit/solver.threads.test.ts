@@ -5,6 +5,8 @@
 // geometry), and a helper thread that dies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Worker } from 'node:worker_threads';
+import { BoardGeometry } from '../../server/src/engine/board/geometry';
 import { BoardState } from '../../server/src/engine/board/state';
 import { bruteForce } from '../../server/src/engine/solver';
 import { ThreadedSolver, readSolve, writeSolve } from '../../server/src/engine/solver/threads';
@@ -189,4 +191,31 @@ test('threaded solver: a result counts the helpers’ nodes even when the callin
   } finally {
     solver.dispose();
   }
+});
+
+test('threaded solver: one table per board size, whichever geometry object names it (helpers get the table the calling thread searches)', () => {
+  // a helper that never answers: records the tasks it is sent (the calling thread then searches alone)
+  const tasks: { mem: { entries: SharedArrayBuffer } }[] = [];
+  const fake = {
+    postMessage: (t: (typeof tasks)[number]) => tasks.push(t),
+    on: () => fake,
+    unref: () => undefined,
+    terminate: async () => 0,
+  };
+  const solver = new ThreadedSolver(
+    { tableBits: 10 },
+    { threads: 2, helperScript: 'unused', spawn: () => fake as unknown as Worker },
+  );
+  const r = rng(5);
+  const a = playedPosition(4, 4, 12, r);
+  // the same size named by another geometry object (a second copy of the module, another bundle)
+  const other = new BoardGeometry(4, 4);
+  assert.notEqual(other, a.geometry);
+  const b = new BoardState(other);
+  for (const l of a.geometry.allLines()) if (a.drawn[l]) b.drawSilently(l);
+  assert.equal(solver.solve(a).status, 'exact');
+  assert.equal(solver.solve(b).status, 'exact');
+  assert.equal(tasks.length, 2);
+  const table = solver.tableOf(a.geometry) as unknown as { tab: Int32Array };
+  for (const t of tasks) assert.equal(t.mem.entries, table.tab.buffer, 'the helpers search the calling thread’s table');
 });

@@ -143,7 +143,9 @@ export class ThreadedSolver extends Solver {
   }
 
   private memoryFor(g: BoardGeometry): SharedTableMemory {
-    if (this.mem === null || this.memGeometry !== g) {
+    // by size, as engineFor() keeps its engine: one table per board size, whichever geometry object names it
+    const m = this.memGeometry;
+    if (this.mem === null || m === null || m.width !== g.width || m.height !== g.height) {
       const keyWords = (g.lineCount + 31) >>> 5;
       const bits = configuredTableBits(this.cfg, keyWords);
       this.mem = null; // release the old table first
