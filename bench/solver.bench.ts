@@ -11,10 +11,12 @@
 // DAB_BENCH_UNDRAWN (the 5x5 sets by undrawn lines, default 40,42), DAB_BENCH_MODES (best: value and
 // best moves, values: every move valued; default both),
 // DAB_BENCH_TABLE_MB (the new solver's table, default the CLI's), DAB_BENCH_4X4=1 (adds the empty 4x4
-// board), DAB_BENCH_SOLVER_THREADS=N (adds the new solver on N threads, compared by wall time). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
+// board), DAB_BENCH_SOLVER_THREADS=N (the new solver also on N threads, compared by wall time; default
+// as the CLI: every core, at most 2; 1 leaves the column out). `npm run bench:4x4` proves the empty 4x4 board alone (both cores) and prints the time.
 // Seconds are the CPU seconds of each (single-threaded) solve: equal to wall time on an idle machine,
 // and still fair when other processes share the cores; wall times are printed beside them.
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -25,6 +27,7 @@ import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
 import { sourceThreads } from '../test/support/threads';
 import { relaunchWithHugePages } from '../server/src/relaunch';
+import { DEFAULT_SOLVER_THREADS_MAX } from '../server/src/engine/limits';
 import { hugePagesLine } from '../shared/hugePages';
 
 /** The commit issue 10 started from: the old solver. */
@@ -170,10 +173,13 @@ function compare(label: string, positions: BoardState[], moveValues: boolean, ru
     const [n, o] = cols;
     const perPos = o.cpu.map((x, i) => x / n.cpu[i]);
     // a threaded new solver (third column): its wall time against the old solver's
-    if (cols.length === 3)
+    if (cols.length === 3) {
+      const t = cols[2];
+      const perPosWall = o.ms.map((x, i) => x / t.ms[i]);
       console.log(
-        `    ratio ${runners[2].name} against old: ${(median(o.ms) / median(cols[2].ms)).toFixed(2)}x fewer seconds of wall time (medians; CPU time counts every thread)`,
+        `    ratio ${runners[2].name} against old: ${(median(o.ms) / median(t.ms)).toFixed(2)}x fewer seconds of wall time (medians; median per-position ratio ${median(perPosWall).toFixed(2)}x${o.over ? '; lower bounds, the old solver ran over its budget' : ''}; CPU time counts every thread), ${(median(n.ms) / median(t.ms)).toFixed(2)}x against new on one thread`,
       );
+    }
     console.log(
       `    ratio ${(median(o.cpu) / median(n.cpu)).toFixed(2)}x fewer seconds (medians of CPU time; ${(median(o.ms) / median(n.ms)).toFixed(2)}x of wall time; median per-position ratio ${median(perPos).toFixed(2)}x), ${(median(o.nodes) / median(n.nodes)).toFixed(2)}x fewer nodes (a node of the new solver excludes forced captures)`,
     );
@@ -191,10 +197,13 @@ export default async function run(): Promise<void> {
   const old = await oldRunner();
   if (typeof old === 'string') console.log(`old solver: SKIPPED, ${old}; only the new solver is measured`);
   else runners.push(old);
-  const threads = Number(process.env.DAB_BENCH_SOLVER_THREADS ?? 1);
+  // the new solver also as the CLI runs it: on every core, at most DEFAULT_SOLVER_THREADS_MAX (a third column, by wall time)
+  const threads = Number(
+    process.env.DAB_BENCH_SOLVER_THREADS ?? Math.min(DEFAULT_SOLVER_THREADS_MAX, availableParallelism()),
+  );
   if (threads > 1 && runners.length === 2) runners.push(newRunner(threads));
   console.log(
-    `new solver: table ${tableMb} MiB; old solver (${BASELINE_COMMIT}): its default table (16 MiB on 5x5); CPU budget ${budgetMs / 1000} s per position; one thread each`,
+    `new solver: table ${tableMb} MiB; old solver (${BASELINE_COMMIT}): its default table (16 MiB on 5x5); CPU budget ${budgetMs / 1000} s per position (all threads' CPU); one thread each${runners.length === 3 ? `, and new×${threads}: the new solver on ${threads} threads as the CLI runs it, compared by wall time` : ''}`,
   );
 
   // 1. the empty 3x3 board (value -3), and the brute force
