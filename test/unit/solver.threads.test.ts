@@ -213,9 +213,14 @@ test('threaded solver: one table per board size, whichever geometry object names
   assert.notEqual(other, a.geometry);
   const b = new BoardState(other);
   for (const l of a.geometry.allLines()) if (a.drawn[l]) b.drawSilently(l);
-  assert.equal(solver.solve(a).status, 'exact');
-  assert.equal(solver.solve(b).status, 'exact');
-  assert.equal(tasks.length, 2);
-  const table = solver.tableOf(a.geometry) as unknown as { tab: Int32Array };
-  for (const t of tasks) assert.equal(t.mem.entries, table.tab.buffer, 'the helpers search the calling thread’s table');
+  try {
+    assert.equal(solver.solve(a).status, 'exact');
+    assert.equal(solver.solve(b).status, 'exact');
+    assert.equal(tasks.length, 2);
+    const table = solver.tableOf(a.geometry) as unknown as { tab: Int32Array };
+    for (const t of tasks)
+      assert.equal(t.mem.entries, table.tab.buffer, 'the helpers search the calling thread’s table');
+  } finally {
+    solver.dispose();
+  }
 });
