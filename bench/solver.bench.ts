@@ -16,7 +16,6 @@
 // Seconds are the CPU seconds of each (single-threaded) solve: equal to wall time on an idle machine,
 // and still fair when other processes share the cores; wall times are printed beside them.
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -27,7 +26,7 @@ import { mulberry32 as rng } from '../test/support/random';
 import { playedPosition } from '../test/support/boards';
 import { sourceThreads } from '../test/support/threads';
 import { relaunchWithHugePages } from '../server/src/relaunch';
-import { DEFAULT_SOLVER_THREADS_MAX } from '../server/src/engine/limits';
+import { defaultSolverThreadCount } from '../server/src/solverThreads';
 import { hugePagesLine } from '../shared/hugePages';
 
 /** The commit issue 10 started from: the old solver. */
@@ -197,10 +196,8 @@ export default async function run(): Promise<void> {
   const old = await oldRunner();
   if (typeof old === 'string') console.log(`old solver: SKIPPED, ${old}; only the new solver is measured`);
   else runners.push(old);
-  // the new solver also as the CLI runs it: on every core, at most DEFAULT_SOLVER_THREADS_MAX (a third column, by wall time)
-  const threads = Number(
-    process.env.DAB_BENCH_SOLVER_THREADS ?? Math.min(DEFAULT_SOLVER_THREADS_MAX, availableParallelism()),
-  );
+  // the new solver also as the CLI runs it (a third column, by wall time)
+  const threads = Number(process.env.DAB_BENCH_SOLVER_THREADS ?? defaultSolverThreadCount());
   if (threads > 1 && runners.length === 2) runners.push(newRunner(threads));
   console.log(
     `new solver: table ${tableMb} MiB; old solver (${BASELINE_COMMIT}): its default table (16 MiB on 5x5); CPU budget ${budgetMs / 1000} s per position (all threads' CPU); one thread each${runners.length === 3 ? `, and new×${threads}: the new solver on ${threads} threads as the CLI runs it, compared by wall time` : ''}`,

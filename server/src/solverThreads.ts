@@ -26,15 +26,18 @@ export function mostSolverThreads(): number {
   return Math.min(MAX_SOLVER_THREADS, availableParallelism());
 }
 
+/** The threads a solver gets when none are asked for: every core, up to DEFAULT_SOLVER_THREADS_MAX. */
+export function defaultSolverThreadCount(): number {
+  return Math.min(DEFAULT_SOLVER_THREADS_MAX, availableParallelism());
+}
+
 /**
- * Threads for one solver: `requested`, capped by mostSolverThreads (0 or undefined: every core, up
- * to DEFAULT_SOLVER_THREADS_MAX); undefined (one thread) when no helper script is found.
+ * Threads for one solver: `requested`, capped by mostSolverThreads (0 or undefined:
+ * defaultSolverThreadCount); undefined (one thread) when no helper script is found.
  */
 export function solverThreads(requested?: number): ThreadOptions | undefined {
   const n =
-    requested && requested > 0
-      ? Math.min(mostSolverThreads(), Math.floor(requested))
-      : Math.min(DEFAULT_SOLVER_THREADS_MAX, availableParallelism());
+    requested && requested > 0 ? Math.min(mostSolverThreads(), Math.floor(requested)) : defaultSolverThreadCount();
   const script = helperScript();
   return n > 1 && script ? { threads: n, helperScript: script } : undefined;
 }
