@@ -9,7 +9,8 @@
  *  - symmetry.ts  the board's symmetries, the canonical key of a position and move mapping between
  *                 orientations (for callers such as a persistent store);
  *  - table.ts     the transposition table (bounds and a best move per canonical position; bit layout);
- *  - moves.ts     move generation and ordering, with the move-restriction rules and their proofs;
+ *  - chains.ts    the chain analysis (the chains and loops of 2-boxes), with restriction rules 4 and 5;
+ *  - moves.ts     move generation and ordering, with the other restriction rules (1-3, 6) and their proofs;
  *  - leaves.ts    exact values at leaves (chains and loops; a pluggable loony-endgame evaluator);
  *  - search.ts    negamax alpha-beta over all of the above;
  *  - threads.ts   the same solves on several threads sharing one table (ThreadedSolver);
