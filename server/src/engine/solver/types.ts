@@ -122,7 +122,7 @@ export interface SolverConfig {
   etc?: boolean;
   /** Rule 6 (moves.ts): skip chain and loop openings whose static bound cannot raise alpha (default true). */
   openingBound?: boolean;
-  /** Apply rule 4 (equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops, parallel chains) (default true). */
+  /** Apply rule 4 (chains.ts; equivalent moves: edge lines of a box, 1- and 2-chains, edge-to-edge chains, loops, parallel chains) (default true). */
   equivalentMoves?: boolean;
   /**
    * Table replacement in a full bucket: evict the entry with the smaller search effort behind it
@@ -136,7 +136,7 @@ export interface SolverConfig {
   /** Table entries per bucket: 1, 2, 4 or 8 (default 4: one 64-byte cache line when keys take 2 words, i.e. up to 64 lines). */
   bucket?: 1 | 2 | 4 | 8;
   /**
-   * Apply rule 5 (a 2-chain is offered by its middle line: the half-hearted handout, an end line, is
+   * Apply rule 5 (chains.ts: a 2-chain is offered by its middle line: the half-hearted handout, an end line, is
    * never better) with rule 4 (default true; off when equivalentMoves is off).
    */
   handoutRule?: boolean;
