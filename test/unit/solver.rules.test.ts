@@ -46,6 +46,7 @@ test('rules 1-4 keep an optimal move, and skipped moves equal kept ones (thousan
     { captureRule: false },
     { equivalentMoves: false },
     { handoutRule: false },
+    { openingEquivalence: false },
   ];
   let positions = 0,
     restricted = 0,
@@ -105,6 +106,7 @@ test('solver with every rule combination equals brute force on chain-rich positi
     new Solver({ handoutRule: false }),
     new Solver({ pairFloor: false }),
     new Solver({ openingBound: false }),
+    new Solver({ openingEquivalence: false }),
     new Solver({ killers: true }),
     new Solver({ lazyMoves: false }),
     new Solver({ symmetrySlack: Infinity }),
@@ -200,6 +202,69 @@ test('rule 5: a 2-chain offered by an end line is never better than by its middl
   }
   assert.ok(chains > 1000, `only ${chains} 2-chains in ${positions} positions`);
   assert.ok(strict > 0, 'no 2-chain where the end line is strictly worse: the check cannot tell');
+});
+
+/**
+ * The maximal chains of 3 or more 2-boxes of a position with no 3-box (isolated loops left out),
+ * found here from the board alone: each chain's undrawn lines (k + 1 of them for k boxes).
+ */
+function longChains(st: BoardState): number[][] {
+  const g = st.geometry;
+  const two = (b: number) => b >= 0 && st.sidesDrawn(b) === 2;
+  const undrawnOf = (b: number) => g.linesOfBox(b).filter((l) => !st.drawn[l]);
+  const across = (l: number, b: number) => g.boxesOfLine(l).find((x) => x !== b) ?? -1;
+  const seen = new Set<number>();
+  const out: number[][] = [];
+  for (let x = 0; x < g.boxCount; x++) {
+    if (!two(x) || seen.has(x)) continue;
+    // the 2-boxes joined to x through undrawn lines: a path (a chain) or a cycle (a loop)
+    const boxes = new Set([x]);
+    const todo = [x];
+    while (todo.length > 0) {
+      const b = todo.pop()!;
+      for (const l of undrawnOf(b)) {
+        const y = across(l, b);
+        if (two(y) && !boxes.has(y)) {
+          boxes.add(y);
+          todo.push(y);
+        }
+      }
+    }
+    for (const b of boxes) seen.add(b);
+    const lines = new Set([...boxes].flatMap(undrawnOf));
+    if (boxes.size >= 3 && lines.size === boxes.size + 1) out.push([...lines]);
+  }
+  return out;
+}
+
+test('rule 4f: every line of a chain of 3 or more 2-boxes has one value (brute force, thousands of chains)', () => {
+  const r = rng(4004);
+  let chains = 0,
+    positions = 0;
+  for (let i = 0; i < 40000 && chains < 2000; i++) {
+    const [w, h, maxU] = sizes[i % sizes.length];
+    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
+    if (st.isOver()) continue;
+    const g = st.geometry;
+    if (Array.from({ length: g.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3)) continue;
+    const found = longChains(st);
+    if (found.length === 0) continue;
+    positions++;
+    const bf = bruteForce(st);
+    const cand = candidateMoves(st, { openingBound: false });
+    for (const lines of found) {
+      chains++;
+      const values = new Set(lines.map((l) => bf.moveValues[l]));
+      assert.equal(
+        values.size,
+        1,
+        `${w}x${h} #${i} ${st.key()}: the lines ${lines} of one chain have the values ${[...values]}`,
+      );
+      // the search offers at most one of them (rule 4f; none when rule 4e gives the chain's value to a parallel one)
+      assert.ok(lines.filter((l) => cand.includes(l)).length <= 1, `${st.key()}: chain ${lines}, candidates ${cand}`);
+    }
+  }
+  assert.ok(chains >= 2000, `only ${chains} long chains in ${positions} positions`);
 });
 
 test("the chooser's floor: who may take or decline two boxes is never behind (brute force, thousands of positions)", () => {

@@ -40,7 +40,8 @@
  *   and leave the mover Q to move (moves.ts's proof, booleans instead of margins): such a move
  *   always loses (it is loony). genMoves is given alpha = +inf, so it leaves every one of them out.
  * - Rule 4 (equivalent moves): automorphisms of the strings-and-coins graph, or consequences of
- *   rules 1 and 3, all of which hold here.
+ *   rules 1 and 3, all of which hold here; 4f (chains.ts) only skips openings of long chains, which
+ *   rule 6 leaves out here anyway.
  * So a position whose every move is left out loses (each is a loony opening), as does one with no
  * undrawn line. The table stores each decided position as the bounds [1, 1] (win) or [-1, -1]
  * (loss) under its canonical key (symmetric positions have the same outcome).

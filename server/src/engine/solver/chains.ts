@@ -8,10 +8,24 @@
  *
  * Rule 4 (equivalent moves; `equivalentMoves`), with no 3-box on the board: its classes are listed
  *   at markEquivalent. (a), (d) and (e) are automorphisms of the strings-and-coins graph; (b) follows
- *   from rule 1, (c) from rules 1 and 3. Each class keeps its least line, so classes merged by
- *   several relations still keep one line. test/unit/solver.rules.test.ts checks on thousands of
- *   chain-rich positions that every skipped line has the brute-force value of a kept one, and the
- *   kept set holds an optimal line.
+ *   from rule 1, (c) from rules 1 and 3, (f) is rule 4f below. Each class keeps its least line, so
+ *   classes merged by several relations still keep one line. test/unit/solver.rules.test.ts checks
+ *   on thousands of chain-rich positions that every skipped line has the brute-force value of a
+ *   kept one, and the kept set holds an optimal line.
+ *
+ * Rule 4f (openings of a long chain; `openingEquivalence`). Let C be a maximal chain of k >= 3
+ *   2-boxes (ends: the edge or 0/1-boxes), no 3-box on the board, and Q = P + every line of C. Every
+ *   line m of C has the value -max(k + v(Q), k - 4 - v(Q)), so one stands for all.
+ *   Proof of >=: rule 6's proof, which holds for any line of C: in P + m the opponent can take all k
+ *   boxes and move in Q, or take all but two and leave them (the mover takes them, then moves in Q).
+ *   Proof of <=: those are the opponent's best replies. Rule 3 (proved) leaves only captures and
+ *   double-dealing lines while a 3-box is on the board. A double-deal with more than two boxes of C
+ *   left hands the rest over: after taking j <= k - 3 the opponent gets at most 2j - k - v(Q) <=
+ *   k - 6 - v(Q). That nothing else does better, wherever the chain was opened (at an end, or in
+ *   the middle: two pieces, each taken from its open end), is Berlekamp's "take all or all but
+ *   two", as in rule 2: not proved here in full generality, cross-checked against bruteForce
+ *   (test/unit/solver.rules.test.ts: on thousands of chain-rich positions every line of every long
+ *   chain has one brute-force value), and switchable.
  *
  * Rule 5 (the hard-hearted handout; `handoutRule`), with no 3-box on the board. X, Y 2-boxes
  *   sharing the undrawn line m, X's other undrawn side e1 leading to Z, Y's e2 to W, where Z and W
@@ -37,6 +51,8 @@ export class ChainAnalysis extends SearchPosition {
   equivRule: boolean;
   /** Rule 5 (`handoutRule`): skip the end lines of a 2-chain. */
   handoutRule: boolean;
+  /** Rule 4f (`openingEquivalence`): one line stands for every line of a long chain. */
+  openingRule: boolean;
   /** Scratch: skipped lines, chain length per box. */
   readonly skip: Uint8Array;
   readonly clen: Uint8Array;
@@ -66,6 +82,7 @@ export class ChainAnalysis extends SearchPosition {
     super(g, cfg.symmetry !== false, cfg.symmetrySlack ?? DEFAULT_SYMMETRY_SLACK);
     this.equivRule = cfg.equivalentMoves !== false;
     this.handoutRule = this.equivRule && cfg.handoutRule !== false;
+    this.openingRule = this.equivRule && cfg.openingEquivalence !== false;
     this.skip = new Uint8Array(this.L);
     this.clen = new Uint8Array(this.B);
     this.eqLines = new Int16Array(this.L + 1);
@@ -102,7 +119,9 @@ export class ChainAnalysis extends SearchPosition {
    *      an isolated loop of 2-boxes: all its lines (rotation);
    *  (e) two chains of one length with the same ends (the edge or the same 0/1-boxes): the i-th
    *      line of each from the same end (swapping them is an automorphism); isolated loops of one
-   *      length: all their lines (swap and rotation).
+   *      length: all their lines (swap and rotation);
+   *  (f) every line of a chain of k >= 3 2-boxes (`openingEquivalence`): each opens the chain, with
+   *      the same value (the header's proof).
    * `edges` false: (a) is left out (genSacrifices: its lines are sides of 2-boxes, where (a) only
    * repeats (b) on a corner box; genSafe applies (a) to the safe lines itself).
    */
@@ -235,6 +254,12 @@ export class ChainAnalysis extends SearchPosition {
       last = lines[k];
     const endA = this.across(first, boxes[0]),
       endB = this.across(last, boxes[k - 1]);
+    if (k >= 3 && this.openingRule) {
+      // (f) one opening of a long chain stands for all of them
+      let mn = first;
+      for (let i = 1; i <= k; i++) if (lines[i] < mn) mn = lines[i];
+      for (let i = 0; i <= k; i++) if (lines[i] !== mn) this.equate(lines[i], mn);
+    }
     if (k === 1 || k === 2) {
       if (first < last) {
         skip[last] = 1;

@@ -140,6 +140,11 @@ export interface SolverConfig {
    * never better) with rule 4 (default true; off when equivalentMoves is off).
    */
   handoutRule?: boolean;
+  /**
+   * Apply rule 4f (chains.ts: every line of a chain of 3 or more 2-boxes opens it with one value, so
+   * one is searched) with rule 4 (default true; off when equivalentMoves is off).
+   */
+  openingEquivalence?: boolean;
   /** Killer move per ply: the last safe line that refuted a sibling is tried right after the table move (default false: more nodes on 4x4). */
   killers?: boolean;
   /**
