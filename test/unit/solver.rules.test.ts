@@ -149,6 +149,14 @@ test('root equivalence (rule 4 at the root): every move value and the best set e
   assert.ok(followers > 100, `${followers} positions with equivalent root lines`);
 });
 
+/** Test i's chain-rich position of cautious play (board sizes[i]), or null when it is over or has a 3-box. */
+function quietChainy(i: number, r: () => number): BoardState | null {
+  const [w, h, maxU] = sizes[i % sizes.length];
+  const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
+  if (st.isOver()) return null;
+  return Array.from({ length: st.geometry.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3) ? null : st;
+}
+
 /** The maximal 2-chains of a position with no 3-box, found here from the board alone: [end, middle, end]. */
 function twoChains(st: BoardState): [number, number, number][] {
   const g = st.geometry;
@@ -177,11 +185,9 @@ test('rule 5: a 2-chain offered by an end line is never better than by its middl
     strict = 0,
     positions = 0;
   for (let i = 0; i < 6000; i++) {
-    const [w, h, maxU] = sizes[i % sizes.length];
-    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
-    if (st.isOver()) continue;
-    const g = st.geometry;
-    if (Array.from({ length: g.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3)) continue;
+    const [w, h] = sizes[i % sizes.length];
+    const st = quietChainy(i, r);
+    if (!st) continue;
     const found = twoChains(st);
     if (found.length === 0) continue;
     positions++;
@@ -242,11 +248,9 @@ test('rule 4f: every line of a chain of 3 or more 2-boxes has one value (brute f
   let chains = 0,
     positions = 0;
   for (let i = 0; i < 40000 && chains < 2000; i++) {
-    const [w, h, maxU] = sizes[i % sizes.length];
-    const st = chainy(w, h, 4 + Math.floor(r() * (maxU - 3)), 0, r);
-    if (st.isOver()) continue;
-    const g = st.geometry;
-    if (Array.from({ length: g.boxCount }, (_, b) => st.sidesDrawn(b)).some((s) => s === 3)) continue;
+    const [w, h] = sizes[i % sizes.length];
+    const st = quietChainy(i, r);
+    if (!st) continue;
     const found = longChains(st);
     if (found.length === 0) continue;
     positions++;
