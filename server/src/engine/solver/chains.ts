@@ -283,7 +283,8 @@ export class ChainAnalysis extends SearchPosition {
         for (let i = 0; i <= k; i++) this.equate(rev ? lines[k - i] : lines[i], side[off + (r ? k - i : i)]);
       } else this.record(a, z, k, at, rev);
     }
-    if (endA < 0 && endB < 0) {
+    // (d) reversal: a long chain's lines are all equated already when (f) applies
+    if (endA < 0 && endB < 0 && !(k >= 3 && this.openingRule)) {
       for (let i = 0; i + i < k; i++) {
         const a = lines[i],
           z = lines[k - i];
