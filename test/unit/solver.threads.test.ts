@@ -164,7 +164,8 @@ test('threaded solver: a result counts the helpers’ nodes even when the callin
     for (let i = 0, start = Date.now(); checked.some((c) => c < 2) && i < 30 && Date.now() - start < 150_000; i++) {
       const d = i % 3;
       if (checked[d] >= 2) continue;
-      const st = playedPosition(4, 4, 31, r);
+      // a window search ends sooner than a solve: one more undrawn line keeps its helper busy long enough
+      const st = playedPosition(4, 4, d === 2 ? 32 : 31, r);
       solver.clear();
       const all0 = solver.helperNodesSearched,
         counted0 = solver.stats.helperNodes;
