@@ -8,7 +8,10 @@
 // Environment: DAB_BENCH_POSITIONS (positions per 5x5 set, default 20), DAB_BENCH_SKIP (generate and
 // skip this many positions of each set first, default 0: a long set measured in parts), DAB_BENCH_BUDGET_S (CPU
 // budget per position and solver, default 60 s: a run over it counts as its budget, shown with ">="),
-// DAB_BENCH_UNDRAWN (the 5x5 sets by undrawn lines, default 40,42), DAB_BENCH_MODES (best: value and
+// DAB_BENCH_OLD_BUDGET_X (the old solver's CPU budget per position: X times the new solver's CPU time on
+// it, at most DAB_BENCH_BUDGET_S; a run it cuts shows a ratio of at least X at the cost of X times the
+// new solver's time: the 42-line set, where the old solver takes many minutes a position, is measured
+// in about an hour with X = 8 and DAB_BENCH_BUDGET_S=300), DAB_BENCH_UNDRAWN (the 5x5 sets by undrawn lines, default 40,42), DAB_BENCH_MODES (best: value and
 // best moves, values: every move valued; default both),
 // DAB_BENCH_TABLE_MB (the new solver's table, default the CLI's), DAB_BENCH_4X4=1 (adds the empty 4x4
 // board), DAB_BENCH_SOLVER_THREADS=N (the new solver also on N threads, compared by wall time; default
@@ -71,6 +74,8 @@ function timed(f: () => SolveResult): Timed {
 }
 
 const tableMb = Number(process.env.DAB_BENCH_TABLE_MB ?? BATCH_TABLE_MB);
+/** DAB_BENCH_OLD_BUDGET_X: the old solver's budget per position as a multiple of the new solver's CPU time (0: none). */
+const oldBudgetX = Number(process.env.DAB_BENCH_OLD_BUDGET_X ?? 0);
 
 function newRunner(threads = 1): Runner {
   const solver = threads > 1 ? new ThreadedSolver({ tableMb }, sourceThreads(threads)) : new Solver({ tableMb });
@@ -134,10 +139,19 @@ function compare(label: string, positions: BoardState[], moveValues: boolean, ru
   console.log(`  ${label}:`);
   positions.forEach((st, i) => {
     const lines = st.geometry.allLines().filter((l) => st.drawn[l]);
-    const out = runners.map((r) => r.run(st.geometry.width, st.geometry.height, lines, moveValues, budgetMs));
+    // the new solver first: with oldBudgetX, the old solver's budget is a multiple of its CPU time
+    const budgets: number[] = [];
+    const out: Timed[] = [];
+    runners.forEach((r, k) => {
+      budgets[k] =
+        r.name === 'old' && oldBudgetX > 0 && out[0].res.status === 'exact'
+          ? Math.min(budgetMs, oldBudgetX * out[0].cpuMs)
+          : budgetMs;
+      out.push(r.run(st.geometry.width, st.geometry.height, lines, moveValues, budgets[k]));
+    });
     out.forEach((t, k) => {
       cols[k].ms.push(t.ms);
-      cols[k].cpu.push(t.res.status === 'exact' ? t.cpuMs : Math.max(t.cpuMs, budgetMs));
+      cols[k].cpu.push(t.res.status === 'exact' ? t.cpuMs : Math.max(t.cpuMs, budgets[k]));
       cols[k].nodes.push(t.res.nodes);
       if (t.res.status !== 'exact') cols[k].over++;
     });
@@ -165,7 +179,7 @@ function compare(label: string, positions: BoardState[], moveValues: boolean, ru
   cols.forEach((c, k) => {
     const nps = c.nodes.reduce((a, b) => a + b, 0) / (c.cpu.reduce((a, b) => a + b, 0) / 1000);
     console.log(
-      `    ${runners[k].name}  median ${secs(median(c.cpu))} CPU, ${secs(median(c.ms))} wall; max ${secs(Math.max(...c.cpu))} CPU; median ${count(median(c.nodes))} nodes; ${count(nps)} nodes/s (CPU)${c.over ? `; ${c.over} over the ${budgetMs / 1000} s CPU budget (counted as the budget: ratios are lower bounds)` : ''}`,
+      `    ${runners[k].name}  median ${secs(median(c.cpu))} CPU, ${secs(median(c.ms))} wall; max ${secs(Math.max(...c.cpu))} CPU; median ${count(median(c.nodes))} nodes; ${count(nps)} nodes/s (CPU)${c.over ? `; ${c.over} over ${runners[k].name === 'old' && oldBudgetX > 0 ? `their budget (${oldBudgetX}x the new solver's CPU time, at most ${budgetMs / 1000} s)` : `the ${budgetMs / 1000} s CPU budget`} (counted as the budget: ratios are lower bounds)` : ''}`,
     );
   });
   if (cols.length >= 2) {
