@@ -243,10 +243,39 @@ function longChains(st: BoardState): number[][] {
   return out;
 }
 
-test('rule 4f: every line of a chain of 3 or more 2-boxes has one value (brute force, thousands of chains)', () => {
+/**
+ * The lines the opponent draws taking every box it can after a line of the long chain `lines` is
+ * drawn (rule 4f's S): the chain's lines, and when both its ends are one 1-box Z, Z's third side and
+ * the chain of 2-boxes beyond it. Returns those lines and the number of boxes they complete.
+ */
+function takenAfterOpening(st: BoardState, lines: number[]): { lines: number[]; boxes: number } {
+  const g = st.geometry;
+  const boxes = new Set(lines.flatMap((l) => g.boxesOfLine(l)).filter((b) => st.sidesDrawn(b) === 2));
+  const ends = lines.flatMap((l) => g.boxesOfLine(l)).filter((b) => !boxes.has(b));
+  const taken = [...lines];
+  let k = boxes.size;
+  if (ends.length === 2 && ends[0] === ends[1] && st.sidesDrawn(ends[0]) === 1) {
+    let prev = ends[0],
+      line = g.linesOfBox(prev).find((l) => !st.drawn[l] && !lines.includes(l))!;
+    k++;
+    taken.push(line);
+    for (;;) {
+      const next = g.boxesOfLine(line).find((b) => b !== prev);
+      if (next === undefined || st.sidesDrawn(next) !== 2) break;
+      k++;
+      line = g.linesOfBox(next).find((l) => !st.drawn[l] && l !== line)!;
+      taken.push(line);
+      prev = next;
+    }
+  }
+  return { lines: taken, boxes: k };
+}
+
+test("rule 4f: every line of a chain of 3 or more 2-boxes has one value, the proof's (brute force, thousands of chains)", () => {
   const r = rng(4004);
   let chains = 0,
-    positions = 0;
+    positions = 0,
+    extended = 0;
   for (let i = 0; i < 40000 && chains < 2000; i++) {
     const [w, h] = sizes[i % sizes.length];
     const st = quietChainy(i, r);
@@ -264,11 +293,21 @@ test('rule 4f: every line of a chain of 3 or more 2-boxes has one value (brute f
         1,
         `${w}x${h} #${i} ${st.key()}: the lines ${lines} of one chain have the values ${[...values]}`,
       );
+      // the value the header's proof gives: -max(K + v(Q), K - 4 - v(Q)), Q the position after the take
+      const taken = takenAfterOpening(st, lines);
+      if (taken.lines.length > lines.length) extended++;
+      const q = new BoardState(st.geometry);
+      for (const l of st.geometry.allLines()) if (st.drawn[l] || taken.lines.includes(l)) q.drawSilently(l);
+      const vq = q.isOver() ? 0 : bruteForce(q).value;
+      const K = taken.boxes;
+      assert.equal(bf.moveValues[lines[0]], -Math.max(K + vq, K - 4 - vq), `${st.key()}: chain ${lines}, K ${K}`);
       // the search offers at most one of them (rule 4f; none when rule 4e gives the chain's value to a parallel one)
       assert.ok(lines.filter((l) => cand.includes(l)).length <= 1, `${st.key()}: chain ${lines}, candidates ${cand}`);
     }
   }
   assert.ok(chains >= 2000, `only ${chains} long chains in ${positions} positions`);
+  assert.ok(extended >= 10, `only ${extended} chains with both ends at one 1-box`);
+  console.log(`# rule 4f: ${chains} chains in ${positions} positions, ${extended} with both ends at one 1-box`);
 });
 
 test("the chooser's floor: who may take or decline two boxes is never behind (brute force, thousands of positions)", () => {

@@ -8,24 +8,37 @@
  *
  * Rule 4 (equivalent moves; `equivalentMoves`), with no 3-box on the board: its classes are listed
  *   at markEquivalent. (a), (d) and (e) are automorphisms of the strings-and-coins graph; (b) follows
- *   from rule 1, (c) from rules 1 and 3, (f) is rule 4f below. Each class keeps its least line, so
+ *   from rule 1, (c) and (f) (rule 4f below) from rules 1 and 3. Each class keeps its least line, so
  *   classes merged by several relations still keep one line. test/unit/solver.rules.test.ts checks
  *   on thousands of chain-rich positions that every skipped line has the brute-force value of a
  *   kept one, and the kept set holds an optimal line.
  *
  * Rule 4f (openings of a long chain; `openingEquivalence`). Let C be a maximal chain of k >= 3
- *   2-boxes (ends: the edge or 0/1-boxes), no 3-box on the board, and Q = P + every line of C. Every
- *   line m of C has the value -max(k + v(Q), k - 4 - v(Q)), so one stands for all.
- *   Proof of >=: rule 6's proof, which holds for any line of C: in P + m the opponent can take all k
- *   boxes and move in Q, or take all but two and leave them (the mover takes them, then moves in Q).
- *   Proof of <=: those are the opponent's best replies. Rule 3 (proved) leaves only captures and
- *   double-dealing lines while a 3-box is on the board. A double-deal with more than two boxes of C
- *   left hands the rest over: after taking j <= k - 3 the opponent gets at most 2j - k - v(Q) <=
- *   k - 6 - v(Q). That nothing else does better, wherever the chain was opened (at an end, or in
- *   the middle: two pieces, each taken from its open end), is Berlekamp's "take all or all but
- *   two", as in rule 2: not proved here in full generality, cross-checked against bruteForce
- *   (test/unit/solver.rules.test.ts: on thousands of chain-rich positions every line of every long
- *   chain has one brute-force value), and switchable.
+ *   2-boxes X1..Xk with lines e0..ek in order (e0 and ek lead to its ends Z and W: the edge or
+ *   0/1-boxes), and no 3-box on the board. Every line of C has the same value, so one stands for
+ *   all. Proof, from rules 1 and 3 alone (moves.ts, proved there). Let S be the boxes the opponent B
+ *   can go on taking once a line m of C is drawn: C's boxes, unless Z = W is a 1-box (its third
+ *   undrawn side f): then S also holds Z (a 2-box once e0 or ek is drawn) and the chain T of 2-boxes
+ *   beyond f, up to U (the edge or a 0/1-box). K = |S|, Q = P + every undrawn side of S's boxes,
+ *   q = v(Q). (With Z = W a 1-box, the value below is not -max(k + v(P + C's lines), ...): brute
+ *   force finds exceptions there, none to the K, Q form.)
+ *   Claim: in every position G that B reaches from P + m by captures, with r boxes of S left,
+ *   v(G) <= max(r + q, r - 4 - q). S's boxes left form one piece (m = e0 or ek, or one side used
+ *   up) or two (the two sides of an inner m), each a run open at one end (a 3-box) and closed at the
+ *   other; no other box is a 3-box, and no box outside S gets a third side (Z, W and U get at most
+ *   two). By induction on r, B's moves in G: (i) a capture completes c >= 1 boxes of S and leaves
+ *   such a G' for B: c + v(G') <= max(r + q, r - 4 - q). (ii) A line completing nothing is needed
+ *   (rule 3) only if it is a side of the box Y across the missing side of every 3-box, and only
+ *   when no capture is free (rule 1: else the free capture is optimal). So each Y is a 2-box of S,
+ *   whose undrawn sides are its two lines of S. Two pieces: their Ys are not next to each other
+ *   in C, so no line is a side of both. One piece (r >= 2): the line is Y's other line of S; it
+ *   leaves the mover two 3-boxes on one line and the rest of the piece open, so the mover can take
+ *   all r and move in Q: val <= -(r + q) <= max(r + q, r - 4 - q). (r = 1: the last box faces the
+ *   edge or a 0/1-box, a free capture: v(G) = 1 + q.) So v(P + m) <= max(K + q, K - 4 - q), and B
+ *   reaches it: take all K and move in Q, or take all but the last two and draw the last box's
+ *   outer line (the mover takes the two, rule 1, and moves in Q). Hence val(m) = -v(P + m) =
+ *   -max(K + q, K - 4 - q) for every line m of C. test/unit/solver.rules.test.ts checks the
+ *   equality against bruteForce on thousands of chains, and the rule can be switched off.
  *
  * Rule 5 (the hard-hearted handout; `handoutRule`), with no 3-box on the board. X, Y 2-boxes
  *   sharing the undrawn line m, X's other undrawn side e1 leading to Z, Y's e2 to W, where Z and W
