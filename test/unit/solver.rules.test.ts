@@ -296,9 +296,9 @@ test("rule 4f: every line of a chain of 3 or more 2-boxes has one value, the pro
       // the value the header's proof gives: -max(K + v(Q), K - 4 - v(Q)), Q the position after the take
       const taken = takenAfterOpening(st, lines);
       if (taken.lines.length > lines.length) extended++;
-      const q = new BoardState(st.geometry);
+      const q: BoardState = new BoardState(st.geometry);
       for (const l of st.geometry.allLines()) if (st.drawn[l] || taken.lines.includes(l)) q.drawSilently(l);
-      const vq = q.isOver() ? 0 : bruteForce(q).value;
+      const vq: number = q.isOver() ? 0 : bruteForce(q).value;
       const K = taken.boxes;
       assert.equal(bf.moveValues[lines[0]], -Math.max(K + vq, K - 4 - vq), `${st.key()}: chain ${lines}, K ${K}`);
       // the search offers at most one of them (rule 4f; none when rule 4e gives the chain's value to a parallel one)
