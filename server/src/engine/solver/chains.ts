@@ -20,17 +20,19 @@
  *   can go on taking once a line m of C is drawn: C's boxes, unless Z = W is a 1-box (its third
  *   undrawn side f): then S also holds Z (a 2-box once e0 or ek is drawn) and the chain T of 2-boxes
  *   beyond f, up to U (the edge or a 0/1-box). K = |S|, Q = P + every undrawn side of S's boxes,
- *   q = v(Q). (With Z = W a 1-box, the value below is not -max(k + v(P + C's lines), ...): brute
- *   force finds exceptions there, none to the K, Q form.)
+ *   q = v(Q). (With Z = W a 1-box the value differs from -max(k + v(P + C's lines), k - 4 - ...):
+ *   brute force finds exceptions there, none to the K, Q form.)
  *   Claim: in every position G that B reaches from P + m by captures, with r boxes of S left,
  *   v(G) <= max(r + q, r - 4 - q). S's boxes left form one piece (m = e0 or ek, or one side used
- *   up) or two (the two sides of an inner m), each a run open at one end (a 3-box) and closed at the
- *   other; no other box is a 3-box, and no box outside S gets a third side (Z, W and U get at most
- *   two). By induction on r, B's moves in G: (i) a capture completes c >= 1 boxes of S and leaves
- *   such a G' for B: c + v(G') <= max(r + q, r - 4 - q). (ii) A line completing nothing is needed
- *   (rule 3) only if it is a side of the box Y across the missing side of every 3-box, and only
- *   when no capture is free (rule 1: else the free capture is optimal). So each Y is a 2-box of S,
- *   whose undrawn sides are its two lines of S. Two pieces: their Ys are not next to each other
+ *   up; with Z = W a 1-box, Z and T then belong to it) or two (the two sides of an inner m; Z and
+ *   T, not yet open, join the piece left once the other is taken), each a run open at one end (a
+ *   3-box) and closed at the other; no other box is a 3-box, and no box outside S gets a third side
+ *   (Z, W and U get at most two). By induction on r, B's moves in G: (i) a capture completes c >= 1
+ *   boxes of S and leaves such a G' for B: c + v(G') <= max(r + q, r - 4 - q). (ii) A line
+ *   completing nothing is needed (rule 3) only if it is a side of the box Y across the missing side
+ *   of every 3-box, and only when no capture is free (rule 1: else the free capture is optimal).
+ *   (A piece of one box facing Z while Z is a 1-box is such a free capture.) So each Y is a 2-box
+ *   of S, whose undrawn sides are its two lines of S. Two pieces: their Ys are not next to each other
  *   in C, so no line is a side of both. One piece (r >= 2): the line is Y's other line of S; it
  *   leaves the mover two 3-boxes on one line and the rest of the piece open, so the mover can take
  *   all r and move in Q: val <= -(r + q) <= max(r + q, r - 4 - q). (r = 1: the last box faces the
