@@ -211,6 +211,80 @@ test('rule 5: a 2-chain offered by an end line is never better than by its middl
 });
 
 /**
+ * Rule 2's chains, found here from the board alone: for each 3-box X whose missing side l faces a
+ * 2-box Y1 (other missing side n), the chain of 2-boxes from it up to E (the edge or the first box
+ * that is not a 2-box) when it is a case of rule 2b: 'b1' (E the edge or a 0/1-box, at least 3
+ * boxes with X) or 'b2' (E a 3-box, at least 5 boxes with X and E); e is the line to E.
+ */
+function openedChains(st: BoardState): { kind: 'b1' | 'b2'; l: number; n: number; e: number }[] {
+  const g = st.geometry;
+  const undrawnOf = (b: number) => g.linesOfBox(b).filter((l) => !st.drawn[l]);
+  const across = (l: number, b: number) => g.boxesOfLine(l).find((x) => x !== b) ?? -1;
+  const out: { kind: 'b1' | 'b2'; l: number; n: number; e: number }[] = [];
+  for (let x = 0; x < g.boxCount; x++) {
+    if (st.sidesDrawn(x) !== 3) continue;
+    const l = undrawnOf(x)[0];
+    const y1 = across(l, x);
+    if (y1 < 0 || st.sidesDrawn(y1) !== 2) continue;
+    const n = undrawnOf(y1).find((m) => m !== l)!;
+    let boxes = 2,
+      at = y1,
+      e = n;
+    for (let next = across(e, at); next >= 0 && st.sidesDrawn(next) === 2; next = across(e, at)) {
+      boxes++;
+      const prev = e;
+      e = undrawnOf(next).find((m) => m !== prev)!;
+      at = next;
+    }
+    const end = across(e, at);
+    if (end < 0 || st.sidesDrawn(end) < 2) {
+      if (boxes >= 3) out.push({ kind: 'b1', l, n, e });
+    } else if (boxes + 1 >= 5) out.push({ kind: 'b2', l, n, e });
+  }
+  return out;
+}
+
+test("rule 2b's proof: taking the head of an opened chain is optimal, with free captures elsewhere too; n and e compare as proved (brute force)", () => {
+  const r = rng(2002);
+  const boards: [number, number][] = [
+    [3, 3],
+    [4, 3],
+    [3, 4],
+    [4, 4],
+    [5, 3],
+    [2, 5],
+  ];
+  const seen = { b1: 0, b2: 0, withFreeCapture: 0 };
+  for (let i = 0; i < 2500; i++) {
+    // random lines (many 3-boxes, opened chains, free captures), 10 to 17 left
+    const [w, h] = boards[i % boards.length];
+    const st = new BoardState(geometryOf(w, h));
+    const g = st.geometry;
+    const order = g.allLines().sort(() => r() - 0.5);
+    const left = 10 + Math.floor(r() * 8);
+    for (const l of order.slice(0, g.lineCount - left)) st.drawSilently(l);
+    const found = openedChains(st);
+    if (found.length === 0) continue;
+    const free = Array.from({ length: g.boxCount }, (_, b) => b).some((b) => {
+      if (st.sidesDrawn(b) !== 3) return false;
+      const y = g.boxesOfLine(g.linesOfBox(b).find((l) => !st.drawn[l])!).find((x) => x !== b);
+      return y === undefined || st.sidesDrawn(y) !== 2;
+    });
+    const bf = bruteForce(st);
+    const mv = bf.moveValues;
+    for (const { kind, l, n, e } of found) {
+      seen[kind]++;
+      if (free) seen.withFreeCapture++;
+      const at = `${w}x${h} #${i} ${st.key()} (${kind}, l ${l})`;
+      assert.equal(mv[l], bf.value, `${at}: taking the head is not optimal`);
+      if (kind === 'b1') assert.ok(mv[n]! < mv[l]!, `${at}: val(n) ${mv[n]} >= val(l) ${mv[l]}`);
+      else assert.equal(mv[e], mv[l], `${at}: the two ends differ`);
+    }
+  }
+  assert.ok(seen.b1 >= 400 && seen.b2 >= 50 && seen.withFreeCapture >= 300, `too few cases: ${JSON.stringify(seen)}`);
+});
+
+/**
  * The maximal chains of 3 or more 2-boxes of a position with no 3-box (isolated loops left out),
  * found here from the board alone: each chain's undrawn lines (k + 1 of them for k boxes).
  */

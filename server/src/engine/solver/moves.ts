@@ -18,19 +18,47 @@
  *   of Y (so Y was a 0/1-box and Z a 3-box missing m): P+m and P+l are the same game with
  *   (l, X) and (m, Z) exchanged, so val(m) = 1 + v(P+m) = 1 + v(P+l) = c + v(P+l).
  *
- * Rule 2 (opened chain). Every 3-box has a 2-box across its missing side (else rule 1 applies).
- *   Take a 3-box X, missing l, and follow the chain of 2-boxes from it: X, Y (2-box, other
- *   missing side n), ... until the first box that is not a 2-box (or the edge).
- *   (a) The chain ends at the edge or a 0/1-box and has 2 boxes X, Y, and X is the only 3-box on
- *       the board: only l (take X) and n (the double-dealing move) need searching. (With other
- *       3-boxes about, the decline must come after the other captures: no restriction.)
- *   (b) The chain ends at the edge or a 0/1-box and has >= 3 boxes, or ends at a 3-box with >= 5
- *       boxes in all (opened at both ends): only l needs searching.
- *   (c) Otherwise (a chain of 3 or 4 boxes opened at both ends) this X gives no restriction.
+ * Rule 2 (opened chain; `chainRule`). Take a 3-box X, missing l, and follow the chain of 2-boxes
+ *   from it: Y1 across l (its other missing side n), Y2, ..., Yj, up to E, the first box that is not
+ *   a 2-box, or the edge; e is the line between Yj and E. (The search applies rule 2 only where
+ *   rule 1 does not, so Y1 is a 2-box.)
+ *   (a) j = 1, E the edge or a 0/1-box, and X the only 3-box on the board: only l (take X) and n
+ *       (the double-dealing move) need searching. (With other 3-boxes about, the decline must come
+ *       after the other captures: no restriction.)
+ *   (b) E the edge or a 0/1-box and j >= 2 (b1), or E a 3-box and j >= 3 (b2: a chain of 5 boxes or
+ *       more opened at both ends): only l needs searching.
+ *   (c) Otherwise (E a 3-box and j <= 2: 3 or 4 boxes opened at both ends) this X gives no
+ *       restriction.
  *   This is Berlekamp's "take all but the last two of a chain (last four of a chain opened at both
- *   ends), then take them or decline them". It is not proved here in full generality; it is
- *   cross-checked against bruteForce on thousands of positions (see the tests), and can be turned
- *   off with the `chainRule: false` option.
+ *   ends), then take them or decline them", as far as the search needs it. Proof of (a): l is the
+ *   only capture, and by rule 3 a line that completes nothing must be a side of Y1: l or n.
+ *   Proof of (b), by induction on the undrawn lines, of a claim that also holds with free captures
+ *   elsewhere: whenever X and its chain are as in (b1) or (b2), val(l) = v(P). The chain's boxes
+ *   have no undrawn sides but its lines l, n, ..., e, and e is the only one of them that is a side of
+ *   E. Let m != l be a line.
+ *   - m completes nothing and is no side of Y1: val(m) < val(l) by rule 3.
+ *   - m = n in (b1). In P + n the opponent may draw l, completing X and Y1: val(n) <= -2 - v(Q),
+ *     Q = P + l + n. In P + l the mover may draw n, completing Y1: val(l) >= 2 + v(Q). In Q, Y2 heads
+ *     the r = j - 1 boxes left, a chain ending at E. If r >= 2, whoever moves in Q may take all of
+ *     them and move in Q' = Q + every line of the chain, or take all but Y(j-1) and Yj and draw e (it
+ *     completes nothing: E gets at most its second side), leaving two 3-boxes across a line, which
+ *     rule 1 makes the other take before moving in Q': v(Q) >= max(r + v(Q'), r - 4 - v(Q')) >= 0,
+ *     so val(l) - val(n) >= 4 + 2 v(Q) > 0. If r = 1, Y2 faces E across e in Q: v(Q) = 1 + v(Q') by
+ *     rule 1, so val(n) <= -3 - v(Q'); and in P + l the mover may draw e, leaving Y1 and Y2 3-boxes
+ *     across n, which rule 1 makes the opponent take: val(l) >= 1 - 2 - v(Q') > val(n).
+ *   - m = n or m = e in (b2). X, the Yi and E have no other undrawn sides, so the chain is a
+ *     component of the strings-and-coins graph by itself, and its reversal, an automorphism,
+ *     exchanges l and e: val(e) = val(l). n is no side of Yj (j >= 3), so by rule 3 for the 3-box E,
+ *     val(n) < val(e).
+ *   - m completes k >= 1 boxes, none of the chain (m is the missing side of another 3-box). m
+ *     completes the same boxes in P + l, so val(l) >= 1 + k + v(P+l+m). In P + m the claim's
+ *     conditions hold again: the chain is unchanged, and E, when m is one of its sides, is still a
+ *     0/1-box, or a 2-box that lengthens the chain, which then ends at the edge or a 0/1-box with
+ *     more boxes, or at a 3-box with at least 1 + 3 + 1 boxes. By induction v(P+m) = 1 + v(P+l+m),
+ *     so val(m) = k + v(P+m) <= val(l).
+ *   The rule can be turned off (`chainRule: false`); the tests check it against bruteForce on
+ *   thousands of positions, and check the claim itself (with free captures elsewhere too) and the
+ *   two comparisons with n and e.
  *
  * Rule 3 (captures and the double-dealing line; `captureRule`). With a 3-box X (missing l, box or
  *   edge Y across l), any move m that completes nothing and is not a side of Y is strictly worse
