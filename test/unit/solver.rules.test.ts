@@ -1,6 +1,6 @@
-// Cross-checks of the solver's move-restriction rules (1-4) against the brute force: in every
-// generated position, the moves the search keeps must include an optimal one, and a move skipped
-// as equivalent must have the value of a kept one. Positions are chain-rich on purpose: cautious
+// Cross-checks of the solver's move-restriction rules (1-6) and of their proofs' claims against the
+// brute force: in every generated position, the moves the search keeps must include an optimal one,
+// and a move skipped as equivalent must have the value of a kept one. Positions are chain-rich on purpose: cautious
 // play up to the end of the safe moves (chains, loops, junction boxes), then random sacrifices and
 // partial captures (opened chains, dominoes, several 3-boxes at once).
 import { test } from 'node:test';
